@@ -70,24 +70,22 @@ final class ScrewTheoryInverseDynamicsTest
             final RobotModel model = RandomRobots.any(seed);
             final SplittableRandom rnd = new SplittableRandom(seed * 31 + 7);
             final int n = model.dof();
-            final double[] q = RandomRobots.vector(rnd, n, Math.PI);
-            final double[] qd = RandomRobots.vector(rnd, n, 2);
-            final double[] qdd = RandomRobots.vector(rnd, n, 3);
+            final RandomState s = RandomState.draw(rnd, n);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
             final ScrewTheoryInverseDynamics dynamics = new ScrewTheoryInverseDynamics(model);
             dynamics.gravity(g[0], g[1], g[2]);
             dynamics.jointFriction(false);
             final double[] tau = new double[n];
-            dynamics.compute(q, qd, qdd, tau);
+            dynamics.compute(s.q(), s.qd(), s.qdd(), tau);
             double power = 0.0;
             for (int k = 0; k < n; k++)
             {
-                power += tau[k] * qd[k];
+                power += tau[k] * s.qd()[k];
             }
             // Fourth-order central difference of the energy along q(t) = q + qd t + qdd t^2 / 2.
             final double h = 1e-3;
-            final double rate = (8 * (energy(model, g, q, qd, qdd, h) - energy(model, g, q, qd, qdd, -h))
-                - (energy(model, g, q, qd, qdd, 2 * h) - energy(model, g, q, qd, qdd, -2 * h))) / (12 * h);
+            final double rate = (8 * (energy(model, g, s, h) - energy(model, g, s, -h))
+                - (energy(model, g, s, 2 * h) - energy(model, g, s, -2 * h))) / (12 * h);
             // Nested differences: ~1e-12 relative in the energy, amplified 1/h.
             assertTrue(Math.abs(power - rate) <= 1e-7 * Math.max(1.0, Math.abs(power)),
                 "seed " + seed + ": joint power " + power + " vs energy rate " + rate);
@@ -102,12 +100,10 @@ final class ScrewTheoryInverseDynamicsTest
             final RobotModel model = RandomRobots.any(seed);
             final SplittableRandom rnd = new SplittableRandom(seed * 17 + 3);
             final int n = model.dof();
-            final double[] q = RandomRobots.vector(rnd, n, Math.PI);
-            final double[] qd = RandomRobots.vector(rnd, n, 2);
-            final double[] qdd = RandomRobots.vector(rnd, n, 3);
+            final RandomState s = RandomState.draw(rnd, n);
             final ScrewTheoryInverseDynamics dynamics = new ScrewTheoryInverseDynamics(model);
             final double[] free = new double[n];
-            dynamics.compute(q, qd, qdd, free);
+            dynamics.compute(s.q(), s.qd(), s.qdd(), free);
             final double[][] wrench = new double[model.bodyCount()][];
             for (int i = 0; i < model.bodyCount(); i++)
             {
@@ -116,13 +112,13 @@ final class ScrewTheoryInverseDynamicsTest
                     wrench[i][5]);
             }
             final double[] loaded = new double[n];
-            dynamics.compute(q, qd, qdd, loaded);
+            dynamics.compute(s.q(), s.qd(), s.qdd(), loaded);
             final double[] expected = new double[n];
             for (int k = 0; k < n; k++)
             {
                 final double[] unit = new double[n];
                 unit[k] = 1.0;
-                final double[][] column = CompositionKinematics.bodyTwists(model, q, unit);
+                final double[][] column = CompositionKinematics.bodyTwists(model, s.q(), unit);
                 double work = 0.0;
                 for (int i = 0; i < model.bodyCount(); i++)
                 {
@@ -137,7 +133,7 @@ final class ScrewTheoryInverseDynamicsTest
             assertClose(expected, loaded, 1e-9, "seed " + seed);
             dynamics.clearExternalWrenches();
             final double[] cleared = new double[n];
-            dynamics.compute(q, qd, qdd, cleared);
+            dynamics.compute(s.q(), s.qd(), s.qdd(), cleared);
             assertClose(free, cleared, 0.0, "seed " + seed + " after clearing");
         }
     }
@@ -205,25 +201,23 @@ final class ScrewTheoryInverseDynamicsTest
             final RobotModel model = RandomRobots.any(seed);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final int n = model.dof();
-            final double[] q = RandomRobots.vector(rnd, n, Math.PI);
-            final double[] qd = RandomRobots.vector(rnd, n, 2);
-            final double[] qdd = RandomRobots.vector(rnd, n, 3);
+            final RandomState s = RandomState.draw(rnd, n);
             final ScrewTheoryInverseDynamics dynamics = new ScrewTheoryInverseDynamics(model);
             final double[] withFriction = new double[n];
-            dynamics.compute(q, qd, qdd, withFriction);
+            dynamics.compute(s.q(), s.qd(), s.qdd(), withFriction);
             dynamics.jointFriction(false);
             final double[] withoutFriction = new double[n];
-            dynamics.compute(q, qd, qdd, withoutFriction);
+            dynamics.compute(s.q(), s.qd(), s.qdd(), withoutFriction);
             final double[] bare = new double[n];
-            new ScrewTheoryInverseDynamics(withoutActuation(model)).compute(q, qd, qdd, bare);
+            new ScrewTheoryInverseDynamics(withoutActuation(model)).compute(s.q(), s.qd(), s.qdd(), bare);
             final double[] expectedWith = new double[n];
             final double[] expectedWithout = new double[n];
             for (int k = 0; k < n; k++)
             {
                 final JointActuation a = model.actuation(k);
-                expectedWithout[k] = bare[k] + a.rotorInertia() * qdd[k];
-                expectedWith[k] = expectedWithout[k] + a.coulombFriction() * Math.signum(qd[k])
-                    + a.viscousFriction() * qd[k];
+                expectedWithout[k] = bare[k] + a.rotorInertia() * s.qdd()[k];
+                expectedWith[k] = expectedWithout[k] + a.coulombFriction() * Math.signum(s.qd()[k])
+                    + a.viscousFriction() * s.qd()[k];
             }
             assertClose(expectedWithout, withoutFriction, 1e-14, "seed " + seed + " friction off");
             assertClose(expectedWith, withFriction, 1e-14, "seed " + seed + " friction on");
@@ -232,8 +226,7 @@ final class ScrewTheoryInverseDynamicsTest
 
     /** Kinetic energy of links and rotors plus potential energy in gravity g, at time t on the parabola. */
     private static double energy(
-        final RobotModel model, final double[] g, final double[] q0, final double[] qd0, final double[] qdd0,
-        final double t)
+        final RobotModel model, final double[] g, final RandomState at0, final double t)
     {
         final int n = model.dof();
         final double[] q = new double[n];
@@ -241,8 +234,8 @@ final class ScrewTheoryInverseDynamicsTest
         double energy = 0.0;
         for (int k = 0; k < n; k++)
         {
-            q[k] = q0[k] + qd0[k] * t + 0.5 * qdd0[k] * t * t;
-            qd[k] = qd0[k] + qdd0[k] * t;
+            q[k] = at0.q()[k] + at0.qd()[k] * t + 0.5 * at0.qdd()[k] * t * t;
+            qd[k] = at0.qd()[k] + at0.qdd()[k] * t;
             energy += 0.5 * model.actuation(k).rotorInertia() * qd[k] * qd[k];
         }
         final double[][] pose = CompositionKinematics.poses(model, q);
