@@ -1,0 +1,328 @@
+package org.nectl.core.dynamics;
+
+import java.util.Arrays;
+
+import org.nectl.core.dynamics.screw.LieBrackets;
+import org.nectl.core.dynamics.screw.RigidTransforms;
+import org.nectl.core.dynamics.screw.SpatialInertia;
+import org.nectl.core.model.JointActuation;
+import org.nectl.core.model.JointType;
+import org.nectl.core.model.RobotModel;
+
+/**
+ * Inverse dynamics of a kinematic tree in screw-theory (product-of-exponentials) form: the
+ * Newton-Euler algorithm on body twists and wrenches (Lynch and Park, "Modern Robotics: Mechanics,
+ * Planning, and Control", 2017, Sec. 8.3.2), extended from chains to trees, with external wrenches,
+ * gravity as a base acceleration, and Khalil's joint terms.
+ *
+ * <p>A second formulation, independent of the modified-DH {@code InverseDynamics}: it shares only the
+ * {@link RobotModel}. The model's placements are composed into home poses M_i in the base (space)
+ * frame, each joint becomes a space screw S_i and then a body screw A_i = [Ad_{M_i^-1}] S_i, and a
+ * joint's motion is the exponential exp(-[A_i] theta_i); it exists to cross-check the modified-DH
+ * algorithm.
+ *
+ * <p>Twists (omega, v) and wrenches (moment, force) are expressed in the body frame, about its origin.
+ * Not thread safe: one instance per thread.
+ */
+public final class ScrewTheoryInverseDynamics
+{
+    private static final int SIX = 6;
+    private static final int T = RigidTransforms.SIZE;
+    private static final int G = SpatialInertia.SIZE;
+
+    private final int bodyCount;
+    private final int[] parent;
+    private final int[] coordinateOfBody;
+    private final int[] bodyOfCoordinate;
+    /** A_i, the joint's screw axis expressed in body i's frame. */
+    private final double[] bodyScrew;
+    /** M_{i,parent}: the parent's pose in body i's frame at q = 0. */
+    private final double[] homePoseOfParent;
+    /** G_i, expressed in body i's frame about its origin. */
+    private final double[] spatialInertia;
+    private final double[] rotorInertia;
+    private final double[] coulombFriction;
+    private final double[] viscousFriction;
+
+    /** External wrench on each body (moment, force), body frame, about its origin. */
+    private final double[] externalWrench;
+    /** Base twist (zero) and base acceleration (0, -g), base frame. */
+    private final double[] baseTwist = new double[SIX];
+    private final double[] baseTwistRate = new double[SIX];
+    private boolean frictionEnabled = true;
+
+    /** T_{i,parent}(q): the parent's pose in body i's frame. */
+    private final double[] poseOfParent;
+    /** V_i, body frame. */
+    private final double[] twist;
+    /** dV_i/dt, body frame. */
+    private final double[] twistRate;
+    /** F_i, the wrench the parent exerts on body i through joint i, body frame. */
+    private final double[] jointWrench;
+    private final double[] motion = new double[T];
+    private final double[] scratch = new double[SIX];
+    private final double[] momentum = new double[SIX];
+
+    /**
+     * Derives home poses, body screws and spatial inertias from the model. Not real-time safe.
+     *
+     * @param model the robot; gravity defaults to (0, 0, -9.81) m/s^2 in the base frame.
+     */
+    public ScrewTheoryInverseDynamics(final RobotModel model)
+    {
+        bodyCount = model.bodyCount();
+        parent = model.parents();
+        coordinateOfBody = model.coordinatesOfBodies();
+        bodyOfCoordinate = new int[model.dof()];
+        rotorInertia = new double[model.dof()];
+        coulombFriction = new double[model.dof()];
+        viscousFriction = new double[model.dof()];
+        for (int k = 0; k < model.dof(); k++)
+        {
+            bodyOfCoordinate[k] = model.bodyOfCoordinate(k);
+            final JointActuation actuation = model.actuation(k);
+            rotorInertia[k] = actuation.rotorInertia();
+            coulombFriction[k] = actuation.coulombFriction();
+            viscousFriction[k] = actuation.viscousFriction();
+        }
+        bodyScrew = new double[SIX * bodyCount];
+        homePoseOfParent = new double[T * bodyCount];
+        spatialInertia = new double[G * bodyCount];
+        externalWrench = new double[SIX * bodyCount];
+        poseOfParent = new double[T * bodyCount];
+        twist = new double[SIX * bodyCount];
+        twistRate = new double[SIX * bodyCount];
+        jointWrench = new double[SIX * bodyCount];
+        homeGeometry(model);
+        for (int i = 0; i < bodyCount; i++)
+        {
+            SpatialInertia.ofBody(model.inertialParameters(i), spatialInertia, G * i);
+        }
+        gravity(0.0, 0.0, -9.81);
+    }
+
+    /**
+     * Sets gravity, entered as the base acceleration -g. Real-time safe.
+     *
+     * @param gx x component in the base frame, m/s^2.
+     * @param gy y component in the base frame, m/s^2.
+     * @param gz z component in the base frame, m/s^2.
+     */
+    public void gravity(final double gx, final double gy, final double gz)
+    {
+        baseTwistRate[3] = -gx;
+        baseTwistRate[4] = -gy;
+        baseTwistRate[5] = -gz;
+    }
+
+    /**
+     * Sets the wrench applied on a body by the environment, kept until changed or cleared.
+     * Real-time safe.
+     *
+     * @param body body index.
+     * @param fx force x, N, body frame.
+     * @param fy force y, N, body frame.
+     * @param fz force z, N, body frame.
+     * @param mx moment x about the body frame origin, N m, body frame.
+     * @param my moment y, N m.
+     * @param mz moment z, N m.
+     */
+    public void externalWrench(
+        final int body, final double fx, final double fy, final double fz, final double mx, final double my,
+        final double mz)
+    {
+        final int o = SIX * body;
+        externalWrench[o] = mx;
+        externalWrench[o + 1] = my;
+        externalWrench[o + 2] = mz;
+        externalWrench[o + 3] = fx;
+        externalWrench[o + 4] = fy;
+        externalWrench[o + 5] = fz;
+    }
+
+    /** Sets every external wrench to zero. Real-time safe. */
+    public void clearExternalWrenches()
+    {
+        Arrays.fill(externalWrench, 0.0);
+    }
+
+    /**
+     * Switches Coulomb and viscous joint friction on (the default) or off; rotor inertia stays on.
+     * Real-time safe.
+     *
+     * @param enabled true to include friction.
+     */
+    public void jointFriction(final boolean enabled)
+    {
+        frictionEnabled = enabled;
+    }
+
+    /**
+     * Computes the joint torques (forces for prismatic joints). Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities by coordinate.
+     * @param qdd joint accelerations by coordinate.
+     * @param tau destination, N m or N, by coordinate.
+     */
+    public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
+    {
+        forwardPass(q, qd, qdd);
+        backwardPass();
+        jointTorques(qd, qdd, tau);
+    }
+
+    /**
+     * After {@link #compute}: the wrench the parent exerts on body i through its joint. Real-time safe.
+     *
+     * @param body body index.
+     * @param wrench6 destination: force (N) then moment (N m) about the body frame origin, body frame.
+     */
+    public void reactionWrench(final int body, final double[] wrench6)
+    {
+        final int o = SIX * body;
+        for (int k = 0; k < 3; k++)
+        {
+            wrench6[k] = jointWrench[o + 3 + k];
+            wrench6[3 + k] = jointWrench[o + k];
+        }
+    }
+
+    /**
+     * Home poses M_i in the space frame, space screws S_i, body screws A_i = [Ad_{M_i^-1}] S_i and
+     * relative home poses M_{i,parent} = M_i^-1 M_parent.
+     */
+    private void homeGeometry(final RobotModel model)
+    {
+        final double[] home = new double[T * bodyCount];
+        final double[] homeInverse = new double[T];
+        final double[] placement = new double[T];
+        final double[] spaceScrew = new double[SIX];
+        final double[] base = new double[T];
+        RigidTransforms.identity(base, 0);
+        for (int i = 0; i < bodyCount; i++)
+        {
+            RigidTransforms.set(model.placementRotation(i), model.placementTranslation(i), placement, 0);
+            final int p = parent[i];
+            RigidTransforms.compose(p < 0 ? base : home, p < 0 ? 0 : T * p, placement, 0, home, T * i);
+            spaceScrew(model.jointType(i), home, T * i, spaceScrew);
+            RigidTransforms.invert(home, T * i, homeInverse, 0);
+            RigidTransforms.adjoint(homeInverse, 0, spaceScrew, 0, bodyScrew, SIX * i);
+            RigidTransforms.compose(homeInverse, 0, p < 0 ? base : home, p < 0 ? 0 : T * p, homePoseOfParent, T * i);
+        }
+    }
+
+    /** S = (w, -w x p) for a revolute joint, (0, w) for a prismatic one; w = joint axis, space frame. */
+    private static void spaceScrew(final JointType type, final double[] home, final int o, final double[] out)
+    {
+        // The joint axis is the body frame's z axis: the third column of the home rotation.
+        final double wx = home[o + 2];
+        final double wy = home[o + 5];
+        final double wz = home[o + 8];
+        Arrays.fill(out, 0.0);
+        if (type == JointType.REVOLUTE)
+        {
+            final double px = home[o + 9];
+            final double py = home[o + 10];
+            final double pz = home[o + 11];
+            out[0] = wx;
+            out[1] = wy;
+            out[2] = wz;
+            out[3] = -(wy * pz - wz * py);
+            out[4] = -(wz * px - wx * pz);
+            out[5] = -(wx * py - wy * px);
+        }
+        else if (type == JointType.PRISMATIC)
+        {
+            out[3] = wx;
+            out[4] = wy;
+            out[5] = wz;
+        }
+    }
+
+    /** Poses, twists and twist rates from the base outwards (parent(i) < i). */
+    private void forwardPass(final double[] q, final double[] qd, final double[] qdd)
+    {
+        for (int i = 0; i < bodyCount; i++)
+        {
+            final int k = coordinateOfBody[i];
+            final double theta = k < 0 ? 0.0 : q[k];
+            final double thetaDot = k < 0 ? 0.0 : qd[k];
+            final double thetaDdot = k < 0 ? 0.0 : qdd[k];
+            final int s = SIX * i;
+            final int t = T * i;
+            // T_{i,parent} = exp(-[A_i] theta_i) M_{i,parent}
+            RigidTransforms.exp(bodyScrew, s, -theta, motion, 0);
+            RigidTransforms.compose(motion, 0, homePoseOfParent, t, poseOfParent, t);
+            final int p = parent[i];
+            final double[] parentTwist = p < 0 ? baseTwist : twist;
+            final double[] parentTwistRate = p < 0 ? baseTwistRate : twistRate;
+            final int po = p < 0 ? 0 : SIX * p;
+            // V_i = [Ad_{T_{i,parent}}] V_parent + A_i qd_i
+            RigidTransforms.adjoint(poseOfParent, t, parentTwist, po, twist, s);
+            // dV_i = [Ad_{T_{i,parent}}] dV_parent + [ad_{V_i}] A_i qd_i + A_i qdd_i
+            RigidTransforms.adjoint(poseOfParent, t, parentTwistRate, po, twistRate, s);
+            for (int c = 0; c < SIX; c++)
+            {
+                twist[s + c] += bodyScrew[s + c] * thetaDot;
+            }
+            LieBrackets.ad(twist, s, bodyScrew, s, scratch, 0);
+            for (int c = 0; c < SIX; c++)
+            {
+                twistRate[s + c] += scratch[c] * thetaDot + bodyScrew[s + c] * thetaDdot;
+            }
+        }
+    }
+
+    /** Joint wrenches from the leaves inwards: children are added before their parent is reached. */
+    private void backwardPass()
+    {
+        for (int i = 0; i < bodyCount; i++)
+        {
+            final int s = SIX * i;
+            // F_i = G_i dV_i - [ad_{V_i}]^T (G_i V_i) - F_ext,i  (children added below)
+            SpatialInertia.apply(spatialInertia, G * i, twistRate, s, jointWrench, s);
+            SpatialInertia.apply(spatialInertia, G * i, twist, s, momentum, 0);
+            LieBrackets.adTranspose(twist, s, momentum, 0, scratch, 0);
+            for (int c = 0; c < SIX; c++)
+            {
+                jointWrench[s + c] -= scratch[c] + externalWrench[s + c];
+            }
+        }
+        for (int i = bodyCount - 1; i >= 0; i--)
+        {
+            final int p = parent[i];
+            if (p >= 0)
+            {
+                // F_parent += [Ad_{T_{i,parent}}]^T F_i
+                RigidTransforms.adjointTranspose(poseOfParent, T * i, jointWrench, SIX * i, scratch, 0);
+                for (int c = 0; c < SIX; c++)
+                {
+                    jointWrench[SIX * p + c] += scratch[c];
+                }
+            }
+        }
+    }
+
+    /**
+     * tau_i = F_i^T A_i, plus the joint terms Ia qdd + Fs sign(qd) + Fv qd of Khalil, "Dynamic modeling of
+     * robots using recursive Newton-Euler techniques", 2010, eq. 31.
+     */
+    private void jointTorques(final double[] qd, final double[] qdd, final double[] tau)
+    {
+        for (int k = 0; k < bodyOfCoordinate.length; k++)
+        {
+            final int s = SIX * bodyOfCoordinate[k];
+            double torque = rotorInertia[k] * qdd[k];
+            for (int c = 0; c < SIX; c++)
+            {
+                torque += jointWrench[s + c] * bodyScrew[s + c];
+            }
+            if (frictionEnabled)
+            {
+                torque += coulombFriction[k] * Math.signum(qd[k]) + viscousFriction[k] * qd[k];
+            }
+            tau[k] = torque;
+        }
+    }
+}
