@@ -18,8 +18,10 @@ import org.nectl.core.model.Transforms;
 import org.nectl.core.testing.RandomRobots;
 
 /**
- * Export to URDF and back. Tolerance 1e-12 absolute on O(1) quantities: the only changes on the way
- * are rotation -> rpy -> rotation and the centre-of-mass form of the inertia, each a few roundings.
+ * Export to URDF and back: the same robot structurally and the same inverse-dynamics torques.
+ * Tolerance 1e-12 (absolute on O(1) poses and inertias, relative on torques): the only changes on
+ * the way are rotation -> rpy -> rotation and the centre-of-mass form of the inertia, each a few
+ * roundings near 1e-16.
  */
 class UrdfWriterTest
 {
@@ -64,6 +66,7 @@ class UrdfWriterTest
             final RobotModel model = withRepresentableLimits(RandomRobots.any(seed), seed);
             final RobotModel back = UrdfReader.read(UrdfWriter.write(model), "exported" + seed + ".urdf");
             ModelComparison.assertSameRobot(model, back, TOLERANCE, "seed " + seed);
+            TorqueComparison.assertSameTorques(model, back, seed, TOLERANCE);
         }
     }
 
@@ -75,6 +78,7 @@ class UrdfWriterTest
             final RobotModel first = UrdfReader.read(RandomUrdf.generate(seed), "random" + seed + ".urdf");
             final RobotModel second = UrdfReader.read(UrdfWriter.write(first), "exported" + seed + ".urdf");
             ModelComparison.assertSameRobot(first, second, TOLERANCE, "seed " + seed);
+            TorqueComparison.assertSameTorques(first, second, seed, TOLERANCE);
         }
     }
 
