@@ -1,8 +1,12 @@
 package org.nectl.config;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** Locates the shipped robot descriptions, config/robots/ of the repository. */
 final class ShippedRobots
@@ -33,5 +37,15 @@ final class ShippedRobots
             }
         }
         throw new IllegalStateException("config/robots not found: set -D" + PROPERTY);
+    }
+
+    /** @return the shipped description files, sorted by name. */
+    static List<Path> files() throws IOException
+    {
+        try (Stream<Path> s = Files.list(directory()))
+        {
+            return s.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted()
+                .collect(Collectors.toList());
+        }
     }
 }
