@@ -39,12 +39,23 @@ final class ShippedRobots
         throw new IllegalStateException("config/robots not found: set -D" + PROPERTY);
     }
 
-    /** @return the shipped description files, sorted by name. */
+    /** @return the shipped YAML description files, sorted by name. */
     static List<Path> files() throws IOException
+    {
+        return filesEndingIn(".yaml", ".yml");
+    }
+
+    /** @return the shipped URDF files, sorted by name. */
+    static List<Path> urdfFiles() throws IOException
+    {
+        return filesEndingIn(".urdf");
+    }
+
+    private static List<Path> filesEndingIn(final String... suffixes) throws IOException
     {
         try (Stream<Path> s = Files.list(directory()))
         {
-            return s.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted()
+            return s.filter(p -> Stream.of(suffixes).anyMatch(suffix -> p.toString().endsWith(suffix))).sorted()
                 .collect(Collectors.toList());
         }
     }
