@@ -21,7 +21,10 @@ final class ShippedRobotsTest
     private static final Map<String, Integer> EXPECTED_DOF = Map.of(
         "stanford.yaml", 6,
         "two-link-rr.yaml", 2,
-        "two-link-pr.yaml", 2);
+        "two-link-pr.yaml", 2,
+        "puma560.yaml", 6,
+        "panda.yaml", 7,
+        "tree-32.yaml", 32);
 
     @Test
     void everyShippedDescriptionLoadsAndValidates() throws IOException
