@@ -18,6 +18,7 @@ class ZeroAllocationTest
     private final RobotModel model = RandomRobots.robot(SEED, 12, true, RandomRobots.Joints.ALL, true);
     private final PolynomialMotion state = new PolynomialMotion(new SplittableRandom(SEED), model.dof());
     private final double[] tau = new double[model.dof()];
+    private final double[] tauDot = new double[model.dof()];
     private final double[] wrench = new double[6];
 
     @Test
@@ -42,6 +43,23 @@ class ZeroAllocationTest
             screw.compute(state.q, state.qd, state.qdd, tau);
             screw.reactionWrench(5, wrench);
         });
+    }
+
+    @Test
+    void torqueDerivativeAllocatesNothingPerCall()
+    {
+        final TorqueDerivative derivative = new TorqueDerivative(model);
+        derivative.externalWrench(3, 1, 2, 3, 4, 5, 6);
+        derivative.externalWrenchRate(3, new double[] {6, 5, 4, 3, 2, 1});
+        assertAllocatesNothing(() -> derivative.compute(state.q, state.qd, state.qdd, state.qddd, tau, tauDot));
+    }
+
+    @Test
+    void mechanicalEnergyAllocatesNothingPerCall()
+    {
+        final MechanicalEnergy energy = new MechanicalEnergy(model);
+        assertAllocatesNothing(
+            () -> tau[0] = energy.kineticEnergyJoules(state.q, state.qd) + energy.potentialEnergyJoules(state.q));
     }
 
     private static void assertAllocatesNothing(final Runnable call)
