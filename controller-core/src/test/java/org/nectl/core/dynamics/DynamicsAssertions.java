@@ -1,0 +1,59 @@
+package org.nectl.core.dynamics;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+
+/**
+ * Shared checks of the dynamics tests: comparisons relative to a stated scale, and a per-thread
+ * allocation meter.
+ */
+final class DynamicsAssertions
+{
+    private static final com.sun.management.ThreadMXBean THREADS =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    private DynamicsAssertions()
+    {
+    }
+
+    /** @return max(1, max |v_i|): the scale relative tolerances refer to (1 keeps near-zero vectors absolute). */
+    static double scale(final double[] v)
+    {
+        double s = 1.0;
+        for (final double x : v)
+        {
+            s = Math.max(s, Math.abs(x));
+        }
+        return s;
+    }
+
+    /** Asserts |expected_i - actual_i| <= tolerance * scale(expected) for every i. */
+    static void assertClose(final double[] expected, final double[] actual, final double tolerance, final String message)
+    {
+        final double bound = tolerance * scale(expected);
+        double worst = 0.0;
+        int at = -1;
+        for (int i = 0; i < expected.length; i++)
+        {
+            final double e = Math.abs(expected[i] - actual[i]);
+            if (!(e <= worst))
+            {
+                worst = e;
+                at = i;
+            }
+        }
+        final double error = worst;
+        final int index = at;
+        assertTrue(error <= bound, () -> message + ": entry " + index + " differs by " + error
+            + " > " + bound + " (expected " + expected[index] + ", got " + actual[index] + ")");
+    }
+
+    /** @return bytes the current thread allocated while running the action. */
+    static long allocatedBytes(final Runnable action)
+    {
+        final long before = THREADS.getCurrentThreadAllocatedBytes();
+        action.run();
+        return THREADS.getCurrentThreadAllocatedBytes() - before;
+    }
+}
