@@ -2,17 +2,16 @@ package org.nectl.core.dynamics;
 
 import java.util.Arrays;
 
-import org.nectl.core.model.JointActuation;
-import org.nectl.core.model.JointType;
 import org.nectl.core.model.RobotModel;
 
 /**
  * Every body's pose, joint axis, inertia and velocity expressed in the base frame, with spatial
  * quantities taken about the base origin, plus subtree (composite) sums of them. In this frame
  * the screw transforms between a body and its parent are the identity, so composite and
- * articulated inertias add without transformation (Featherstone, "Rigid Body Dynamics
- * Algorithms", 2008, §4.4 and §7.2: algorithms in base coordinates). Spatial vectors follow
- * {@link SpatialAlgebra}. Not thread safe: one instance per algorithm instance.
+ * articulated inertias add without transformation (the base-coordinate variants of the
+ * algorithms in Featherstone, "Rigid Body Dynamics Algorithms", 2008). Poses come from
+ * {@link WorldKinematics}; spatial vectors follow {@link SpatialAlgebra}. Not thread safe: one
+ * instance per algorithm instance.
  */
 final class BaseFrameBodies
 {
@@ -67,13 +66,11 @@ final class BaseFrameBodies
 
     /** Flat indices (row * dof + column) of the dof x dof entries whose joints lie on different branches. */
     private final int[] uncoupledEntries;
-    private final boolean[] revolute;
-    private final boolean[] prismatic;
-    private final double[] placementRotation;
-    private final double[] placementTranslation;
+    private final WorldKinematics poses;
+    private final int[] sigma;
     private final double[] centreOfMass;
     private final double[] inertiaAtCentre;
-    private final double[] local = new double[12];
+    private final double[] angularTimesInertia = new double[9];
     private final double[] momentum = new double[6];
     private final double[] pair = new double[3];
     private final double[] otherPair = new double[3];
@@ -81,38 +78,27 @@ final class BaseFrameBodies
     /** Not real-time safe: allocates every array, sized from the model. */
     BaseFrameBodies(final RobotModel model)
     {
-        bodyCount = model.bodyCount();
-        dof = model.dof();
-        parent = model.parents();
-        coordinate = model.coordinatesOfBodies();
-        bodyOfCoordinate = new int[dof];
-        rotorInertia = new double[dof];
-        coulombFriction = new double[dof];
-        viscousFriction = new double[dof];
-        for (int k = 0; k < dof; k++)
-        {
-            bodyOfCoordinate[k] = model.bodyOfCoordinate(k);
-            final JointActuation a = model.actuation(k);
-            rotorInertia[k] = a.rotorInertia();
-            coulombFriction[k] = a.coulombFriction();
-            viscousFriction[k] = a.viscousFriction();
-        }
-        revolute = new boolean[bodyCount];
-        prismatic = new boolean[bodyCount];
-        mass = model.masses();
+        poses = new WorldKinematics(model);
+        final KinematicTree tree = poses.tree;
+        bodyCount = tree.bodyCount;
+        dof = tree.dof;
+        parent = tree.parent;
+        coordinate = tree.coordinate;
+        bodyOfCoordinate = tree.bodyOfCoordinate;
+        rotorInertia = tree.rotorInertia;
+        coulombFriction = tree.coulombFriction;
+        viscousFriction = tree.viscousFriction;
+        mass = tree.mass;
+        sigma = tree.sigma;
         centreOfMass = new double[3 * bodyCount];
         inertiaAtCentre = new double[9 * bodyCount];
         for (int i = 0; i < bodyCount; i++)
         {
-            revolute[i] = model.jointType(i) == JointType.REVOLUTE;
-            prismatic[i] = model.jointType(i) == JointType.PRISMATIC;
             System.arraycopy(model.inertialParameters(i).centreOfMass(), 0, centreOfMass, 3 * i, 3);
             System.arraycopy(model.inertialParameters(i).inertiaAtCentreOfMass(), 0, inertiaAtCentre, 9 * i, 9);
         }
-        placementRotation = model.placementRotations();
-        placementTranslation = model.placementTranslations();
-        rotation = new double[9 * bodyCount];
-        position = new double[3 * bodyCount];
+        rotation = poses.rotation;
+        position = poses.origin;
         axis = new double[6 * bodyCount];
         firstMoment = new double[3 * bodyCount];
         inertia = new double[9 * bodyCount];
@@ -140,10 +126,9 @@ final class BaseFrameBodies
      */
     void placements(final double[] q)
     {
+        poses.positions(q);
         for (int i = 0; i < bodyCount; i++)
         {
-            localTransform(i, q);
-            pose(i);
             jointAxis(i);
             baseFrameInertia(i);
         }
@@ -168,6 +153,29 @@ final class BaseFrameBodies
                 velocity[v + c] = (p < 0 ? 0.0 : velocity[6 * p + c]) + axis[v + c] * rate;
             }
             SpatialAlgebra.crossMotion(velocity, v, axis, v, axisRate, v);
+        }
+    }
+
+    /**
+     * a_i = a_parent + S_i qdd_i + S_i-dot qd_i, base frame (Featherstone 2008, §5.3, in base
+     * coordinates), the base's acceleration being (-g, 0). Requires {@link #velocities}. Real-time safe.
+     *
+     * @param i body index.
+     * @param baseAcceleration the base's spatial acceleration, 6 doubles.
+     * @param acceleration per-body accelerations, 6 per body; entry i is written.
+     * @param jointAcceleration qdd_i (0 for fixed joints).
+     */
+    void accelerationFromParent(
+        final int i, final double[] baseAcceleration, final double[] acceleration, final double jointAcceleration)
+    {
+        final int s = 6 * i;
+        final int p = parent[i];
+        final double[] from = p < 0 ? baseAcceleration : acceleration;
+        final int fromOffset = p < 0 ? 0 : 6 * p;
+        final double rate = jointRate[i];
+        for (int c = 0; c < 6; c++)
+        {
+            acceleration[s + c] = from[fromOffset + c] + axis[s + c] * jointAcceleration + axisRate[s + c] * rate;
         }
     }
 
@@ -238,21 +246,9 @@ final class BaseFrameBodies
     /** out = Bc_i m = (-2 p x m_w, X m_w) for the subtree's coupling. Real-time safe. */
     void compositeCouplingTimes(final int body, final double[] m, final int im, final double[] out, final int io)
     {
-        final double[] x = compositeCoupling;
-        final int b = 9 * body;
-        final int p = 3 * body;
-        final double wx = m[im + 3];
-        final double wy = m[im + 4];
-        final double wz = m[im + 5];
-        final double px = compositeMomentum[p];
-        final double py = compositeMomentum[p + 1];
-        final double pz = compositeMomentum[p + 2];
-        out[io] = -2.0 * (py * wz - pz * wy);
-        out[io + 1] = -2.0 * (pz * wx - px * wz);
-        out[io + 2] = -2.0 * (px * wy - py * wx);
-        out[io + 3] = x[b] * wx + x[b + 1] * wy + x[b + 2] * wz;
-        out[io + 4] = x[b + 3] * wx + x[b + 4] * wy + x[b + 5] * wz;
-        out[io + 5] = x[b + 6] * wx + x[b + 7] * wy + x[b + 8] * wz;
+        Vec3.cross(m, im + 3, compositeMomentum, 3 * body, out, io);
+        Vec3.addCross(m, im + 3, compositeMomentum, 3 * body, out, io);
+        Vec3.multiply(compositeCoupling, 9 * body, m, im + 3, out, io + 3);
     }
 
     /**
@@ -262,21 +258,9 @@ final class BaseFrameBodies
     void compositeCouplingTransposedTimes(
         final int body, final double[] m, final int im, final double[] out, final int io)
     {
-        final double[] x = compositeCoupling;
-        final int b = 9 * body;
-        final int p = 3 * body;
-        final double vx = m[im];
-        final double vy = m[im + 1];
-        final double vz = m[im + 2];
-        final double wx = m[im + 3];
-        final double wy = m[im + 4];
-        final double wz = m[im + 5];
-        final double px = compositeMomentum[p];
-        final double py = compositeMomentum[p + 1];
-        final double pz = compositeMomentum[p + 2];
-        out[io] = 2.0 * (py * vz - pz * vy) + x[b] * wx + x[b + 3] * wy + x[b + 6] * wz;
-        out[io + 1] = 2.0 * (pz * vx - px * vz) + x[b + 1] * wx + x[b + 4] * wy + x[b + 7] * wz;
-        out[io + 2] = 2.0 * (px * vy - py * vx) + x[b + 2] * wx + x[b + 5] * wy + x[b + 8] * wz;
+        Vec3.multiplyTransposed(compositeCoupling, 9 * body, m, im + 3, out, io);
+        Vec3.addCross(compositeMomentum, 3 * body, m, im, out, io);
+        Vec3.addCross(compositeMomentum, 3 * body, m, im, out, io);
     }
 
     /** out = I_i m: body i's own inertia times a motion vector. Real-time safe. */
@@ -327,89 +311,22 @@ final class BaseFrameBodies
         return Arrays.copyOf(entries, count);
     }
 
-    /** local[0..8] = parentR_i, local[9..11] = parentP_i at the joint position. */
-    private void localTransform(final int i, final double[] q)
-    {
-        final int r = 9 * i;
-        final int t = 3 * i;
-        System.arraycopy(placementRotation, r, local, 0, 9);
-        System.arraycopy(placementTranslation, t, local, 9, 3);
-        if (revolute[i])
-        {
-            // placement * Rot(z, q): only the first two columns change.
-            final double c = Math.cos(q[coordinate[i]]);
-            final double s = Math.sin(q[coordinate[i]]);
-            for (int row = 0; row < 9; row += 3)
-            {
-                final double x = placementRotation[r + row];
-                final double y = placementRotation[r + row + 1];
-                local[row] = c * x + s * y;
-                local[row + 1] = c * y - s * x;
-            }
-        }
-        else if (prismatic[i])
-        {
-            final double d = q[coordinate[i]];
-            local[9] += d * local[2];
-            local[10] += d * local[5];
-            local[11] += d * local[8];
-        }
-    }
-
-    /** Composes the parent's base-frame pose with the local transform. */
-    private void pose(final int i)
-    {
-        final int p = parent[i];
-        final int r = 9 * i;
-        final int t = 3 * i;
-        if (p < 0)
-        {
-            System.arraycopy(local, 0, rotation, r, 9);
-            System.arraycopy(local, 9, position, t, 3);
-            return;
-        }
-        final int rp = 9 * p;
-        for (int row = 0; row < 3; row++)
-        {
-            final double a0 = rotation[rp + 3 * row];
-            final double a1 = rotation[rp + 3 * row + 1];
-            final double a2 = rotation[rp + 3 * row + 2];
-            rotation[r + 3 * row] = a0 * local[0] + a1 * local[3] + a2 * local[6];
-            rotation[r + 3 * row + 1] = a0 * local[1] + a1 * local[4] + a2 * local[7];
-            rotation[r + 3 * row + 2] = a0 * local[2] + a1 * local[5] + a2 * local[8];
-            position[t + row] = position[3 * p + row] + a0 * local[9] + a1 * local[10] + a2 * local[11];
-        }
-    }
-
     /** S = (p x z, z) for a revolute joint about the body z axis, (z, 0) for a prismatic one. */
     private void jointAxis(final int i)
     {
         final int r = 9 * i;
-        final int t = 3 * i;
         final int s = 6 * i;
-        final double zx = rotation[r + 2];
-        final double zy = rotation[r + 5];
-        final double zz = rotation[r + 8];
-        if (revolute[i])
+        final int z = sigma[i] == KinematicTree.REVOLUTE ? s + 3 : s;
+        if (sigma[i] != KinematicTree.FIXED)
         {
-            final double px = position[t];
-            final double py = position[t + 1];
-            final double pz = position[t + 2];
-            axis[s] = py * zz - pz * zy;
-            axis[s + 1] = pz * zx - px * zz;
-            axis[s + 2] = px * zy - py * zx;
-            axis[s + 3] = zx;
-            axis[s + 4] = zy;
-            axis[s + 5] = zz;
+            // z is the third column of the body's base-frame rotation.
+            axis[z] = rotation[r + 2];
+            axis[z + 1] = rotation[r + 5];
+            axis[z + 2] = rotation[r + 8];
         }
-        else if (prismatic[i])
+        if (sigma[i] == KinematicTree.REVOLUTE)
         {
-            axis[s] = zx;
-            axis[s + 1] = zy;
-            axis[s + 2] = zz;
-            axis[s + 3] = 0.0;
-            axis[s + 4] = 0.0;
-            axis[s + 5] = 0.0;
+            Vec3.cross(position, 3 * i, axis, s + 3, axis, s);
         }
     }
 
@@ -480,9 +397,9 @@ final class BaseFrameBodies
             final double ox = o[b + col];
             final double oy = o[b + 3 + col];
             final double oz = o[b + 6 + col];
-            local[col] = wy * oz - wz * oy;
-            local[3 + col] = wz * ox - wx * oz;
-            local[6 + col] = wx * oy - wy * ox;
+            angularTimesInertia[col] = wy * oz - wz * oy;
+            angularTimesInertia[3 + col] = wz * ox - wx * oz;
+            angularTimesInertia[6 + col] = wx * oy - wy * ox;
         }
         final double[] vv = pair;
         final double[] hh = otherPair;
@@ -500,7 +417,7 @@ final class BaseFrameBodies
         {
             for (int col = 0; col < 3; col++)
             {
-                compositeCoupling[b + 3 * row + col] = local[3 * row + col] + local[3 * col + row]
+                compositeCoupling[b + 3 * row + col] = angularTimesInertia[3 * row + col] + angularTimesInertia[3 * col + row]
                     - hh[row] * vv[col] - vv[row] * hh[col] + (row == col ? vh2 : 0.0);
             }
         }

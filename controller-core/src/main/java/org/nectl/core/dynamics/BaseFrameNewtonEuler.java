@@ -41,24 +41,14 @@ final class BaseFrameNewtonEuler
         jointForces(qd, qdd, tau);
     }
 
-    /**
-     * a_i = a_parent + S_i qdd_i + S_i-dot qd_i in base coordinates;
-     * f_i = I_i a_i + v_i x* I_i v_i - f_ext,i (Featherstone 2008, §5.3).
-     */
+    /** a_i, then f_i = I_i a_i + v_i x* I_i v_i - f_ext,i (Featherstone 2008, §5.3). */
     void forwardPass(final double[] qdd)
     {
         for (int i = 0; i < bodies.bodyCount; i++)
         {
             final int s = 6 * i;
-            final int p = bodies.parent[i];
-            final double[] from = p < 0 ? loads.baseAcceleration : acceleration;
-            final int fromOffset = p < 0 ? 0 : 6 * p;
-            final double rate = bodies.jointRate[i];
-            final double accel = bodies.movable(i) ? qdd[bodies.coordinate[i]] : 0.0;
-            for (int c = 0; c < 6; c++)
-            {
-                acceleration[s + c] = from[fromOffset + c] + bodies.axis[s + c] * accel + bodies.axisRate[s + c] * rate;
-            }
+            bodies.accelerationFromParent(
+                i, loads.baseAcceleration, acceleration, bodies.movable(i) ? qdd[bodies.coordinate[i]] : 0.0);
             bodies.inertiaTimes(i, acceleration, s, wrench, s);
             bodies.inertiaTimes(i, bodies.velocity, s, momentum, 0);
             SpatialAlgebra.addCrossForce(bodies.velocity, s, momentum, 0, wrench, s);

@@ -12,9 +12,10 @@ import org.nectl.core.model.RobotModel;
  * <p>Why this method and not n inverse-dynamics calls with unit accelerations (Khalil 2010,
  * §3.3.1, "mass matrix by RNEA columns"): CRBA costs one forward and one backward pass plus a
  * 6-term dot product per (joint, ancestor) pair, while the column method costs dof full
- * Newton-Euler passes. Measured on a 7-joint random chain, 2 cores, JDK 17, after warm-up:
- * CRBA 0.36 µs per call against 1.9 µs for the column method with the same base-frame kernels;
- * on a 12-body random tree 0.55 µs against 3.6 µs.
+ * Newton-Euler passes. Measured (best of 7 rounds of 200 000 calls after warm-up, JDK 17, a shared
+ * 2-core machine under load): on a random 7-joint revolute chain, CRBA 2.1-3.0 µs against
+ * 9.4-13.6 µs for dof calls of {@link InverseDynamics}; on a random 12-body tree with 12
+ * coordinates, 5.8-6.2 µs against 37-54 µs. Both agree to 1.3e-14.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */

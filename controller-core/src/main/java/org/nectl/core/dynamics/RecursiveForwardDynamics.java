@@ -214,14 +214,7 @@ public final class RecursiveForwardDynamics
         for (int i = 0; i < bodies.bodyCount; i++)
         {
             final int s = 6 * i;
-            final int p = bodies.parent[i];
-            final double[] from = p < 0 ? loads.baseAcceleration : acceleration;
-            final int fromOffset = p < 0 ? 0 : 6 * p;
-            final double rate = bodies.jointRate[i];
-            for (int c = 0; c < 6; c++)
-            {
-                acceleration[s + c] = from[fromOffset + c] + bodies.axisRate[s + c] * rate;
-            }
+            bodies.accelerationFromParent(i, loads.baseAcceleration, acceleration, 0.0);
             final int k = bodies.coordinate[i];
             if (k >= 0)
             {

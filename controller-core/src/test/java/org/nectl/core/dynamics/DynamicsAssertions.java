@@ -2,17 +2,11 @@ package org.nectl.core.dynamics;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
-
 /**
- * Shared checks of the dynamics tests: comparisons relative to a stated scale, and a per-thread
- * allocation meter.
+ * Comparisons relative to a stated scale, shared by the dynamics tests.
  */
 final class DynamicsAssertions
 {
-    private static final com.sun.management.ThreadMXBean THREADS =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-
     private DynamicsAssertions()
     {
     }
@@ -47,13 +41,5 @@ final class DynamicsAssertions
         final int index = at;
         assertTrue(error <= bound, () -> message + ": entry " + index + " differs by " + error
             + " > " + bound + " (expected " + expected[index] + ", got " + actual[index] + ")");
-    }
-
-    /** @return bytes the current thread allocated while running the action. */
-    static long allocatedBytes(final Runnable action)
-    {
-        final long before = THREADS.getCurrentThreadAllocatedBytes();
-        action.run();
-        return THREADS.getCurrentThreadAllocatedBytes() - before;
     }
 }

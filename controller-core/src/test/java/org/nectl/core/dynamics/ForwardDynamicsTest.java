@@ -8,6 +8,7 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
 
 /**
@@ -83,23 +84,12 @@ final class ForwardDynamicsTest
         final Fixture f = new Fixture(11);
         final double[] tau = RandomRobots.vector(new SplittableRandom(11), f.n, 5);
         final double[] qdd = new double[f.n];
-        final Runnable recursive = () -> f.recursive.compute(f.state.q(), f.state.qd(), tau, qdd);
-        final Runnable cholesky = () -> f.cholesky.compute(f.state.q(), f.state.qd(), tau, qdd);
-        for (int i = 0; i < 20_000; i++)
-        {
-            recursive.run();
-            cholesky.run();
-        }
-        assertEquals(0L, DynamicsAssertions.allocatedBytes(() -> repeat(recursive)), "recursive: bytes per 1000 calls");
-        assertEquals(0L, DynamicsAssertions.allocatedBytes(() -> repeat(cholesky)), "Cholesky: bytes per 1000 calls");
-    }
-
-    private static void repeat(final Runnable action)
-    {
-        for (int i = 0; i < 1000; i++)
-        {
-            action.run();
-        }
+        assertEquals(0L, AllocationMeter.bytesAllocated(
+            () -> f.recursive.compute(f.state.q(), f.state.qd(), tau, qdd), 20_000, 10_000),
+            "seed 11, recursive: bytes allocated over 10000 calls");
+        assertEquals(0L, AllocationMeter.bytesAllocated(
+            () -> f.cholesky.compute(f.state.q(), f.state.qd(), tau, qdd), 20_000, 10_000),
+            "seed 11, Cholesky: bytes allocated over 10000 calls");
     }
 
     /** A random robot with random gravity, one random external wrench and friction on, set alike in all three algorithms. */
@@ -107,7 +97,7 @@ final class ForwardDynamicsTest
     {
         final int n;
         final RandomState state;
-        final ScrewTheoryInverseDynamics reference;
+        final InverseDynamics reference;
         final RecursiveForwardDynamics recursive;
         final CholeskyForwardDynamics cholesky;
 
@@ -117,7 +107,7 @@ final class ForwardDynamicsTest
             n = model.dof();
             final SplittableRandom rnd = new SplittableRandom(seed * 13 + 5);
             state = RandomState.draw(rnd, n);
-            reference = new ScrewTheoryInverseDynamics(model);
+            reference = new InverseDynamics(model);
             recursive = new RecursiveForwardDynamics(model);
             cholesky = new CholeskyForwardDynamics(model);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
