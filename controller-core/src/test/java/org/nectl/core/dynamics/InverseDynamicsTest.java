@@ -16,7 +16,7 @@ import org.nectl.core.testing.RandomRobots;
 
 class InverseDynamicsTest
 {
-    private static final double G = 9.81;
+    static final double G = 9.81;
     private static final double M1 = 3.7;
     private static final double M2 = 2.1;
     private static final double L1 = 0.8;
@@ -29,7 +29,7 @@ class InverseDynamicsTest
      * Planar RR arm in the x-y plane, joint axes along z, gravity along -y; link i's centre of mass
      * on its x axis at lc_i; I_i about the centre of mass along z.
      */
-    private static RobotModel twoLinkArm(final JointActuation actuation)
+    static RobotModel twoLinkArm(final JointActuation actuation)
     {
         final RobotModel.Builder b = RobotModel.builder("two-link-rr");
         final int l1 = b.addBody("link1", "shoulder", -1, JointType.REVOLUTE, Transforms.identity(), new double[3],
@@ -46,7 +46,7 @@ class InverseDynamicsTest
     }
 
     /** Spong, Hutchinson and Vidyasagar, "Robot Modeling and Control", 2006, eq. 7.87 (two-link planar elbow arm). */
-    private static double[] spongTwoLinkTorques(final double[] q, final double[] qd, final double[] qdd)
+    static double[] spongTwoLinkTorques(final double[] q, final double[] qd, final double[] qdd)
     {
         final double c2 = Math.cos(q[1]);
         final double d11 = M1 * LC1 * LC1 + M2 * (L1 * L1 + LC2 * LC2 + 2 * L1 * LC2 * c2) + I1 + I2;

@@ -13,22 +13,58 @@ class ZeroAllocationTest
 {
     private static final int WARM_UP_CALLS = 20_000;
     private static final int MEASURED_CALLS = 100_000;
+    private static final long SEED = 7;
+
+    private final RobotModel model = RandomRobots.robot(SEED, 12, true, RandomRobots.Joints.ALL, true);
+    private final PolynomialMotion state = new PolynomialMotion(new SplittableRandom(SEED), model.dof());
+    private final double[] tau = new double[model.dof()];
+    private final double[] tauDot = new double[model.dof()];
+    private final double[] wrench = new double[6];
 
     @Test
     void inverseDynamicsAllocatesNothingPerCall()
     {
-        final long seed = 7;
-        final RobotModel model = RandomRobots.robot(seed, 12, true, RandomRobots.Joints.ALL, true);
-        final PolynomialMotion state = new PolynomialMotion(new SplittableRandom(seed), model.dof());
         final InverseDynamics rnea = new InverseDynamics(model);
         rnea.externalWrench(3, 1, 2, 3, 4, 5, 6);
-        final double[] tau = new double[model.dof()];
-        final double[] wrench = new double[6];
-        final long bytes = AllocationMeter.bytesAllocated(() ->
+        assertAllocatesNothing(() ->
         {
             rnea.compute(state.q, state.qd, state.qdd, tau);
             rnea.reactionWrench(5, wrench);
-        }, WARM_UP_CALLS, MEASURED_CALLS);
-        assertEquals(0L, bytes, "seed " + seed + ": bytes allocated over " + MEASURED_CALLS + " calls");
+        });
+    }
+
+    @Test
+    void screwTheoryInverseDynamicsAllocatesNothingPerCall()
+    {
+        final ScrewTheoryInverseDynamics screw = new ScrewTheoryInverseDynamics(model);
+        screw.externalWrench(3, 1, 2, 3, 4, 5, 6);
+        assertAllocatesNothing(() ->
+        {
+            screw.compute(state.q, state.qd, state.qdd, tau);
+            screw.reactionWrench(5, wrench);
+        });
+    }
+
+    @Test
+    void torqueDerivativeAllocatesNothingPerCall()
+    {
+        final TorqueDerivative derivative = new TorqueDerivative(model);
+        derivative.externalWrench(3, 1, 2, 3, 4, 5, 6);
+        derivative.externalWrenchRate(3, new double[] {6, 5, 4, 3, 2, 1});
+        assertAllocatesNothing(() -> derivative.compute(state.q, state.qd, state.qdd, state.qddd, tau, tauDot));
+    }
+
+    @Test
+    void mechanicalEnergyAllocatesNothingPerCall()
+    {
+        final MechanicalEnergy energy = new MechanicalEnergy(model);
+        assertAllocatesNothing(
+            () -> tau[0] = energy.kineticEnergyJoules(state.q, state.qd) + energy.potentialEnergyJoules(state.q));
+    }
+
+    private static void assertAllocatesNothing(final Runnable call)
+    {
+        final long bytes = AllocationMeter.bytesAllocated(call, WARM_UP_CALLS, MEASURED_CALLS);
+        assertEquals(0L, bytes, "seed " + SEED + ": bytes allocated over " + MEASURED_CALLS + " calls");
     }
 }
