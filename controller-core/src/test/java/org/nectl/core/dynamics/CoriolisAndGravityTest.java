@@ -115,7 +115,7 @@ final class CoriolisAndGravityTest
 
     /**
      * M-dot - 2C is skew-symmetric: |N + N^T| <= 1e-8 max(1, max |M-dot|), M-dot by 4th-order
-     * differences of M along qd at h = 1e-3 (error ~1e-11 of the scale).
+     * differences of M(q(t)) along a motion through (q, qd) at h = 1e-3 (error ~1e-11 of the scale).
      */
     @Test
     void massMatrixRateMinusTwiceCoriolisIsSkewSymmetric()
@@ -124,13 +124,16 @@ final class CoriolisAndGravityTest
         {
             final RobotModel model = RandomRobots.any(seed);
             final int n = model.dof();
-            final RandomState s = RandomState.draw(new SplittableRandom(seed * 19 + 1), n);
+            final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed * 19 + 1), n);
             final MassMatrix massMatrix = new MassMatrix(model);
-            final double[] massRate = CentralDifferences.jacobian(
-                (t, out) -> massMatrix.compute(CompositionKinematics.step(s.q(), s.qd(), t[0]), out),
-                new double[1], n * n, 1e-3);
+            final double[] massRate = CentralDifferences.jacobian((t, out) ->
+            {
+                s.at(t[0]);
+                massMatrix.compute(s.q, out);
+            }, new double[1], n * n, 1e-3);
+            s.at(0.0);
             final double[] c = new double[n * n];
-            new CoriolisMatrix(model).compute(s.q(), s.qd(), c);
+            new CoriolisMatrix(model).compute(s.q, s.qd, c);
             final double[] symmetricPart = new double[n * n];
             for (int i = 0; i < n; i++)
             {
@@ -155,22 +158,22 @@ final class CoriolisAndGravityTest
         {
             final RobotModel model = RandomRobots.any(seed);
             final int n = model.dof();
-            final RandomState s = RandomState.draw(new SplittableRandom(seed * 23 + 6), n);
+            final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed * 23 + 6), n);
             final double[] c = new double[n * n];
-            new CoriolisMatrix(model).compute(s.q(), s.qd(), c);
+            new CoriolisMatrix(model).compute(s.q, s.qd, c);
             final double[] actual = new double[n];
-            new GravityTorques(model).compute(s.q(), actual);
+            new GravityTorques(model).compute(s.q, actual);
             for (int i = 0; i < n; i++)
             {
                 for (int j = 0; j < n; j++)
                 {
-                    actual[i] += c[i * n + j] * s.qd()[j];
+                    actual[i] += c[i * n + j] * s.qd[j];
                 }
             }
             final BiasForces bias = new BiasForces(model);
             bias.jointFriction(false);
             final double[] expected = new double[n];
-            bias.compute(s.q(), s.qd(), expected);
+            bias.compute(s.q, s.qd, expected);
             assertClose(expected, actual, 1e-12, "seed " + seed + ": C qd + g vs h");
         }
     }
@@ -181,17 +184,17 @@ final class CoriolisAndGravityTest
         final long seed = 9;
         final RobotModel model = RandomRobots.robot(seed, 12, true, RandomRobots.Joints.ALL, true);
         final int n = model.dof();
-        final RandomState s = RandomState.draw(new SplittableRandom(seed), n);
+        final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed), n);
         final BiasForces bias = new BiasForces(model);
         bias.externalWrench(3, 1, 2, 3, 4, 5, 6);
         final GravityTorques gravity = new GravityTorques(model);
         final CoriolisMatrix coriolis = new CoriolisMatrix(model);
         final double[] out = new double[n * n];
-        assertEquals(0L, AllocationMeter.bytesAllocated(() -> bias.compute(s.q(), s.qd(), out), 20_000, 10_000),
+        assertEquals(0L, AllocationMeter.bytesAllocated(() -> bias.compute(s.q, s.qd, out), 20_000, 10_000),
             "seed " + seed + ": BiasForces bytes over 10000 calls");
-        assertEquals(0L, AllocationMeter.bytesAllocated(() -> gravity.compute(s.q(), out), 20_000, 10_000),
+        assertEquals(0L, AllocationMeter.bytesAllocated(() -> gravity.compute(s.q, out), 20_000, 10_000),
             "seed " + seed + ": GravityTorques bytes over 10000 calls");
-        assertEquals(0L, AllocationMeter.bytesAllocated(() -> coriolis.compute(s.q(), s.qd(), out), 20_000, 10_000),
+        assertEquals(0L, AllocationMeter.bytesAllocated(() -> coriolis.compute(s.q, s.qd, out), 20_000, 10_000),
             "seed " + seed + ": CoriolisMatrix bytes over 10000 calls");
     }
 }

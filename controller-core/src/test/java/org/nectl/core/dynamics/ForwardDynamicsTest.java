@@ -30,13 +30,13 @@ final class ForwardDynamicsTest
         {
             final Fixture f = new Fixture(seed);
             final double[] tau = new double[f.n];
-            f.reference.compute(f.state.q(), f.state.qd(), f.state.qdd(), tau);
+            f.reference.compute(f.state.q, f.state.qd, f.state.qdd, tau);
             final double[] recursive = new double[f.n];
             final double[] cholesky = new double[f.n];
-            assertTrue(f.recursive.compute(f.state.q(), f.state.qd(), tau, recursive), "seed " + seed);
-            assertTrue(f.cholesky.compute(f.state.q(), f.state.qd(), tau, cholesky), "seed " + seed);
-            assertClose(f.state.qdd(), recursive, 1e-9, "seed " + seed + ": recursive FD(ID(qdd))");
-            assertClose(f.state.qdd(), cholesky, 1e-9, "seed " + seed + ": Cholesky FD(ID(qdd))");
+            assertTrue(f.recursive.compute(f.state.q, f.state.qd, tau, recursive), "seed " + seed);
+            assertTrue(f.cholesky.compute(f.state.q, f.state.qd, tau, cholesky), "seed " + seed);
+            assertClose(f.state.qdd, recursive, 1e-9, "seed " + seed + ": recursive FD(ID(qdd))");
+            assertClose(f.state.qdd, cholesky, 1e-9, "seed " + seed + ": Cholesky FD(ID(qdd))");
             assertClose(cholesky, recursive, 1e-9, "seed " + seed + ": recursive vs Cholesky");
         }
     }
@@ -50,12 +50,12 @@ final class ForwardDynamicsTest
             final Fixture f = new Fixture(seed);
             final double[] rest = new double[f.n];
             final double[] tau = new double[f.n];
-            f.reference.compute(f.state.q(), rest, f.state.qdd(), tau);
+            f.reference.compute(f.state.q, rest, f.state.qdd, tau);
             final double[] qdd = new double[f.n];
-            f.recursive.compute(f.state.q(), rest, tau, qdd);
-            assertClose(f.state.qdd(), qdd, 1e-9, "seed " + seed + ": recursive FD at rest");
-            f.cholesky.compute(f.state.q(), rest, tau, qdd);
-            assertClose(f.state.qdd(), qdd, 1e-9, "seed " + seed + ": Cholesky FD at rest");
+            f.recursive.compute(f.state.q, rest, tau, qdd);
+            assertClose(f.state.qdd, qdd, 1e-9, "seed " + seed + ": recursive FD at rest");
+            f.cholesky.compute(f.state.q, rest, tau, qdd);
+            assertClose(f.state.qdd, qdd, 1e-9, "seed " + seed + ": Cholesky FD at rest");
         }
     }
 
@@ -69,12 +69,12 @@ final class ForwardDynamicsTest
             f.recursive.jointFriction(false);
             f.cholesky.jointFriction(false);
             final double[] tau = new double[f.n];
-            f.reference.compute(f.state.q(), f.state.qd(), f.state.qdd(), tau);
+            f.reference.compute(f.state.q, f.state.qd, f.state.qdd, tau);
             final double[] qdd = new double[f.n];
-            f.recursive.compute(f.state.q(), f.state.qd(), tau, qdd);
-            assertClose(f.state.qdd(), qdd, 1e-9, "seed " + seed + ": recursive FD without friction");
-            f.cholesky.compute(f.state.q(), f.state.qd(), tau, qdd);
-            assertClose(f.state.qdd(), qdd, 1e-9, "seed " + seed + ": Cholesky FD without friction");
+            f.recursive.compute(f.state.q, f.state.qd, tau, qdd);
+            assertClose(f.state.qdd, qdd, 1e-9, "seed " + seed + ": recursive FD without friction");
+            f.cholesky.compute(f.state.q, f.state.qd, tau, qdd);
+            assertClose(f.state.qdd, qdd, 1e-9, "seed " + seed + ": Cholesky FD without friction");
         }
     }
 
@@ -85,10 +85,10 @@ final class ForwardDynamicsTest
         final double[] tau = RandomRobots.vector(new SplittableRandom(11), f.n, 5);
         final double[] qdd = new double[f.n];
         assertEquals(0L, AllocationMeter.bytesAllocated(
-            () -> f.recursive.compute(f.state.q(), f.state.qd(), tau, qdd), 20_000, 10_000),
+            () -> f.recursive.compute(f.state.q, f.state.qd, tau, qdd), 20_000, 10_000),
             "seed 11, recursive: bytes allocated over 10000 calls");
         assertEquals(0L, AllocationMeter.bytesAllocated(
-            () -> f.cholesky.compute(f.state.q(), f.state.qd(), tau, qdd), 20_000, 10_000),
+            () -> f.cholesky.compute(f.state.q, f.state.qd, tau, qdd), 20_000, 10_000),
             "seed 11, Cholesky: bytes allocated over 10000 calls");
     }
 
@@ -96,7 +96,7 @@ final class ForwardDynamicsTest
     private static final class Fixture
     {
         final int n;
-        final RandomState state;
+        final PolynomialMotion state;
         final InverseDynamics reference;
         final RecursiveForwardDynamics recursive;
         final CholeskyForwardDynamics cholesky;
@@ -106,7 +106,7 @@ final class ForwardDynamicsTest
             final RobotModel model = RandomRobots.any(seed);
             n = model.dof();
             final SplittableRandom rnd = new SplittableRandom(seed * 13 + 5);
-            state = RandomState.draw(rnd, n);
+            state = new PolynomialMotion(rnd, n);
             reference = new InverseDynamics(model);
             recursive = new RecursiveForwardDynamics(model);
             cholesky = new CholeskyForwardDynamics(model);

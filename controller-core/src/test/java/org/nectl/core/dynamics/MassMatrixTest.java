@@ -62,18 +62,18 @@ final class MassMatrixTest
         {
             final RobotModel model = RandomRobots.any(seed);
             final int n = model.dof();
-            final RandomState s = RandomState.draw(new SplittableRandom(seed * 17 + 3), n);
+            final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed * 17 + 3), n);
             final double[] m = new double[n * n];
-            new MassMatrix(model).compute(s.q(), m);
+            new MassMatrix(model).compute(s.q, m);
             double fromMatrix = 0.0;
             for (int i = 0; i < n; i++)
             {
                 for (int j = 0; j < n; j++)
                 {
-                    fromMatrix += 0.5 * s.qd()[i] * m[i * n + j] * s.qd()[j];
+                    fromMatrix += 0.5 * s.qd[i] * m[i * n + j] * s.qd[j];
                 }
             }
-            final double direct = kineticEnergy(model, s.q(), s.qd());
+            final double direct = kineticEnergy(model, s.q, s.qd);
             assertClose(new double[] {direct}, new double[] {fromMatrix}, 1e-9, "seed " + seed + ": kinetic energy");
         }
     }
@@ -91,7 +91,7 @@ final class MassMatrixTest
             final RobotModel model = RandomRobots.any(seed);
             final int n = model.dof();
             final SplittableRandom rnd = new SplittableRandom(seed * 7 + 1);
-            final RandomState s = RandomState.draw(rnd, n);
+            final PolynomialMotion s = new PolynomialMotion(rnd, n);
             final InverseDynamics reference = new InverseDynamics(model);
             final BiasForces bias = new BiasForces(model);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
@@ -102,16 +102,16 @@ final class MassMatrixTest
             reference.externalWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
             bias.externalWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
             final double[] expected = new double[n];
-            reference.compute(s.q(), s.qd(), s.qdd(), expected);
+            reference.compute(s.q, s.qd, s.qdd, expected);
             final double[] m = new double[n * n];
-            new MassMatrix(model).compute(s.q(), m);
+            new MassMatrix(model).compute(s.q, m);
             final double[] actual = new double[n];
-            bias.compute(s.q(), s.qd(), actual);
+            bias.compute(s.q, s.qd, actual);
             for (int i = 0; i < n; i++)
             {
                 for (int j = 0; j < n; j++)
                 {
-                    actual[i] += m[i * n + j] * s.qdd()[j];
+                    actual[i] += m[i * n + j] * s.qdd[j];
                 }
             }
             assertClose(expected, actual, 1e-12, "seed " + seed + ": M qdd + h");
