@@ -7,13 +7,14 @@ import io.aeron.Publication;
 import org.agrona.CloseHelper;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ControlledMessageHandler;
 
 /**
  * Moves queued telemetry samples from the {@link TelemetryQueue} ring to an Aeron publication,
- * copying each encoded message straight from the ring. A sample that cannot be published (no
- * subscriber, back pressure) is dropped and counted: telemetry is never retried at the expense of
- * newer samples.
+ * copying each encoded message straight from the ring. Under back pressure the sample stays in the
+ * ring and is retried on the next duty cycle, so a slow consumer fills the ring and the loop then
+ * drops and counts; with no subscriber at all (or a closed publication) samples are discarded and
+ * counted here.
  *
  * <p>An Agrona {@link Agent} for a non-real-time thread. Counters may be read from any thread.
  */
@@ -23,7 +24,7 @@ public final class TelemetryPublisher implements Agent
 
     private final TelemetryQueue queue;
     private final Publication publication;
-    private final MessageHandler forwarder = this::forward;
+    private final ControlledMessageHandler forwarder = this::forward;
     private final AtomicLong publishedCount = new AtomicLong();
     private final AtomicLong unpublishedCount = new AtomicLong();
 
@@ -71,15 +72,22 @@ public final class TelemetryPublisher implements Agent
         return publishedCount.get();
     }
 
-    /** @return samples taken from the ring but not published (no subscriber, back pressure). Any thread. */
+    /** @return samples taken from the ring and discarded: no subscriber, or the publication closed. Any thread. */
     public long unpublishedCount()
     {
         return unpublishedCount.get();
     }
 
-    private void forward(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    private ControlledMessageHandler.Action forward(
+        final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        final AtomicLong counter = publication.offer(buffer, index, length) > 0 ? publishedCount : unpublishedCount;
+        final long result = publication.offer(buffer, index, length);
+        if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION)
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        final AtomicLong counter = result > 0 ? publishedCount : unpublishedCount;
         counter.lazySet(counter.get() + 1);
+        return ControlledMessageHandler.Action.CONTINUE;
     }
 }

@@ -2,7 +2,7 @@ package org.nectl.transport;
 
 import java.nio.ByteBuffer;
 
-import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -87,8 +87,8 @@ public final class TelemetryQueue
         return sampleCount;
     }
 
-    int read(final MessageHandler handler, final int limit)
+    int read(final ControlledMessageHandler handler, final int limit)
     {
-        return ring.read(handler, limit);
+        return ring.controlledRead(handler, limit);
     }
 }

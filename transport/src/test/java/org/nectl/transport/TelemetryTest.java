@@ -191,6 +191,24 @@ final class TelemetryTest
         assertEquals(capacityRecords, received.get(capacityRecords - 1).sequence());
     }
 
+    @Test
+    void samplesWithoutAnySubscriberAreDiscardedAndCountedNotKept()
+    {
+        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 64 * 1024);
+        final TelemetryQueue queue = new TelemetryQueue(config);
+        final TelemetryPublisher publisher = new TelemetryPublisher(transport.aeron(), config, queue);
+        final TelemetrySample sample = new TelemetrySample(DOF);
+        for (int tick = 0; tick < 3; tick++)
+        {
+            assertEquals(TelemetryQueue.QUEUED, queue.offer(sample.tickCount(tick)));
+        }
+        assertEquals(3, publisher.doWork());
+        assertEquals(0, publisher.doWork(), "nothing left in the ring");
+        assertEquals(3L, publisher.unpublishedCount());
+        assertEquals(0L, publisher.publishedCount());
+        publisher.onClose();
+    }
+
     private static int align(final int value, final int alignment)
     {
         return (value + alignment - 1) & -alignment;
