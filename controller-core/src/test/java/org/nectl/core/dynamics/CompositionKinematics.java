@@ -66,18 +66,24 @@ final class CompositionKinematics
      */
     static double[][] bodyTwists(final RobotModel model, final double[] q, final double[] qd)
     {
-        final double[][] plus = poses(model, step(q, qd, STEP));
-        final double[][] minus = poses(model, step(q, qd, -STEP));
-        final double[][] plus2 = poses(model, step(q, qd, 2 * STEP));
-        final double[][] minus2 = poses(model, step(q, qd, -2 * STEP));
+        final double[][][] sampled = new double[PolynomialMotion.STEPS.length][][];
+        for (int j = 0; j < sampled.length; j++)
+        {
+            sampled[j] = poses(model, step(q, qd, PolynomialMotion.STEPS[j] * STEP));
+        }
         final double[][] at = poses(model, q);
         final double[][] twists = new double[model.bodyCount()][6];
+        final double[] samples = new double[sampled.length];
         for (int i = 0; i < model.bodyCount(); i++)
         {
             final double[] rate = new double[12];
             for (int c = 0; c < 12; c++)
             {
-                rate[c] = (8 * (plus[i][c] - minus[i][c]) - (plus2[i][c] - minus2[i][c])) / (12 * STEP);
+                for (int j = 0; j < sampled.length; j++)
+                {
+                    samples[j] = sampled[j][i][c];
+                }
+                rate[c] = PolynomialMotion.centralDifference(samples, STEP);
             }
             final double[] rt = Transforms.transpose(Arrays.copyOfRange(at[i], 0, 9));
             final double[] omegaHat = Transforms.multiply(rt, Arrays.copyOfRange(rate, 0, 9));
@@ -89,7 +95,7 @@ final class CompositionKinematics
         return twists;
     }
 
-    static double[] step(final double[] q, final double[] direction, final double h)
+    private static double[] step(final double[] q, final double[] direction, final double h)
     {
         final double[] r = q.clone();
         for (int k = 0; k < r.length; k++)

@@ -27,38 +27,19 @@ final class ScrewTheoryInverseDynamicsTest
     @Test
     void twoLinkPlanarArmMatchesTextbookClosedForm()
     {
-        for (long seed = 1; seed <= 100; seed++)
+        final ScrewTheoryInverseDynamics dynamics =
+            new ScrewTheoryInverseDynamics(InverseDynamicsTest.twoLinkArm(JointActuation.NONE));
+        final double[] tau = new double[2];
+        for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final SplittableRandom rnd = new SplittableRandom(seed);
-            final double m1 = rnd.nextDouble(0.5, 5);
-            final double m2 = rnd.nextDouble(0.5, 5);
-            final double l1 = rnd.nextDouble(0.2, 1);
-            final double lc1 = rnd.nextDouble(0.05, 0.5);
-            final double lc2 = rnd.nextDouble(0.05, 0.5);
-            final double i1 = rnd.nextDouble(0.02, 0.05);
-            final double i2 = rnd.nextDouble(0.02, 0.05);
-            final RobotModel arm = planarArm(m1, m2, l1, lc1, lc2, i1, i2);
-            final double g = 9.81;
-            final double[] q = RandomRobots.vector(rnd, 2, Math.PI);
-            final double[] qd = RandomRobots.vector(rnd, 2, 3);
-            final double[] qdd = RandomRobots.vector(rnd, 2, 5);
-            final ScrewTheoryInverseDynamics dynamics = new ScrewTheoryInverseDynamics(arm);
-            // Gravity along -y in the plane of motion; its z component does no work about z axes.
-            dynamics.gravity(0.0, -g, rnd.nextDouble(-5, 5));
-            final double[] tau = new double[2];
-            dynamics.compute(q, qd, qdd, tau);
-
-            final double c2 = Math.cos(q[1]);
-            final double m11 = m1 * lc1 * lc1 + m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * c2) + i1 + i2;
-            final double m12 = m2 * (lc2 * lc2 + l1 * lc2 * c2) + i2;
-            final double m22 = m2 * lc2 * lc2 + i2;
-            final double h = -m2 * l1 * lc2 * Math.sin(q[1]);
-            final double g1 = (m1 * lc1 + m2 * l1) * g * Math.cos(q[0]) + m2 * lc2 * g * Math.cos(q[0] + q[1]);
-            final double g2 = m2 * lc2 * g * Math.cos(q[0] + q[1]);
-            final double[] expected = {
-                m11 * qdd[0] + m12 * qdd[1] + h * qd[1] * qd[1] + 2 * h * qd[0] * qd[1] + g1,
-                m12 * qdd[0] + m22 * qdd[1] - h * qd[0] * qd[0] + g2};
-            assertClose(expected, tau, 1e-12, "seed " + seed);
+            final PolynomialMotion s = new PolynomialMotion(rnd, 2);
+            // Gravity along -y in the plane of motion; a z component does no work about the z axes.
+            dynamics.gravity(0.0, -InverseDynamicsTest.G, rnd.nextDouble(-5, 5));
+            dynamics.compute(s.q, s.qd, s.qdd, tau);
+            // A few dozen flops on values of order 10: rounding stays near 1e-14.
+            InverseDynamicsTest.assertClose(
+                InverseDynamicsTest.spongTwoLinkTorques(s.q, s.qd, s.qdd), tau, 1e-12, "seed " + seed);
         }
     }
 
@@ -70,22 +51,27 @@ final class ScrewTheoryInverseDynamicsTest
             final RobotModel model = RandomRobots.any(seed);
             final SplittableRandom rnd = new SplittableRandom(seed * 31 + 7);
             final int n = model.dof();
-            final RandomState s = RandomState.draw(rnd, n);
+            final PolynomialMotion s = new PolynomialMotion(rnd, n);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
             final ScrewTheoryInverseDynamics dynamics = new ScrewTheoryInverseDynamics(model);
             dynamics.gravity(g[0], g[1], g[2]);
             dynamics.jointFriction(false);
             final double[] tau = new double[n];
-            dynamics.compute(s.q(), s.qd(), s.qdd(), tau);
+            dynamics.compute(s.q, s.qd, s.qdd, tau);
             double power = 0.0;
             for (int k = 0; k < n; k++)
             {
-                power += tau[k] * s.qd()[k];
+                power += tau[k] * s.qd[k];
             }
-            // Fourth-order central difference of the energy along q(t) = q + qd t + qdd t^2 / 2.
+            // Fourth-order central difference of the energy along the polynomial motion.
             final double h = 1e-3;
-            final double rate = (8 * (energy(model, g, s, h) - energy(model, g, s, -h))
-                - (energy(model, g, s, 2 * h) - energy(model, g, s, -2 * h))) / (12 * h);
+            final double[] samples = new double[PolynomialMotion.STEPS.length];
+            for (int j = 0; j < samples.length; j++)
+            {
+                s.at(PolynomialMotion.STEPS[j] * h);
+                samples[j] = energy(model, g, s.q, s.qd);
+            }
+            final double rate = PolynomialMotion.centralDifference(samples, h);
             // Nested differences: ~1e-12 relative in the energy, amplified 1/h.
             assertTrue(Math.abs(power - rate) <= 1e-7 * Math.max(1.0, Math.abs(power)),
                 "seed " + seed + ": joint power " + power + " vs energy rate " + rate);
@@ -100,10 +86,10 @@ final class ScrewTheoryInverseDynamicsTest
             final RobotModel model = RandomRobots.any(seed);
             final SplittableRandom rnd = new SplittableRandom(seed * 17 + 3);
             final int n = model.dof();
-            final RandomState s = RandomState.draw(rnd, n);
+            final PolynomialMotion s = new PolynomialMotion(rnd, n);
             final ScrewTheoryInverseDynamics dynamics = new ScrewTheoryInverseDynamics(model);
             final double[] free = new double[n];
-            dynamics.compute(s.q(), s.qd(), s.qdd(), free);
+            dynamics.compute(s.q, s.qd, s.qdd, free);
             final double[][] wrench = new double[model.bodyCount()][];
             for (int i = 0; i < model.bodyCount(); i++)
             {
@@ -112,13 +98,13 @@ final class ScrewTheoryInverseDynamicsTest
                     wrench[i][5]);
             }
             final double[] loaded = new double[n];
-            dynamics.compute(s.q(), s.qd(), s.qdd(), loaded);
+            dynamics.compute(s.q, s.qd, s.qdd, loaded);
             final double[] expected = new double[n];
             for (int k = 0; k < n; k++)
             {
                 final double[] unit = new double[n];
                 unit[k] = 1.0;
-                final double[][] column = CompositionKinematics.bodyTwists(model, s.q(), unit);
+                final double[][] column = CompositionKinematics.bodyTwists(model, s.q, unit);
                 double work = 0.0;
                 for (int i = 0; i < model.bodyCount(); i++)
                 {
@@ -130,11 +116,11 @@ final class ScrewTheoryInverseDynamicsTest
                 }
                 expected[k] = free[k] - work;
             }
-            assertClose(expected, loaded, 1e-9, "seed " + seed);
+            InverseDynamicsTest.assertClose(expected, loaded, 1e-9, "seed " + seed);
             dynamics.clearExternalWrenches();
             final double[] cleared = new double[n];
-            dynamics.compute(s.q(), s.qd(), s.qdd(), cleared);
-            assertClose(free, cleared, 0.0, "seed " + seed + " after clearing");
+            dynamics.compute(s.q, s.qd, s.qdd, cleared);
+            InverseDynamicsTest.assertClose(free, cleared, 0.0, "seed " + seed + " after clearing");
         }
     }
 
@@ -189,7 +175,7 @@ final class ScrewTheoryInverseDynamicsTest
             {
                 expected[c] *= -model.totalMass();
             }
-            assertClose(expected, Arrays.copyOfRange(reaction, 0, 3), 1e-12, "seed " + seed);
+            InverseDynamicsTest.assertClose(expected, Arrays.copyOfRange(reaction, 0, 3), 1e-12, "seed " + seed);
         }
     }
 
@@ -201,41 +187,35 @@ final class ScrewTheoryInverseDynamicsTest
             final RobotModel model = RandomRobots.any(seed);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final int n = model.dof();
-            final RandomState s = RandomState.draw(rnd, n);
+            final PolynomialMotion s = new PolynomialMotion(rnd, n);
             final ScrewTheoryInverseDynamics dynamics = new ScrewTheoryInverseDynamics(model);
             final double[] withFriction = new double[n];
-            dynamics.compute(s.q(), s.qd(), s.qdd(), withFriction);
+            dynamics.compute(s.q, s.qd, s.qdd, withFriction);
             dynamics.jointFriction(false);
             final double[] withoutFriction = new double[n];
-            dynamics.compute(s.q(), s.qd(), s.qdd(), withoutFriction);
+            dynamics.compute(s.q, s.qd, s.qdd, withoutFriction);
             final double[] bare = new double[n];
-            new ScrewTheoryInverseDynamics(withoutActuation(model)).compute(s.q(), s.qd(), s.qdd(), bare);
+            new ScrewTheoryInverseDynamics(withoutActuation(model)).compute(s.q, s.qd, s.qdd, bare);
             final double[] expectedWith = new double[n];
             final double[] expectedWithout = new double[n];
             for (int k = 0; k < n; k++)
             {
                 final JointActuation a = model.actuation(k);
-                expectedWithout[k] = bare[k] + a.rotorInertia() * s.qdd()[k];
-                expectedWith[k] = expectedWithout[k] + a.coulombFriction() * Math.signum(s.qd()[k])
-                    + a.viscousFriction() * s.qd()[k];
+                expectedWithout[k] = bare[k] + a.rotorInertia() * s.qdd[k];
+                expectedWith[k] = expectedWithout[k] + a.coulombFriction() * Math.signum(s.qd[k])
+                    + a.viscousFriction() * s.qd[k];
             }
-            assertClose(expectedWithout, withoutFriction, 1e-14, "seed " + seed + " friction off");
-            assertClose(expectedWith, withFriction, 1e-14, "seed " + seed + " friction on");
+            InverseDynamicsTest.assertClose(expectedWithout, withoutFriction, 1e-14, "seed " + seed + " friction off");
+            InverseDynamicsTest.assertClose(expectedWith, withFriction, 1e-14, "seed " + seed + " friction on");
         }
     }
 
-    /** Kinetic energy of links and rotors plus potential energy in gravity g, at time t on the parabola. */
-    private static double energy(
-        final RobotModel model, final double[] g, final RandomState at0, final double t)
+    /** Kinetic energy of links and rotors plus potential energy in gravity g. */
+    private static double energy(final RobotModel model, final double[] g, final double[] q, final double[] qd)
     {
-        final int n = model.dof();
-        final double[] q = new double[n];
-        final double[] qd = new double[n];
         double energy = 0.0;
-        for (int k = 0; k < n; k++)
+        for (int k = 0; k < model.dof(); k++)
         {
-            q[k] = at0.q()[k] + at0.qd()[k] * t + 0.5 * at0.qdd()[k] * t * t;
-            qd[k] = at0.qd()[k] + at0.qdd()[k] * t;
             energy += 0.5 * model.actuation(k).rotorInertia() * qd[k] * qd[k];
         }
         final double[][] pose = CompositionKinematics.poses(model, q);
@@ -263,21 +243,6 @@ final class ScrewTheoryInverseDynamicsTest
         return energy;
     }
 
-    private static RobotModel planarArm(
-        final double m1, final double m2, final double l1, final double lc1, final double lc2, final double i1,
-        final double i2)
-    {
-        final RobotModel.Builder b = RobotModel.builder("planar-rr");
-        // Products of inertia involving z do not change torques about parallel z axes: keep some.
-        b.addBody("link1", "joint1", -1, JointType.REVOLUTE, Transforms.identity(), new double[3],
-            InertialParameters.ofCentreOfMass(m1, new double[] {lc1, 0, 0},
-                new double[] {0.04, 0.001, 0.002, 0.001, 0.05, -0.001, 0.002, -0.001, i1}));
-        b.addBody("link2", "joint2", 0, JointType.REVOLUTE, Transforms.identity(), new double[] {l1, 0, 0},
-            InertialParameters.ofCentreOfMass(m2, new double[] {lc2, 0, 0},
-                new double[] {0.05, -0.002, 0.001, -0.002, 0.04, 0.001, 0.001, 0.001, i2}));
-        return b.build();
-    }
-
     private static RobotModel withoutActuation(final RobotModel model)
     {
         final RobotModel.Builder b = RobotModel.builder(model.name()).baseName(model.baseName());
@@ -292,18 +257,5 @@ final class ScrewTheoryInverseDynamicsTest
             order.add(model.coordinateName(k));
         }
         return b.coordinateOrder(order).build();
-    }
-
-    private static void assertClose(final double[] expected, final double[] actual, final double relative, final String what)
-    {
-        double scale = 1.0;
-        double error = 0.0;
-        for (int k = 0; k < expected.length; k++)
-        {
-            scale = Math.max(scale, Math.abs(expected[k]));
-            error = Math.max(error, Math.abs(expected[k] - actual[k]));
-        }
-        assertTrue(error <= relative * scale, what + ": max |error| " + error + " > " + relative + " * " + scale
-            + "\n expected " + Arrays.toString(expected) + "\n actual   " + Arrays.toString(actual));
     }
 }

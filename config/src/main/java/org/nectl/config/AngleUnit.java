@@ -1,0 +1,53 @@
+package org.nectl.config;
+
+import java.util.List;
+
+/**
+ * The unit of every angle written in a description file (key {@code angles}): radians by default,
+ * degrees on request. Applies to the kinematic table's angle columns and to revolute joints'
+ * position and velocity limits. Thread safe.
+ */
+enum AngleUnit
+{
+    /** Radians; {@code pi} may be used. */
+    RAD,
+    /** Degrees; {@code pi} is rejected to avoid mixing units. */
+    DEG;
+
+    /**
+     * @param root the file's root mapping.
+     * @return the unit named by the optional {@code angles} key.
+     */
+    static AngleUnit of(final YamlField root)
+    {
+        if (!root.has("angles"))
+        {
+            return RAD;
+        }
+        final YamlField field = root.child("angles");
+        final String text = field.text();
+        for (final AngleUnit unit : values())
+        {
+            if (unit.name().toLowerCase(java.util.Locale.ROOT).equals(text))
+            {
+                return unit;
+            }
+        }
+        throw field.error("unknown angle unit '" + text + "'" + Suggestions.didYouMean(text, List.of("rad", "deg"))
+            + "; use rad or deg");
+    }
+
+    /**
+     * @param field a scalar angle in this unit.
+     * @return the angle in radians.
+     */
+    double radians(final YamlField field)
+    {
+        if (this == DEG && field.usesPi())
+        {
+            throw field.error("value '" + field.text() + "' uses pi but the file declares 'angles: deg'");
+        }
+        final double value = field.number();
+        return this == DEG ? Math.toRadians(value) : value;
+    }
+}

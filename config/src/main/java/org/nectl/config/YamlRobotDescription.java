@@ -1,0 +1,201 @@
+package org.nectl.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.nectl.core.model.InertialParameters;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.model.Transforms;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.Node;
+
+/**
+ * Reads a YAML robot description (format {@code modified-dh} or {@code standard-dh}, see
+ * docs/ROBOT_DESCRIPTIONS.md) into a {@link RobotModel}. The generalised coordinates follow the
+ * order of the movable joints in the file; bodies are ordered parents first. Not real-time safe;
+ * thread safe (no state).
+ */
+final class YamlRobotDescription
+{
+    /** Khalil's tree notation. */
+    static final String MODIFIED_DH = "modified-dh";
+    /** Standard DH, frames at the link tips, serial chains. */
+    static final String STANDARD_DH = "standard-dh";
+
+    private static final List<String> FORMATS = List.of(MODIFIED_DH, STANDARD_DH);
+    private static final List<String> MODIFIED_DH_KEYS =
+        List.of("name", "base", "format", "angles", "kinematics", "links", "joints");
+    private static final List<String> STANDARD_DH_KEYS =
+        List.of("name", "base", "format", "angles", "tool", "kinematics", "links", "joints");
+    private static final String DEFAULT_BASE = "base";
+
+    private YamlRobotDescription()
+    {
+    }
+
+    /**
+     * @param path the file.
+     * @return the validated model.
+     * @throws DescriptionException naming file, line, field and rule broken.
+     */
+    static RobotModel read(final Path path)
+    {
+        final String file = path.toString();
+        final YamlField root = YamlField.root(file, compose(path, file));
+        final String format = format(root);
+        root.mapping(MODIFIED_DH.equals(format) ? MODIFIED_DH_KEYS : STANDARD_DH_KEYS);
+        final String name = root.child("name").text();
+        final String base = root.has("base") ? root.child("base").text() : DEFAULT_BASE;
+        final AngleUnit angles = AngleUnit.of(root);
+        final YamlField kinematics = root.child("kinematics");
+        final List<DescribedJoint> fileOrder = MODIFIED_DH.equals(format)
+            ? ModifiedDhTable.read(kinematics, angles, base)
+            : StandardDhTable.read(kinematics, angles, base, root.optional("tool"));
+        final List<DescribedJoint> treeOrder = TreeOrder.sort(fileOrder, base);
+        final Map<String, YamlField> links = named(root.child("links"), fileOrder, "link");
+        final Map<String, YamlField> joints = root.has("joints")
+            ? named(root.child("joints"), fileOrder, "joint") : Map.of();
+        final RobotModel.Builder builder = RobotModel.builder(name).baseName(base);
+        final Map<String, Integer> bodyIndex = new HashMap<>();
+        bodyIndex.put(base, -1);
+        for (final DescribedJoint j : treeOrder)
+        {
+            final int body = builder.addBody(
+                j.link(), j.joint(), bodyIndex.get(j.antecedent()), j.type(), j.rotation(), j.translation(),
+                inertia(j, links));
+            bodyIndex.put(j.link(), body);
+            final JointSettings settings = settings(j, joints, angles);
+            builder.actuation(body, settings.actuation()).limits(body, settings.limits());
+        }
+        builder.coordinateOrder(movableJointNames(fileOrder));
+        try
+        {
+            return builder.build();
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw root.error(e.getMessage());
+        }
+    }
+
+    private static Node compose(final Path path, final String file)
+    {
+        final LoadSettings settings = LoadSettings.builder().setLabel(file).build();
+        try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8))
+        {
+            return new Compose(settings).composeReader(reader)
+                .orElseThrow(() -> new DescriptionException(file, 0, 0, "", "the file holds no YAML document"));
+        }
+        catch (final MarkedYamlEngineException e)
+        {
+            final int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
+            final int column = e.getProblemMark().map(m -> m.getColumn() + 1).orElse(0);
+            throw new DescriptionException(file, line, column, "", "malformed YAML: " + e.getProblem());
+        }
+        catch (final YamlEngineException e)
+        {
+            throw new DescriptionException(file, 0, 0, "", "malformed YAML: " + e.getMessage());
+        }
+        catch (final IOException e)
+        {
+            throw new DescriptionException(file, 0, 0, "", "cannot read the file: " + e);
+        }
+    }
+
+    private static String format(final YamlField root)
+    {
+        final YamlField field = root.child("format");
+        final String format = field.text();
+        if (!FORMATS.contains(format))
+        {
+            throw field.error("unknown format '" + format + "'" + Suggestions.didYouMean(format, FORMATS)
+                + "; known formats: " + String.join(", ", FORMATS));
+        }
+        return format;
+    }
+
+    /**
+     * @return the entries of a {@code links} or {@code joints} mapping by name, each naming a link or
+     *     joint of the table.
+     */
+    private static Map<String, YamlField> named(
+        final YamlField section, final List<DescribedJoint> joints, final String what)
+    {
+        final List<String> known = new ArrayList<>();
+        for (final DescribedJoint j : joints)
+        {
+            known.add("link".equals(what) ? j.link() : j.joint());
+        }
+        final Map<String, YamlField> result = new LinkedHashMap<>();
+        for (final YamlField entry : section.entries())
+        {
+            if (!known.contains(entry.key()))
+            {
+                throw entry.keyError("no " + what + " named '" + entry.key() + "' in the kinematics table"
+                    + Suggestions.didYouMean(entry.key(), known));
+            }
+            result.put(entry.key(), entry);
+        }
+        return result;
+    }
+
+    private static InertialParameters inertia(final DescribedJoint j, final Map<String, YamlField> links)
+    {
+        final YamlField entry = links.get(j.link());
+        if (entry == null)
+        {
+            if (j.type().isMovable())
+            {
+                throw j.field().error("link '" + j.link() + "' is moved by joint '" + j.joint()
+                    + "' but has no entry under 'links' (give mass, com and inertia; mass may be 0)");
+            }
+            return InertialParameters.ofFirstMoment(0.0, new double[3], new double[9]);
+        }
+        final InertialParameters written = LinkInertia.read(entry);
+        if (Arrays.equals(j.dataRotation(), Transforms.identity()) && Arrays.equals(j.dataTranslation(), new double[3]))
+        {
+            return written;
+        }
+        return written.transformed(j.dataRotation(), j.dataTranslation());
+    }
+
+    private static JointSettings settings(
+        final DescribedJoint j, final Map<String, YamlField> joints, final AngleUnit angles)
+    {
+        final YamlField entry = joints.get(j.joint());
+        if (entry == null)
+        {
+            return JointSettings.NONE;
+        }
+        if (!j.type().isMovable())
+        {
+            throw entry.keyError("joint '" + j.joint() + "' is fixed; only movable joints have actuation and limits");
+        }
+        return JointSettings.read(entry, j.type(), angles);
+    }
+
+    private static List<String> movableJointNames(final List<DescribedJoint> fileOrder)
+    {
+        final List<String> names = new ArrayList<>();
+        for (final DescribedJoint j : fileOrder)
+        {
+            if (j.type().isMovable())
+            {
+                names.add(j.joint());
+            }
+        }
+        return names;
+    }
+}

@@ -1,0 +1,171 @@
+package org.nectl.config.urdf;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.nectl.config.DescriptionException;
+import org.nectl.core.model.InertialParameters;
+import org.nectl.core.model.JointActuation;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.model.Transforms;
+
+/**
+ * Imports a URDF robot description (fixed base; revolute, continuous, prismatic and fixed joints;
+ * branched trees) into the canonical {@link RobotModel}.
+ *
+ * <p>Frames: URDF puts the joint frame, which is the child link frame at q = 0, at {@code <origin>}
+ * in the parent link frame, and moves it about or along an arbitrary {@code <axis>}. The canonical
+ * body frame of link i is its URDF link frame turned by A_i = {@link JointAxisFrame} so that z is
+ * the joint axis (A = identity for fixed joints and the root); hence placement_i =
+ * A_parent^T * origin_i * A_i, and link i's inertia is re-expressed through A_i^T.
+ *
+ * <p>Generalised coordinates are the movable joints in the order their {@code <joint>} elements
+ * appear in the file. Bodies are numbered parents first, following file order where it allows.
+ * Rotor inertia is read from Drake's transmission extension
+ * ({@code <actuator><drake:rotor_inertia value/><drake:gear_ratio value/>}, reflected inertia =
+ * rotor inertia * gear ratio^2); everything else outside links and joints is ignored.
+ *
+ * <p>Not real-time safe; thread safe (no shared state).
+ */
+public final class UrdfReader
+{
+    private UrdfReader()
+    {
+    }
+
+    /**
+     * @param file a {@code .urdf} file.
+     * @return the canonical model.
+     * @throws DescriptionException naming file, line, column, element path and what was expected if the
+     *     file cannot be read or the description is invalid.
+     */
+    public static RobotModel read(final Path file)
+    {
+        final String text;
+        try
+        {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        }
+        catch (final IOException e)
+        {
+            throw new DescriptionException(file.toString(), 0, 0, "", "cannot read the file: " + e);
+        }
+        return read(text, file.toString());
+    }
+
+    /**
+     * @param urdf URDF text.
+     * @param source file name or label used in messages.
+     * @return the canonical model.
+     * @throws DescriptionException naming source, line, column, element path and what was expected if the
+     *     description is invalid.
+     */
+    public static RobotModel read(final String urdf, final String source)
+    {
+        final UrdfElement robot = UrdfDocument.parse(urdf, source);
+        final String robotName = robot.requiredAttribute("name", "the robot's name");
+        final Map<String, UrdfLink> links = links(robot);
+        final List<UrdfJoint> joints = joints(robot);
+        final UrdfTree tree = UrdfTree.of(robot, links, joints);
+        final Map<String, Double> rotorInertia = UrdfTransmissions.reflectedRotorInertias(robot, joints);
+        final RobotModel.Builder builder = RobotModel.builder(robotName).baseName(tree.rootLink());
+        final Map<String, Integer> bodyOfLink = new LinkedHashMap<>();
+        final Map<String, double[]> axisFrameOfLink = new LinkedHashMap<>();
+        bodyOfLink.put(tree.rootLink(), -1);
+        axisFrameOfLink.put(tree.rootLink(), Transforms.identity());
+        final List<String> coordinateOrder = new ArrayList<>();
+        for (final UrdfJoint joint : joints)
+        {
+            if (joint.type().isMovable())
+            {
+                coordinateOrder.add(joint.name());
+            }
+        }
+        for (final UrdfJoint joint : tree.jointsParentsFirst())
+        {
+            final double[] a = joint.type().isMovable()
+                ? JointAxisFrame.rotationTakingZTo(joint.axis()) : Transforms.identity();
+            final double[] aParentT = Transforms.transpose(axisFrameOfLink.get(joint.parentLink()));
+            final int body = builder.addBody(
+                joint.childLink(), joint.name(), bodyOfLink.get(joint.parentLink()), joint.type(),
+                Transforms.multiply(aParentT, Transforms.multiply(joint.originRotation(), a)),
+                Transforms.apply(aParentT, joint.originTranslation()),
+                inertiaInBodyFrame(links.get(joint.childLink()), joint, a));
+            if (joint.type().isMovable())
+            {
+                final JointActuation friction = joint.actuation();
+                builder.limits(body, joint.limits()).actuation(body, new JointActuation(
+                    rotorInertia.getOrDefault(joint.name(), 0.0),
+                    friction.coulombFriction(), friction.viscousFriction()));
+            }
+            bodyOfLink.put(joint.childLink(), body);
+            axisFrameOfLink.put(joint.childLink(), a);
+        }
+        builder.coordinateOrder(coordinateOrder);
+        try
+        {
+            return builder.build();
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw robot.error(e.getMessage());
+        }
+    }
+
+    private static InertialParameters inertiaInBodyFrame(final UrdfLink link, final UrdfJoint joint, final double[] a)
+    {
+        if (link.inertiaInLinkFrame() == null)
+        {
+            if (joint.type().isMovable())
+            {
+                throw link.element().error("link '" + link.name() + "' moves with joint '" + joint.name()
+                    + "' but has no <inertial>; expected <inertial> with <mass> and <inertia>"
+                    + " (only the root and links behind fixed joints may omit it)");
+            }
+            return InertialParameters.ofFirstMoment(0.0, new double[3], new double[9]);
+        }
+        return link.inertiaInLinkFrame().transformed(Transforms.transpose(a), new double[3]);
+    }
+
+    private static Map<String, UrdfLink> links(final UrdfElement robot)
+    {
+        final Map<String, UrdfLink> links = new LinkedHashMap<>();
+        for (final UrdfElement element : robot.children("link"))
+        {
+            final UrdfLink link = UrdfLink.parse(element);
+            final UrdfLink earlier = links.putIfAbsent(link.name(), link);
+            if (earlier != null)
+            {
+                throw element.error("duplicate link name '" + link.name() + "' (first defined on line "
+                    + earlier.element().line() + "); expected unique link names");
+            }
+        }
+        if (links.isEmpty())
+        {
+            throw robot.error("no <link>; expected at least the root link");
+        }
+        return links;
+    }
+
+    private static List<UrdfJoint> joints(final UrdfElement robot)
+    {
+        final Map<String, UrdfJoint> joints = new LinkedHashMap<>();
+        for (final UrdfElement element : robot.children("joint"))
+        {
+            final UrdfJoint joint = UrdfJoint.parse(element);
+            final UrdfJoint earlier = joints.putIfAbsent(joint.name(), joint);
+            if (earlier != null)
+            {
+                throw element.error("duplicate joint name '" + joint.name() + "' (first defined on line "
+                    + earlier.element().line() + "); expected unique joint names");
+            }
+        }
+        return new ArrayList<>(joints.values());
+    }
+}

@@ -1,0 +1,62 @@
+package org.nectl.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.nectl.core.model.JointType;
+import org.nectl.core.model.RobotModel;
+
+/** Every file shipped in config/robots/ loads and passes validation, with the expected joints. */
+final class ShippedRobotsTest
+{
+    private static final Map<String, Integer> EXPECTED_DOF = Map.of(
+        "stanford.yaml", 6,
+        "two-link-rr.yaml", 2,
+        "two-link-pr.yaml", 2);
+
+    @Test
+    void everyShippedDescriptionLoadsAndValidates() throws IOException
+    {
+        final List<Path> files = ShippedRobots.files();
+        assertTrue(files.size() >= EXPECTED_DOF.size(), "shipped files: " + files);
+        for (final Path file : files)
+        {
+            final RobotModel model = RobotDescriptions.load(file);
+            assertTrue(model.dof() > 0, file + " has no movable joint");
+            assertTrue(model.totalMass() > 0.0, file + " has no mass");
+        }
+    }
+
+    @Test
+    void eachNamedRobotIsShippedWithItsNumberOfJoints() throws IOException
+    {
+        final List<String> names = ShippedRobots.files().stream().map(p -> p.getFileName().toString())
+            .collect(Collectors.toList());
+        for (final Map.Entry<String, Integer> e : EXPECTED_DOF.entrySet())
+        {
+            assertTrue(names.contains(e.getKey()), e.getKey() + " missing from " + names);
+            assertEquals(e.getValue(), RobotDescriptions.load(ShippedRobots.directory().resolve(e.getKey())).dof(),
+                e.getKey());
+        }
+    }
+
+    @Test
+    void stanfordArmHasThePapersJointTypesMassesAndOffsets()
+    {
+        final RobotModel stanford = RobotDescriptions.load(ShippedRobots.directory().resolve("stanford.yaml"));
+        final JointType r = JointType.REVOLUTE;
+        assertEquals(List.of(r, r, JointType.PRISMATIC, r, r, r), List.of(stanford.jointTypes()));
+        assertEquals(9.29 + 5.01 + 4.25 + 1.08 + 0.63 + 0.51, stanford.totalMass(), 1e-12);
+        assertEquals(0.412, stanford.placementTranslation(0)[2], 0.0);
+        // alpha_5 = pi/2 turns r_6 = 0.263 along the new z into -y of link 5's frame.
+        assertEquals(-0.263, stanford.placementTranslation(5)[1], 1e-15);
+        assertEquals("joint3", stanford.coordinateName(2));
+    }
+}

@@ -1,0 +1,75 @@
+package org.nectl.core.control;
+
+import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.model.RobotModel;
+
+/**
+ * Joint-space PD control with gravity compensation: tau = Kp (q_d - q) + Kd (qd_d - qd) + g(q),
+ * g(q) the gravity torques from inverse dynamics at rest (qd = qdd = 0, friction off). With
+ * qd_d = 0 and positive gains the set point q_d is globally asymptotically stable for the rigid
+ * model (Takegaki and Arimoto, "A new feedback method for dynamic control of manipulators", 1981),
+ * which makes it the holding law of the ENABLED and HOLD states.
+ *
+ * <p>Arrays are indexed by generalised coordinate. Not thread safe: one instance per control thread.
+ */
+public final class PdGravityController
+{
+    private final int dof;
+    private final InverseDynamics gravityTorques;
+    private final double[] kp;
+    private final double[] kd;
+    private final double[] zero;
+    private final double[] gravityNm;
+
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param model the robot.
+     * @param kp position gains per coordinate, N m/rad (N/m for prismatic), >= 0.
+     * @param kd velocity gains per coordinate, N m s/rad (N s/m), >= 0.
+     */
+    public PdGravityController(final RobotModel model, final double[] kp, final double[] kd)
+    {
+        dof = model.dof();
+        gravityTorques = new InverseDynamics(model);
+        gravityTorques.jointFriction(false);
+        JointGains.check(dof, kp, kd);
+        this.kp = kp.clone();
+        this.kd = kd.clone();
+        zero = new double[dof];
+        gravityNm = new double[dof];
+    }
+
+    /**
+     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
+     *
+     * @param gx x component in the base frame, m/s^2.
+     * @param gy y component in the base frame, m/s^2.
+     * @param gz z component in the base frame, m/s^2.
+     */
+    public void gravity(final double gx, final double gy, final double gz)
+    {
+        gravityTorques.gravity(gx, gy, gz);
+    }
+
+    /**
+     * Computes one tick's joint torques into a caller-owned array. Real-time safe.
+     *
+     * @param q measured positions, rad or m.
+     * @param qd measured velocities.
+     * @param qDesired desired positions.
+     * @param qdDesired desired velocities (zero to hold a pose).
+     * @param tauNm output torques, N m (N for prismatic).
+     * @return {@link ControlStatus#OK} or {@link ControlStatus#NON_FINITE_OUTPUT}.
+     */
+    public int compute(
+        final double[] q, final double[] qd, final double[] qDesired, final double[] qdDesired, final double[] tauNm)
+    {
+        gravityTorques.compute(q, zero, zero, gravityNm);
+        for (int j = 0; j < dof; j++)
+        {
+            tauNm[j] = kp[j] * (qDesired[j] - q[j]) + kd[j] * (qdDesired[j] - qd[j]) + gravityNm[j];
+        }
+        return ControlStatus.of(tauNm);
+    }
+}

@@ -1,0 +1,99 @@
+package org.nectl.core.dynamics;
+
+import org.nectl.core.model.RobotModel;
+
+/**
+ * Inverse dynamics of a tree by the recursive Newton-Euler algorithm, O(n) (Khalil, "Dynamic
+ * modeling of robots using recursive Newton-Euler techniques", ICINCO 2010, eqs. 13-31): a forward
+ * pass over bodies in index order for velocities, accelerations and link wrenches, a backward pass
+ * summing child wrenches into the parent, then projection on the joint axes plus rotor inertia and
+ * friction. Gravity enters as base acceleration; fixed joints transmit wrenches and add no torque.
+ *
+ * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
+ */
+public final class InverseDynamics
+{
+    private final NewtonEulerPasses passes;
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the robot.
+     */
+    public InverseDynamics(final RobotModel model)
+    {
+        passes = new NewtonEulerPasses(model);
+    }
+
+    /**
+     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
+     *
+     * @param gx x component in the base frame, m/s^2.
+     * @param gy y component in the base frame, m/s^2.
+     * @param gz z component in the base frame, m/s^2.
+     */
+    public void gravity(final double gx, final double gy, final double gz)
+    {
+        passes.gravity(gx, gy, gz);
+    }
+
+    /**
+     * Sets the wrench applied ON a body BY the environment, kept until changed or cleared.
+     * Real-time safe.
+     *
+     * @param body body index.
+     * @param fx force x, N, body frame.
+     * @param fy force y, N, body frame.
+     * @param fz force z, N, body frame.
+     * @param mx moment x about the body-frame origin, N m, body frame.
+     * @param my moment y about the body-frame origin, N m, body frame.
+     * @param mz moment z about the body-frame origin, N m, body frame.
+     */
+    public void externalWrench(
+        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
+    {
+        passes.externalWrench(body, fx, fy, fz, mx, my, mz);
+    }
+
+    /** Sets every external wrench to zero. Real-time safe. */
+    public void clearExternalWrenches()
+    {
+        passes.clearExternalWrenches();
+    }
+
+    /**
+     * Switches Coulomb and viscous joint friction on or off (default on); rotor inertia is always
+     * included. Real-time safe.
+     *
+     * @param enabled true to add Fs sign(qd) + Fv qd to each joint torque.
+     */
+    public void jointFriction(final boolean enabled)
+    {
+        passes.friction = enabled;
+    }
+
+    /**
+     * Computes the joint forces that produce the given motion. Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities, rad/s or m/s.
+     * @param qdd joint accelerations, rad/s^2 or m/s^2.
+     * @param tau output joint torques or forces by coordinate, N m or N.
+     */
+    public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
+    {
+        passes.compute(q, qd, qdd, tau);
+    }
+
+    /**
+     * Reads the reaction wrench of the last {@link #compute}: the wrench the parent exerts on the
+     * body through its joint. Real-time safe.
+     *
+     * @param body body index.
+     * @param wrench6 output: force (N) then moment about the body-frame origin (N m), body frame.
+     */
+    public void reactionWrench(final int body, final double[] wrench6)
+    {
+        passes.reactionWrench(body, wrench6);
+    }
+}

@@ -1,0 +1,110 @@
+package org.nectl.core.dynamics;
+
+import java.util.Arrays;
+
+import org.nectl.core.model.RobotModel;
+
+/**
+ * Poses and velocities of every body expressed in the base frame, by composing joint transforms
+ * from the base outwards. Deliberately a different formulation from the body-frame recursion of
+ * {@link NewtonEulerPasses}, so the two can check each other. Not thread safe.
+ */
+final class WorldKinematics
+{
+    final KinematicTree tree;
+    /** 0R_j: body j's axes in the base frame, 9 per body, row-major. */
+    final double[] rotation;
+    /** Body j's origin in the base frame, m, 3 per body. */
+    final double[] origin;
+    /** Body j's angular velocity in the base frame, rad/s, 3 per body. */
+    final double[] angularVelocity;
+    /** Velocity of body j's origin in the base frame, m/s, 3 per body. */
+    final double[] originVelocity;
+
+    /** Not real-time safe: allocates the workspace. */
+    WorldKinematics(final RobotModel model)
+    {
+        tree = new KinematicTree(model);
+        rotation = new double[9 * tree.bodyCount];
+        origin = new double[3 * tree.bodyCount];
+        angularVelocity = new double[3 * tree.bodyCount];
+        originVelocity = new double[3 * tree.bodyCount];
+    }
+
+    /** Poses at q: 0T_j = 0T_i iT_j. Real-time safe. */
+    void positions(final double[] q)
+    {
+        tree.update(q);
+        for (int j = 0; j < tree.bodyCount; j++)
+        {
+            final int i = tree.parent[j];
+            if (i < 0)
+            {
+                System.arraycopy(tree.rotation, 9 * j, rotation, 9 * j, 9);
+                Vec3.copy(tree.position, 3 * j, origin, 3 * j);
+            }
+            else
+            {
+                multiplyRotations(9 * i, 9 * j);
+                Vec3.multiply(rotation, 9 * i, tree.position, 3 * j, origin, 3 * j);
+                for (int c = 0; c < 3; c++)
+                {
+                    origin[3 * j + c] += origin[3 * i + c];
+                }
+            }
+        }
+    }
+
+    /**
+     * Velocities at the positions of the last {@link #positions} call: omega_j = omega_i + qd z_j
+     * (revolute), v_j = v_i + omega_i x (p_j - p_i) + qd z_j (prismatic). Real-time safe.
+     */
+    void velocities(final double[] qd)
+    {
+        for (int j = 0; j < tree.bodyCount; j++)
+        {
+            final int i = tree.parent[j];
+            final int o = 3 * j;
+            if (i < 0)
+            {
+                Arrays.fill(angularVelocity, o, o + 3, 0.0);
+                Arrays.fill(originVelocity, o, o + 3, 0.0);
+            }
+            else
+            {
+                Vec3.copy(angularVelocity, 3 * i, angularVelocity, o);
+                Vec3.copy(origin, o, originVelocity, o);
+                Vec3.subtract(origin, 3 * i, originVelocity, o);
+                Vec3.cross(angularVelocity, 3 * i, originVelocity, o, originVelocity, o);
+                for (int c = 0; c < 3; c++)
+                {
+                    originVelocity[o + c] += originVelocity[3 * i + c];
+                }
+            }
+            final int k = tree.coordinate[j];
+            final double[] axisTarget = tree.sigma[j] == KinematicTree.REVOLUTE ? angularVelocity : originVelocity;
+            if (k >= 0)
+            {
+                // z_j in the base frame is the third column of 0R_j.
+                axisTarget[o] += qd[k] * rotation[9 * j + 2];
+                axisTarget[o + 1] += qd[k] * rotation[9 * j + 5];
+                axisTarget[o + 2] += qd[k] * rotation[9 * j + 8];
+            }
+        }
+    }
+
+    /** rotation_j = rotation_i tree.rotation_j. */
+    private void multiplyRotations(final int ri, final int rj)
+    {
+        final double[] a = rotation;
+        final double[] b = tree.rotation;
+        for (int row = 0; row < 3; row++)
+        {
+            for (int col = 0; col < 3; col++)
+            {
+                a[rj + 3 * row + col] = a[ri + 3 * row] * b[rj + col] + a[ri + 3 * row + 1] * b[rj + 3 + col]
+                    + a[ri + 3 * row + 2] * b[rj + 6 + col];
+            }
+        }
+    }
+}
