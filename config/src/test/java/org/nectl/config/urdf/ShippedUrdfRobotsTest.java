@@ -7,6 +7,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.config.RobotDescriptions;
@@ -16,7 +19,8 @@ import org.nectl.core.model.RobotModel;
 /** The URDF robots shipped in {@code config/robots}: they load, mean what the URDF says, and export losslessly. */
 class ShippedUrdfRobotsTest
 {
-    private static final Path TORSO = Path.of("robots", "torso-two-arms.urdf");
+    private static final Path ROBOTS = Path.of("robots");
+    private static final Path TORSO = ROBOTS.resolve("torso-two-arms.urdf");
 
     @Test
     void torsoWithTwoArmsIsABranchedTreeOfSixteenCoordinates()
@@ -51,5 +55,23 @@ class ShippedUrdfRobotsTest
         final RobotModel back = UrdfReader.read(UrdfWriter.write(model), "torso-exported.urdf");
         ModelComparison.assertSameRobot(model, back, 1e-12, "torso");
         TorqueComparison.assertSameTorques(model, back, 5, 1e-12);
+    }
+
+    @Test
+    void everyShippedYamlRobotExportedToUrdfAndReimportedGivesTheSameTorques() throws IOException
+    {
+        final List<Path> yamlFiles;
+        try (Stream<Path> files = Files.list(ROBOTS))
+        {
+            yamlFiles = files.filter(p -> p.toString().endsWith(".yaml")).sorted().collect(Collectors.toList());
+        }
+        assertTrue(yamlFiles.size() >= 3, "shipped YAML robots: " + yamlFiles);
+        for (final Path file : yamlFiles)
+        {
+            final RobotModel model = RobotDescriptions.load(file);
+            final RobotModel back = UrdfReader.read(UrdfWriter.write(model), file + " exported");
+            ModelComparison.assertSameRobot(model, back, 1e-12, file.toString());
+            TorqueComparison.assertSameTorques(model, back, 9, 1e-12);
+        }
     }
 }
