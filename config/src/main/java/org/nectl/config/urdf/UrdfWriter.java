@@ -216,10 +216,10 @@ public final class UrdfWriter
         return number(UrdfLimitValues.toUrdf(value));
     }
 
-    /** Double.toString gives a decimal that parses back to exactly the same double. */
+    /** Double.toString gives a decimal that parses back to exactly the same double; -0 is written as 0. */
     private static String number(final double value)
     {
-        return Double.toString(value);
+        return value == 0.0 ? "0.0" : Double.toString(value);
     }
 
     private static String escape(final String text)
