@@ -15,7 +15,7 @@ import org.nectl.core.model.RobotModel;
  * <p>Simulated time is kept as a whole number of periods, so it is exact and the same inputs give
  * bit-identical states on every run.
  *
- * <p>Not thread safe: one instance per thread. {@link #step}, {@link #torque},
+ * <p>Not thread safe: one instance per thread. {@link #step}, {@link #stepBraked}, {@link #torque},
  * {@link #accelerations} and the state accessors are real-time safe.
  */
 public final class ArmSimulator
@@ -168,6 +168,19 @@ public final class ArmSimulator
         }
         stepCount++;
         return allFinite(q) && allFinite(qd) ? STEP_OK : STEP_NON_FINITE;
+    }
+
+    /**
+     * Advances simulated time by one period with every joint held by its brake: the velocities
+     * become zero and the positions stay. Real-time safe.
+     */
+    public void stepBraked()
+    {
+        for (int k = 0; k < dof; k++)
+        {
+            qd[k] = 0.0;
+        }
+        stepCount++;
     }
 
     /**

@@ -148,6 +148,22 @@ class ArmSimulatorTest
     }
 
     @Test
+    void brakedStepHoldsThePositionStopsTheJointsAndAdvancesTime()
+    {
+        final RobotModel model = RandomRobots.robot(6, 3, false, RandomRobots.Joints.REVOLUTE, false);
+        final ArmSimulator simulator = new ArmSimulator(model, MILLISECOND_NS, 2);
+        final double[] q0 = {0.1, -0.2, 0.3};
+        simulator.reset(q0, new double[] {1.0, -1.0, 2.0});
+        simulator.stepBraked();
+        final double[] state = new double[3];
+        simulator.positions(state);
+        assertArrayEquals(q0, state, 0.0);
+        simulator.velocities(state);
+        assertArrayEquals(new double[3], state, 0.0);
+        assertEquals(MILLISECOND_NS, simulator.timeNs());
+    }
+
+    @Test
     void stepAllocatesNothing()
     {
         final long seed = 3;
