@@ -3,6 +3,7 @@ package org.nectl.config;
 import java.nio.file.Path;
 import java.util.Locale;
 
+import org.nectl.config.urdf.UrdfReader;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -18,7 +19,7 @@ public final class RobotDescriptions
 
     /**
      * Reads a robot description: {@code .yaml} / {@code .yml} (modified DH in Khalil's tree notation,
-     * or standard DH; see docs/ROBOT_DESCRIPTIONS.md).
+     * or standard DH; see docs/ROBOT_DESCRIPTIONS.md) or {@code .urdf} (see {@link UrdfReader}).
      *
      * @param path the description file.
      * @return the model; coordinates in the order of the movable joints in the file.
@@ -31,7 +32,11 @@ public final class RobotDescriptions
         {
             return YamlRobotDescription.read(path);
         }
+        if (name.endsWith(".urdf"))
+        {
+            return UrdfReader.read(path);
+        }
         throw new DescriptionException(path.toString(), 0, 0, "",
-            "unknown description format: the file name must end in .yaml or .yml");
+            "unknown description format: the file name must end in .yaml, .yml or .urdf");
     }
 }

@@ -1,8 +1,12 @@
 package org.nectl.config;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** Locates the shipped robot descriptions, config/robots/ of the repository. */
 final class ShippedRobots
@@ -33,5 +37,26 @@ final class ShippedRobots
             }
         }
         throw new IllegalStateException("config/robots not found: set -D" + PROPERTY);
+    }
+
+    /** @return the shipped YAML description files, sorted by name. */
+    static List<Path> files() throws IOException
+    {
+        return filesEndingIn(".yaml", ".yml");
+    }
+
+    /** @return the shipped URDF files, sorted by name. */
+    static List<Path> urdfFiles() throws IOException
+    {
+        return filesEndingIn(".urdf");
+    }
+
+    private static List<Path> filesEndingIn(final String... suffixes) throws IOException
+    {
+        try (Stream<Path> s = Files.list(directory()))
+        {
+            return s.filter(p -> Stream.of(suffixes).anyMatch(suffix -> p.toString().endsWith(suffix))).sorted()
+                .collect(Collectors.toList());
+        }
     }
 }

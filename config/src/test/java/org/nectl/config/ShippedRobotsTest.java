@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.model.JointType;
@@ -26,7 +24,7 @@ final class ShippedRobotsTest
     @Test
     void everyShippedDescriptionLoadsAndValidates() throws IOException
     {
-        final List<Path> files = shippedFiles();
+        final List<Path> files = ShippedRobots.files();
         assertTrue(files.size() >= EXPECTED_DOF.size(), "shipped files: " + files);
         for (final Path file : files)
         {
@@ -39,7 +37,7 @@ final class ShippedRobotsTest
     @Test
     void eachNamedRobotIsShippedWithItsNumberOfJoints() throws IOException
     {
-        final List<String> names = shippedFiles().stream().map(p -> p.getFileName().toString())
+        final List<String> names = ShippedRobots.files().stream().map(p -> p.getFileName().toString())
             .collect(Collectors.toList());
         for (final Map.Entry<String, Integer> e : EXPECTED_DOF.entrySet())
         {
@@ -60,14 +58,5 @@ final class ShippedRobotsTest
         // alpha_5 = pi/2 turns r_6 = 0.263 along the new z into -y of link 5's frame.
         assertEquals(-0.263, stanford.placementTranslation(5)[1], 1e-15);
         assertEquals("joint3", stanford.coordinateName(2));
-    }
-
-    private static List<Path> shippedFiles() throws IOException
-    {
-        try (Stream<Path> s = Files.list(ShippedRobots.directory()))
-        {
-            return s.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted()
-                .collect(Collectors.toList());
-        }
     }
 }

@@ -1,34 +1,58 @@
 package org.nectl.config.urdf;
 
-import java.io.Reader;
+import java.io.StringReader;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import javax.xml.stream.Location;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 
+import org.nectl.config.DescriptionException;
+
 /**
  * Reads URDF text into a tree of {@link UrdfElement}s with the JDK's streaming parser (StAX), which,
- * unlike DOM, reports the line of every start tag. DTDs and external entities are refused.
+ * unlike DOM, reports where every start tag is. DTDs and external entities are refused.
  * Not real-time safe; thread safe (no shared state).
  */
 final class UrdfDocument
 {
-    private UrdfDocument()
+    private final String text;
+    private final List<Integer> lineStarts = new ArrayList<>();
+
+    private UrdfDocument(final String text)
     {
+        this.text = text;
+        lineStarts.add(0);
+        for (int i = 0; i < text.length(); i++)
+        {
+            final char c = text.charAt(i);
+            // XML counts CR LF, CR and LF each as one line break.
+            if (c == '\n' || (c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')))
+            {
+                lineStarts.add(i + 1);
+            }
+        }
     }
 
     /**
      * @param text URDF text.
      * @param source file name or label used in messages.
      * @return the {@code <robot>} element.
-     * @throws UrdfException if the text is not well-formed XML or its root is not {@code <robot>}.
+     * @throws DescriptionException if the text is not well-formed XML or its root is not {@code <robot>}.
      */
-    static UrdfElement parse(final Reader text, final String source)
+    static UrdfElement parse(final String text, final String source)
+    {
+        return new UrdfDocument(text).parse(source);
+    }
+
+    private UrdfElement parse(final String source)
     {
         final XMLInputFactory factory = XMLInputFactory.newDefaultFactory();
         factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
@@ -39,15 +63,16 @@ final class UrdfDocument
         UrdfElement root = null;
         try
         {
-            final XMLStreamReader xml = factory.createXMLStreamReader(text);
+            final XMLStreamReader xml = factory.createXMLStreamReader(new StringReader(text));
             while (xml.hasNext())
             {
                 final int event = xml.next();
                 if (event == XMLStreamConstants.START_ELEMENT)
                 {
-                    final UrdfElement element = new UrdfElement(
-                        source, xml.getLocalName(), xml.getLocation().getLineNumber(),
-                        open.isEmpty() ? "" : open.peek().path(), attributes(xml));
+                    final int start = tagStart(xml.getLocation());
+                    final int line = lineOf(start);
+                    final UrdfElement element = new UrdfElement(source, xml.getLocalName(), line + 1,
+                        start - lineStarts.get(line) + 1, open.isEmpty() ? "" : open.peek().path(), attributes(xml));
                     if (open.isEmpty())
                     {
                         root = element;
@@ -67,16 +92,54 @@ final class UrdfDocument
         }
         catch (final XMLStreamException e)
         {
-            final int line = e.getLocation() == null ? 0 : e.getLocation().getLineNumber();
-            throw new UrdfException(source, line, open.isEmpty() ? "/" : open.peek().path(),
+            final Location at = e.getLocation();
+            throw new DescriptionException(source, at == null ? 0 : at.getLineNumber(),
+                at == null ? 0 : at.getColumnNumber(), open.isEmpty() ? "" : open.peek().path(),
                 "not well-formed XML (" + e.getMessage() + "); expected a URDF document");
         }
         if (root == null || !root.name().equals("robot"))
         {
-            throw new UrdfException(source, root == null ? 0 : root.line(), root == null ? "/" : root.path(),
-                "the root element must be <robot>");
+            throw root == null ? new DescriptionException(source, 0, 0, "", "no XML element; expected <robot>")
+                : root.error("the root element must be <robot>");
         }
         return root;
+    }
+
+    /**
+     * StAX locates a start-element event after its closing '>'; '<' cannot occur inside a tag (not
+     * even in attribute values), so the tag begins at the last '<' before that point.
+     *
+     * @return the character offset of the start tag's '<'.
+     */
+    private int tagStart(final Location end)
+    {
+        final int line = Math.min(Math.max(end.getLineNumber(), 1), lineStarts.size()) - 1;
+        int offset = Math.min(lineStarts.get(line) + Math.max(end.getColumnNumber(), 1) - 1, text.length());
+        do
+        {
+            offset--;
+        }
+        while (offset > 0 && text.charAt(offset) != '<');
+        return Math.max(offset, 0);
+    }
+
+    private int lineOf(final int offset)
+    {
+        int lo = 0;
+        int hi = lineStarts.size() - 1;
+        while (lo < hi)
+        {
+            final int mid = (lo + hi + 1) >>> 1;
+            if (lineStarts.get(mid) <= offset)
+            {
+                lo = mid;
+            }
+            else
+            {
+                hi = mid - 1;
+            }
+        }
+        return lo;
     }
 
     private static Map<String, String> attributes(final XMLStreamReader xml)

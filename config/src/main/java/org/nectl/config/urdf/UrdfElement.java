@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import org.nectl.config.DescriptionException;
+
 /**
- * One XML element of a URDF file with the line it starts on and its path from the root, so that
- * every rejection can name both. Attribute values are read strictly: numbers must be finite
+ * One XML element of a URDF file with the line and column its start tag begins on and its path
+ * from the root, so that every rejection can name them. Attribute values are read strictly: numbers must be finite
  * decimal literals. Not thread safe while being built; immutable afterwards by convention.
  */
 final class UrdfElement
@@ -20,17 +22,19 @@ final class UrdfElement
     private final String source;
     private final String name;
     private final int line;
+    private final int column;
     private final String path;
     private final Map<String, String> attributes;
     private final List<UrdfElement> children = new ArrayList<>();
 
     UrdfElement(
-        final String source, final String name, final int line, final String parentPath,
+        final String source, final String name, final int line, final int column, final String parentPath,
         final Map<String, String> attributes)
     {
         this.source = source;
         this.name = name;
         this.line = line;
+        this.column = column;
         this.attributes = new LinkedHashMap<>(attributes);
         final String nameAttribute = attributes.get("name");
         // The root is unique, so only elements below it are told apart by their name attribute.
@@ -49,7 +53,7 @@ final class UrdfElement
         return name;
     }
 
-    /** @return the 1-based line the element starts on. */
+    /** @return the 1-based line the element's start tag begins on. */
     int line()
     {
         return line;
@@ -155,10 +159,10 @@ final class UrdfElement
         return v;
     }
 
-    /** @return an exception locating this element, with the problem and what was expected. */
-    UrdfException error(final String problem)
+    /** @return an exception locating this element (field = element path), with the problem and what was expected. */
+    DescriptionException error(final String problem)
     {
-        return new UrdfException(source, line, path, problem);
+        return new DescriptionException(source, line, column, path, problem);
     }
 
     private double parseNumber(final String attribute, final String text)

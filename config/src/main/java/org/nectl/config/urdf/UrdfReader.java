@@ -1,8 +1,6 @@
 package org.nectl.config.urdf;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.nectl.config.DescriptionException;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.RobotModel;
@@ -43,31 +42,33 @@ public final class UrdfReader
     /**
      * @param file a {@code .urdf} file.
      * @return the canonical model.
-     * @throws IOException if the file cannot be read.
-     * @throws UrdfException naming the line, element and what was expected if the description is invalid.
+     * @throws DescriptionException naming file, line, column, element path and what was expected if the
+     *     file cannot be read or the description is invalid.
      */
-    public static RobotModel read(final Path file) throws IOException
+    public static RobotModel read(final Path file)
     {
-        try (Reader text = Files.newBufferedReader(file, StandardCharsets.UTF_8))
+        final String text;
+        try
         {
-            return read(text, file.toString());
+            text = Files.readString(file, StandardCharsets.UTF_8);
         }
+        catch (final IOException e)
+        {
+            throw new DescriptionException(file.toString(), 0, 0, "", "cannot read the file: " + e);
+        }
+        return read(text, file.toString());
     }
 
     /**
      * @param urdf URDF text.
      * @param source file name or label used in messages.
      * @return the canonical model.
-     * @throws UrdfException naming the line, element and what was expected if the description is invalid.
+     * @throws DescriptionException naming source, line, column, element path and what was expected if the
+     *     description is invalid.
      */
     public static RobotModel read(final String urdf, final String source)
     {
-        return read(new StringReader(urdf), source);
-    }
-
-    private static RobotModel read(final Reader text, final String source)
-    {
-        final UrdfElement robot = UrdfDocument.parse(text, source);
+        final UrdfElement robot = UrdfDocument.parse(urdf, source);
         final String robotName = robot.requiredAttribute("name", "the robot's name");
         final Map<String, UrdfLink> links = links(robot);
         final List<UrdfJoint> joints = joints(robot);

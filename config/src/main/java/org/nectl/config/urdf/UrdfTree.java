@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 
+import org.nectl.config.DescriptionException;
+
 /**
  * The topology of a URDF: exactly one root link (no joint's child), every other link the child of
  * exactly one joint, no cycles. Orders the joints parents first, taking the earliest joint in the
@@ -30,7 +32,7 @@ final class UrdfTree
      * @param links links by name, in file order.
      * @param joints joints in file order.
      * @return the checked tree.
-     * @throws UrdfException for an undefined link, a link with two parents, no or several roots, a cycle.
+     * @throws DescriptionException for an undefined link, a link with two parents, no or several roots, a cycle.
      */
     static UrdfTree of(final UrdfElement robot, final Map<String, UrdfLink> links, final List<UrdfJoint> joints)
     {

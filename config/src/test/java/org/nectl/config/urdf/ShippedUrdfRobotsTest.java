@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.config.RobotDescriptions;
 import org.nectl.core.model.JointType;
 import org.nectl.core.model.RobotModel;
 
@@ -18,9 +19,9 @@ class ShippedUrdfRobotsTest
     private static final Path TORSO = Path.of("robots", "torso-two-arms.urdf");
 
     @Test
-    void torsoWithTwoArmsIsABranchedTreeOfSixteenCoordinates() throws IOException
+    void torsoWithTwoArmsIsABranchedTreeOfSixteenCoordinates()
     {
-        final RobotModel model = UrdfReader.read(TORSO);
+        final RobotModel model = RobotDescriptions.load(TORSO);
         assertEquals(16, model.dof());
         assertEquals(20, model.bodyCount());
         assertEquals("base_link", model.baseName());
@@ -44,7 +45,7 @@ class ShippedUrdfRobotsTest
     }
 
     @Test
-    void torsoExportedAndReimportedGivesTheSameTorques() throws IOException
+    void torsoExportedAndReimportedGivesTheSameTorques()
     {
         final RobotModel model = UrdfReader.read(TORSO);
         final RobotModel back = UrdfReader.read(UrdfWriter.write(model), "torso-exported.urdf");

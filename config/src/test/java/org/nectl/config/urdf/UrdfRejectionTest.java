@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.config.DescriptionException;
 
 /**
  * Every rejection names the file, the line and the path of the offending element, and says what was
@@ -44,11 +45,12 @@ class UrdfRejectionTest
     private static void assertRejected(
         final String urdf, final String marker, final String elementPath, final String expected)
     {
-        final UrdfException e = assertThrows(UrdfException.class, () -> UrdfReader.read(urdf, "bad.urdf"), urdf);
+        final DescriptionException e = assertThrows(DescriptionException.class, () -> UrdfReader.read(urdf, "bad.urdf"), urdf);
         final int line = lineOf(urdf, marker);
         assertEquals(line, e.line(), e.getMessage());
-        assertEquals(elementPath, e.elementPath(), e.getMessage());
-        assertTrue(e.getMessage().startsWith("bad.urdf:" + line + ": " + elementPath + ": "), e.getMessage());
+        assertEquals(elementPath, e.field(), e.getMessage());
+        assertTrue(e.getMessage().startsWith("bad.urdf:" + line + ":" + e.column() + ": " + elementPath + ": "),
+            e.getMessage());
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
 
@@ -184,7 +186,7 @@ class UrdfRejectionTest
     void duplicateLinkNameMessageTellsWhereTheFirstIs()
     {
         final String urdf = robot(LINK_A + LINK_B + LINK_C + "  <link name=\"c\"/>\n" + JOINT_AB + JOINT_BC);
-        final UrdfException e = assertThrows(UrdfException.class, () -> UrdfReader.read(urdf, "bad.urdf"));
+        final DescriptionException e = assertThrows(DescriptionException.class, () -> UrdfReader.read(urdf, "bad.urdf"));
         assertTrue(e.getMessage().contains("first defined on line " + lineOf(urdf, "<link name=\"c\">")), e.getMessage());
     }
 
@@ -274,10 +276,21 @@ class UrdfRejectionTest
     }
 
     @Test
+    void startTagSpanningSeveralLinesIsLocatedAtItsOpeningBracket()
+    {
+        final String urdf = VALID.replace("  <joint name=\"j2\" type=\"prismatic\">",
+            "  <joint\n      name=\"j2\"\n      type=\"planar\">");
+        final DescriptionException e = assertThrows(DescriptionException.class, () -> UrdfReader.read(urdf, "bad.urdf"));
+        final int line = urdf.substring(0, urdf.indexOf("<joint\n")).split("\n", -1).length;
+        assertEquals(line, e.line(), e.getMessage());
+        assertEquals(3, e.column(), e.getMessage());
+    }
+
+    @Test
     void malformedXmlIsRejectedWithItsLine()
     {
         final String urdf = VALID.replace("<child link=\"c\"/>", "<child link=\"c\">");
-        final UrdfException e = assertThrows(UrdfException.class, () -> UrdfReader.read(urdf, "bad.urdf"));
+        final DescriptionException e = assertThrows(DescriptionException.class, () -> UrdfReader.read(urdf, "bad.urdf"));
         assertTrue(e.getMessage().contains("not well-formed XML"), e.getMessage());
         assertTrue(e.line() >= lineOf(urdf, "<child link=\"c\">"), e.getMessage());
     }
@@ -285,7 +298,7 @@ class UrdfRejectionTest
     @Test
     void rootOtherThanRobotIsRejected()
     {
-        final UrdfException e = assertThrows(UrdfException.class,
+        final DescriptionException e = assertThrows(DescriptionException.class,
             () -> UrdfReader.read("<?xml version=\"1.0\"?>\n<sdf version=\"1.6\"/>\n", "bad.urdf"));
         assertEquals(2, e.line(), e.getMessage());
         assertTrue(e.getMessage().contains("the root element must be <robot>"), e.getMessage());

@@ -73,7 +73,7 @@ class PdGravityControllerTest
     }
 
     /** dV/dq by central differences of the potential energy, an oracle independent of the recursion. */
-    static double[] potentialGradient(final RobotModel model, final double[] q)
+    private static double[] potentialGradient(final RobotModel model, final double[] q)
     {
         final MechanicalEnergy energy = new MechanicalEnergy(model);
         final double step = 1e-6;

@@ -1,0 +1,103 @@
+package org.nectl.core.control;
+
+import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.dynamics.TorqueDerivative;
+import org.nectl.core.model.RobotModel;
+
+/**
+ * Computed-torque (inverse-dynamics) control of a rigid arm:
+ * tau = RNEA(q, qd, qdd_d + Kd (qd_d - qd) + Kp (q_d - q)), which with an exact model leaves the
+ * decoupled linear error dynamics e'' + Kd e' + Kp e = 0 per joint (e = q_d - q). Joint friction
+ * (Coulomb and viscous, at the measured velocity) is part of the model inversion unless switched
+ * off; rotor inertia always is.
+ *
+ * <p>Each tick also evaluates the feedforward along the reference, tau_ff = RNEA(q_d, qd_d, qdd_d),
+ * and its time derivative tau_ff' from the jerk-propagating recursion (Guarino Lo Bianco,
+ * "Evaluation of generalized force derivatives by means of a recursive Newton-Euler approach",
+ * 2009) fed with the reference jerk: analytic, not a difference of torques. The service publishes
+ * tau_ff' and checks it against the torque-rate limits.
+ *
+ * <p>Arrays are indexed by generalised coordinate. Not thread safe: one instance per control thread.
+ */
+public final class ComputedTorqueController
+{
+    private final int dof;
+    private final InverseDynamics inverseDynamics;
+    private final TorqueDerivative torqueDerivative;
+    private final double[] kp;
+    private final double[] kd;
+    private final double[] qddCommand;
+
+    /**
+     * Not real-time safe: allocates the workspaces.
+     *
+     * @param model the robot (the controller's model of it).
+     * @param kp position gains per coordinate, 1/s^2, >= 0 (they multiply an error to give an acceleration).
+     * @param kd velocity gains per coordinate, 1/s, >= 0; critical damping is kd = 2 sqrt(kp).
+     */
+    public ComputedTorqueController(final RobotModel model, final double[] kp, final double[] kd)
+    {
+        dof = model.dof();
+        JointGains.check(dof, kp, kd);
+        inverseDynamics = new InverseDynamics(model);
+        torqueDerivative = new TorqueDerivative(model);
+        this.kp = kp.clone();
+        this.kd = kd.clone();
+        qddCommand = new double[dof];
+    }
+
+    /**
+     * Sets the gravity vector (default 0, 0, -9.81) of both the feedback and the feedforward model.
+     * Real-time safe.
+     *
+     * @param gx x component in the base frame, m/s^2.
+     * @param gy y component in the base frame, m/s^2.
+     * @param gz z component in the base frame, m/s^2.
+     */
+    public void gravity(final double gx, final double gy, final double gz)
+    {
+        inverseDynamics.gravity(gx, gy, gz);
+        torqueDerivative.gravity(gx, gy, gz);
+    }
+
+    /**
+     * Switches the Coulomb and viscous friction feedforward on or off (default on), in the
+     * commanded torque and in tau_ff and its rate. Real-time safe.
+     *
+     * @param enabled true to compensate the model's joint friction.
+     */
+    public void frictionFeedforward(final boolean enabled)
+    {
+        inverseDynamics.jointFriction(enabled);
+        torqueDerivative.jointFriction(enabled);
+    }
+
+    /**
+     * Computes one tick into caller-owned arrays. Real-time safe: no allocation, no exceptions.
+     *
+     * @param q measured positions, rad or m.
+     * @param qd measured velocities.
+     * @param qDesired reference positions.
+     * @param qdDesired reference velocities.
+     * @param qddDesired reference accelerations.
+     * @param qdddDesired reference jerks.
+     * @param tauNm output: commanded torques, N m (N for prismatic).
+     * @param tauFeedforwardNm output: RNEA along the reference, N m.
+     * @param tauFeedforwardRateNmPerS output: its time derivative, N m/s.
+     * @return {@link ControlStatus#OK}, or {@link ControlStatus#NON_FINITE_OUTPUT} if any of the
+     *     three outputs has a non-finite element.
+     */
+    public int compute(
+        final double[] q, final double[] qd,
+        final double[] qDesired, final double[] qdDesired, final double[] qddDesired, final double[] qdddDesired,
+        final double[] tauNm, final double[] tauFeedforwardNm, final double[] tauFeedforwardRateNmPerS)
+    {
+        for (int j = 0; j < dof; j++)
+        {
+            qddCommand[j] = qddDesired[j] + kd[j] * (qdDesired[j] - qd[j]) + kp[j] * (qDesired[j] - q[j]);
+        }
+        inverseDynamics.compute(q, qd, qddCommand, tauNm);
+        torqueDerivative.compute(qDesired, qdDesired, qddDesired, qdddDesired, tauFeedforwardNm, tauFeedforwardRateNmPerS);
+        return ControlStatus.of(tauNm) | ControlStatus.of(tauFeedforwardNm) | ControlStatus.of(tauFeedforwardRateNmPerS);
+    }
+}

@@ -1,0 +1,63 @@
+package org.nectl.service.cli;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import org.nectl.config.DescriptionException;
+import org.nectl.config.RobotDescriptions;
+import org.nectl.core.model.RobotModel;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nectl dynamics --model FILE}: evaluates the dynamics of a robot description for each JSON
+ * line read from standard input and writes one JSON line per input. Not real-time safe.
+ */
+@Command(
+    name = "dynamics",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Reads JSON Lines from stdin, one state per line:",
+        "  {\"q\":[..],\"qd\":[..],\"qdd\":[..],\"qddd\":[..],\"gravity\":[gx,gy,gz]}",
+        "(qddd optional; gravity optional, default [0,0,-9.81] m/s^2 in the base frame)",
+        "and writes one JSON line per input: {\"tau\":[..],\"tau_dot\":[..]}.",
+        "A bad line yields {\"line\":N,\"error\":\"..\"}; processing goes on; exit status 1 if any line failed."
+    })
+final class DynamicsCommand implements Callable<Integer>
+{
+    @Option(names = "--model", required = true, paramLabel = "FILE", description = "Robot description (.yaml, .urdf).")
+    private Path modelFile;
+
+    @Option(names = "--rigid-body", description = "Leave out joint friction (Coulomb, viscous); "
+        + "rotor inertia stays. Gives the pure rigid-body torques of libraries that ignore URDF <dynamics>.")
+    private boolean rigidBody;
+
+    @Override
+    public Integer call() throws IOException
+    {
+        final RobotModel model;
+        try
+        {
+            model = RobotDescriptions.load(modelFile);
+        }
+        catch (final DescriptionException e)
+        {
+            System.err.println("nectl dynamics: " + e.getMessage());
+            return 2;
+        }
+        final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, !rigidBody);
+        final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        final PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
+        final boolean allGood = evaluator.evaluateLines(in, out);
+        out.flush();
+        return allGood ? 0 : 1;
+    }
+}

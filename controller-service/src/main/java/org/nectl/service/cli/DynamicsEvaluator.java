@@ -1,0 +1,232 @@
+package org.nectl.service.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Iterator;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.dynamics.TorqueDerivative;
+import org.nectl.core.model.RobotModel;
+
+/**
+ * Evaluates one JSON request line of {@code nectl dynamics} against a model. Numbers are written
+ * with {@link Double#toString(double)}, which reads back to the same double. Not thread safe; not
+ * real-time safe.
+ */
+final class DynamicsEvaluator
+{
+    private static final double[] DEFAULT_GRAVITY = {0.0, 0.0, -9.81};
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final JsonFactory factory = new JsonFactory();
+    private final RobotModel model;
+    private final InverseDynamics inverseDynamics;
+    private final TorqueDerivative torqueDerivative;
+    private final double[] tau;
+    private final double[] tauDot;
+
+    DynamicsEvaluator(final RobotModel model, final boolean jointFriction)
+    {
+        this.model = model;
+        inverseDynamics = new InverseDynamics(model);
+        torqueDerivative = new TorqueDerivative(model);
+        inverseDynamics.jointFriction(jointFriction);
+        torqueDerivative.jointFriction(jointFriction);
+        tau = new double[model.dof()];
+        tauDot = new double[model.dof()];
+    }
+
+    /**
+     * Evaluates every line of {@code in}, writing one result or error line per non-blank input line.
+     *
+     * @return true if no line failed.
+     */
+    boolean evaluateLines(final BufferedReader in, final PrintWriter out) throws IOException
+    {
+        boolean allGood = true;
+        int lineNumber = 0;
+        String line;
+        while ((line = in.readLine()) != null)
+        {
+            lineNumber++;
+            if (line.isBlank())
+            {
+                continue;
+            }
+            try
+            {
+                out.println(evaluate(line));
+            }
+            catch (final RequestException e)
+            {
+                allGood = false;
+                out.println(error(lineNumber, e.getMessage()));
+            }
+        }
+        return allGood;
+    }
+
+    /**
+     * @param line one JSON object.
+     * @return the JSON result line.
+     * @throws RequestException naming the field, value and rule when the request is invalid.
+     */
+    String evaluate(final String line) throws RequestException
+    {
+        final JsonNode request = parse(line);
+        final int n = model.dof();
+        final double[] q = vector(request, "q", n, true);
+        final double[] qd = vector(request, "qd", n, true);
+        final double[] qdd = vector(request, "qdd", n, true);
+        final double[] qddd = vector(request, "qddd", n, false);
+        final double[] gravity = request.has("gravity") ? vector(request, "gravity", 3, true) : DEFAULT_GRAVITY;
+        final StringWriter text = new StringWriter();
+        try (JsonGenerator json = factory.createGenerator(text))
+        {
+            json.writeStartObject();
+            if (qddd == null)
+            {
+                inverseDynamics.gravity(gravity[0], gravity[1], gravity[2]);
+                inverseDynamics.compute(q, qd, qdd, tau);
+                writeArray(json, "tau", tau);
+            }
+            else
+            {
+                torqueDerivative.gravity(gravity[0], gravity[1], gravity[2]);
+                torqueDerivative.compute(q, qd, qdd, qddd, tau, tauDot);
+                writeArray(json, "tau", tau);
+                writeArray(json, "tau_dot", tauDot);
+            }
+            json.writeEndObject();
+        }
+        catch (final IOException e)
+        {
+            throw new IllegalStateException("writing to a string cannot fail", e);
+        }
+        return text.toString();
+    }
+
+    private JsonNode parse(final String line) throws RequestException
+    {
+        final JsonNode request;
+        try
+        {
+            request = mapper.readTree(line);
+        }
+        catch (final JsonProcessingException e)
+        {
+            throw new RequestException("malformed JSON: " + e.getOriginalMessage());
+        }
+        if (request == null || !request.isObject())
+        {
+            throw new RequestException("expected a JSON object");
+        }
+        final Iterator<String> names = request.fieldNames();
+        while (names.hasNext())
+        {
+            final String name = names.next();
+            if (!isKnownField(name))
+            {
+                throw new RequestException("unknown field '" + name + "' (known: q, qd, qdd, qddd, gravity)");
+            }
+        }
+        return request;
+    }
+
+    private static boolean isKnownField(final String name)
+    {
+        switch (name)
+        {
+            case "q":
+            case "qd":
+            case "qdd":
+            case "qddd":
+            case "gravity":
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private static double[] vector(final JsonNode request, final String field, final int length, final boolean required)
+        throws RequestException
+    {
+        final JsonNode node = request.get(field);
+        if (node == null || node.isNull())
+        {
+            if (required)
+            {
+                throw new RequestException("missing field '" + field + "' (array of " + length + " numbers)");
+            }
+            return null;
+        }
+        if (!node.isArray())
+        {
+            throw new RequestException("field '" + field + "' must be an array of " + length + " numbers, got " + node);
+        }
+        if (node.size() != length)
+        {
+            throw new RequestException(
+                "field '" + field + "' has " + node.size() + " elements; the model needs " + length);
+        }
+        final double[] v = new double[length];
+        for (int i = 0; i < length; i++)
+        {
+            final JsonNode element = node.get(i);
+            if (!element.isNumber())
+            {
+                throw new RequestException("field '" + field + "'[" + i + "] is " + element + ", not a number");
+            }
+            v[i] = element.doubleValue();
+            if (!Double.isFinite(v[i]))
+            {
+                throw new RequestException("field '" + field + "'[" + i + "] = " + element + " is not finite");
+            }
+        }
+        return v;
+    }
+
+    private static void writeArray(final JsonGenerator json, final String name, final double[] values) throws IOException
+    {
+        json.writeArrayFieldStart(name);
+        for (final double v : values)
+        {
+            json.writeNumber(v);
+        }
+        json.writeEndArray();
+    }
+
+    private String error(final int lineNumber, final String message)
+    {
+        final StringWriter text = new StringWriter();
+        try (JsonGenerator json = factory.createGenerator(text))
+        {
+            json.writeStartObject();
+            json.writeNumberField("line", lineNumber);
+            json.writeStringField("error", message);
+            json.writeEndObject();
+        }
+        catch (final IOException e)
+        {
+            throw new IllegalStateException("writing to a string cannot fail", e);
+        }
+        return text.toString();
+    }
+
+    /** A request line that cannot be evaluated; the message names field, value and rule. */
+    static final class RequestException extends Exception
+    {
+        RequestException(final String message)
+        {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package org.nectl.service.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.nectl.config.DescriptionException;
+import org.nectl.config.RobotDescriptions;
+import org.nectl.core.model.JointLimits;
+import org.nectl.core.model.RobotModel;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code nectl model}: inspect and validate robot descriptions. Not real-time safe. */
+@Command(
+    name = "model",
+    mixinStandardHelpOptions = true,
+    description = "Inspect and validate robot descriptions.",
+    subcommands = {ModelCommand.Show.class, ModelCommand.Check.class})
+final class ModelCommand
+{
+    /** {@code nectl model show FILE [--json]}. */
+    @Command(name = "show", mixinStandardHelpOptions = true,
+        description = "Print the movable joints (in coordinate order) and the total mass.")
+    static final class Show implements Callable<Integer>
+    {
+        @Parameters(paramLabel = "FILE", description = "Robot description (.yaml, .urdf).")
+        private Path file;
+
+        @Option(names = "--json", description = "Print {\"dof\":n,\"joints\":[{\"name\",\"type\",\"parent\"}, ..]}.")
+        private boolean json;
+
+        @Override
+        public Integer call() throws Exception
+        {
+            final RobotModel model;
+            try
+            {
+                model = RobotDescriptions.load(file);
+            }
+            catch (final DescriptionException e)
+            {
+                System.err.println("nectl model show: " + e.getMessage());
+                return 2;
+            }
+            if (json)
+            {
+                System.out.println(toJson(model));
+            }
+            else
+            {
+                printTable(model, System.out);
+            }
+            return 0;
+        }
+    }
+
+    /** {@code nectl model check FILE}: exit status 0 if the description is valid. */
+    @Command(name = "check", mixinStandardHelpOptions = true,
+        description = "Validate a description; print the first error with file:line, exit 2 if invalid.")
+    static final class Check implements Callable<Integer>
+    {
+        @Parameters(paramLabel = "FILE", description = "Robot description (.yaml, .urdf).")
+        private Path file;
+
+        @Override
+        public Integer call()
+        {
+            try
+            {
+                final RobotModel model = RobotDescriptions.load(file);
+                System.out.println(file + ": ok (" + model.name() + ", " + model.dof() + " dof)");
+                return 0;
+            }
+            catch (final DescriptionException e)
+            {
+                System.err.println(e.getMessage());
+                return 2;
+            }
+        }
+    }
+
+    /**
+     * @param model the robot.
+     * @return {@code {"dof":n,"joints":[{"name":..,"type":..,"parent":..}, ..]}}, parent being the name
+     *     of the link the joint hangs from.
+     */
+    static String toJson(final RobotModel model)
+    {
+        final ObjectMapper mapper = new ObjectMapper();
+        final ObjectNode root = mapper.createObjectNode();
+        root.put("dof", model.dof());
+        final ArrayNode joints = root.putArray("joints");
+        for (int k = 0; k < model.dof(); k++)
+        {
+            final int body = model.bodyOfCoordinate(k);
+            final ObjectNode joint = joints.addObject();
+            joint.put("name", model.jointName(body));
+            joint.put("type", model.jointType(body).name().toLowerCase(Locale.ROOT));
+            joint.put("parent", parentName(model, body));
+        }
+        return root.toString();
+    }
+
+    private static String parentName(final RobotModel model, final int body)
+    {
+        final int parent = model.parent(body);
+        return parent < 0 ? model.baseName() : model.bodyName(parent);
+    }
+
+    private static void printTable(final RobotModel model, final PrintStream out)
+    {
+        out.printf(Locale.ROOT, "%s: %d dof, %d bodies, total mass %.4f kg%n",
+            model.name(), model.dof(), model.bodyCount(), model.totalMass());
+        out.printf(Locale.ROOT, "%-4s %-20s %-10s %-20s %-20s %12s %12s %10s %10s%n",
+            "k", "joint", "type", "parent link", "child link", "q min", "q max", "qd max", "tau max");
+        for (int k = 0; k < model.dof(); k++)
+        {
+            final int body = model.bodyOfCoordinate(k);
+            final JointLimits limits = model.limits(k);
+            out.printf(Locale.ROOT, "%-4d %-20s %-10s %-20s %-20s %12.5g %12.5g %10.4g %10.4g%n",
+                k, model.jointName(body), model.jointType(body).name().toLowerCase(Locale.ROOT),
+                parentName(model, body), model.bodyName(body),
+                limits.positionMin(), limits.positionMax(), limits.velocityMax(), limits.effortMax());
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package org.nectl.service.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.PrintWriter;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.dynamics.TorqueDerivative;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.testing.RandomRobots;
+
+class DynamicsEvaluatorTest
+{
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    @Test
+    void printedTorquesReadBackBitIdenticalToDirectEvaluation() throws Exception
+    {
+        for (long seed = 1; seed <= 20; seed++)
+        {
+            final RobotModel model = RandomRobots.any(seed);
+            final SplittableRandom rnd = new SplittableRandom(seed);
+            final int n = model.dof();
+            final double[] q = RandomRobots.vector(rnd, n, 2.0);
+            final double[] qd = RandomRobots.vector(rnd, n, 2.0);
+            final double[] qdd = RandomRobots.vector(rnd, n, 2.0);
+            final double[] qddd = RandomRobots.vector(rnd, n, 2.0);
+            final double[] gravity = RandomRobots.vector(rnd, 3, 10.0);
+            final String request = "{\"q\":" + Arrays.toString(q) + ",\"qd\":" + Arrays.toString(qd)
+                + ",\"qdd\":" + Arrays.toString(qdd) + ",\"qddd\":" + Arrays.toString(qddd)
+                + ",\"gravity\":" + Arrays.toString(gravity) + "}";
+            final JsonNode reply = mapper.readTree(new DynamicsEvaluator(model, true).evaluate(request));
+
+            final TorqueDerivative direct = new TorqueDerivative(model);
+            direct.gravity(gravity[0], gravity[1], gravity[2]);
+            final double[] tau = new double[n];
+            final double[] tauDot = new double[n];
+            direct.compute(q, qd, qdd, qddd, tau, tauDot);
+            for (int i = 0; i < n; i++)
+            {
+                assertEquals(tau[i], reply.get("tau").get(i).doubleValue(), 0.0, "seed " + seed + " tau " + i);
+                assertEquals(tauDot[i], reply.get("tau_dot").get(i).doubleValue(), 0.0, "seed " + seed + " tau_dot " + i);
+            }
+        }
+    }
+
+    @Test
+    void withoutJerkOnlyTorqueIsPrintedAndGravityDefaultsToMinusZ() throws Exception
+    {
+        final RobotModel model = RandomRobots.robot(7, 4, false, RandomRobots.Joints.MOVABLE, true);
+        final double[] q = {0.1, -0.2, 0.3, 0.4};
+        final JsonNode reply = mapper.readTree(new DynamicsEvaluator(model, false).evaluate(
+            "{\"q\":[0.1,-0.2,0.3,0.4],\"qd\":[1,2,3,4],\"qdd\":[0,0,0,0]}"));
+        assertFalse(reply.has("tau_dot"));
+        final InverseDynamics direct = new InverseDynamics(model);
+        direct.jointFriction(false);
+        final double[] tau = new double[4];
+        direct.compute(q, new double[] {1, 2, 3, 4}, new double[4], tau);
+        for (int i = 0; i < 4; i++)
+        {
+            assertEquals(tau[i], reply.get("tau").get(i).doubleValue(), 0.0, "joint " + i);
+        }
+    }
+
+    @Test
+    void badLinesAreReportedWithTheirLineNumberAndProcessingGoesOn() throws Exception
+    {
+        final RobotModel model = RandomRobots.robot(3, 2, false, RandomRobots.Joints.REVOLUTE, false);
+        final String input = String.join("\n",
+            "{\"q\":[0,0],\"qd\":[0,0],\"qdd\":[0,0]}",
+            "",
+            "{\"q\":[0],\"qd\":[0,0],\"qdd\":[0,0]}",
+            "{\"q\":[0,0],\"qd\":[0,\"x\"],\"qdd\":[0,0]}",
+            "{\"q\":[0,0],\"qdd\":[0,0]}",
+            "{\"q\":[0,0],\"qd\":[0,0],\"qdd\":[0,0],\"qdot\":[0,0]}",
+            "[1,2]",
+            "{\"q\":[0,0],\"qd\":[0,0],\"qdd\":[0,0],\"gravity\":[0,0]}",
+            "{broken",
+            "{\"q\":[1e400,0],\"qd\":[0,0],\"qdd\":[0,0]}",
+            "{\"q\":[0,0],\"qd\":[0,0],\"qdd\":[0,0]}");
+        final StringWriter output = new StringWriter();
+        final boolean allGood = new DynamicsEvaluator(model, true).evaluateLines(
+            new BufferedReader(new StringReader(input)), new PrintWriter(output, true));
+        assertFalse(allGood);
+        final String[] lines = output.toString().split("\n");
+        assertEquals(10, lines.length, output.toString());
+        assertTrue(mapper.readTree(lines[0]).has("tau"));
+        assertError(lines[1], 3, "'q' has 1 elements; the model needs 2");
+        assertError(lines[2], 4, "'qd'[1]");
+        assertError(lines[3], 5, "missing field 'qd'");
+        assertError(lines[4], 6, "unknown field 'qdot'");
+        assertError(lines[5], 7, "expected a JSON object");
+        assertError(lines[6], 8, "'gravity' has 2 elements; the model needs 3");
+        assertError(lines[7], 9, "malformed JSON");
+        assertError(lines[8], 10, "not finite");
+        assertTrue(mapper.readTree(lines[9]).has("tau"));
+    }
+
+    private void assertError(final String line, final int lineNumber, final String fragment) throws Exception
+    {
+        final JsonNode node = mapper.readTree(line);
+        assertEquals(lineNumber, node.get("line").intValue(), line);
+        assertTrue(node.get("error").textValue().contains(fragment), line);
+    }
+}
