@@ -4,22 +4,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.nectl.core.model.JointType;
 import org.nectl.core.model.RobotModel;
 
-/** Every file shipped in config/robots/ loads and passes validation, with the expected joints. */
+/**
+ * Every file shipped in config/robots/ loads and passes validation, with the expected joints; so does
+ * the example of docs/ROBOT_DESCRIPTIONS.md.
+ */
 final class ShippedRobotsTest
 {
     private static final Map<String, Integer> EXPECTED_DOF = Map.of(
         "stanford.yaml", 6,
         "two-link-rr.yaml", 2,
-        "two-link-pr.yaml", 2);
+        "two-link-pr.yaml", 2,
+        "puma560.yaml", 6,
+        "panda.yaml", 7,
+        "tree-32.yaml", 32);
 
     @Test
     void everyShippedDescriptionLoadsAndValidates() throws IOException
@@ -58,5 +66,20 @@ final class ShippedRobotsTest
         // alpha_5 = pi/2 turns r_6 = 0.263 along the new z into -y of link 5's frame.
         assertEquals(-0.263, stanford.placementTranslation(5)[1], 1e-15);
         assertEquals("joint3", stanford.coordinateName(2));
+    }
+
+    @Test
+    void exampleInTheFormatDocumentationLoads(@TempDir final Path dir) throws IOException
+    {
+        final Path doc = ShippedRobots.directory().getParent().getParent().resolve("docs").resolve("ROBOT_DESCRIPTIONS.md");
+        final String text = Files.readString(doc);
+        final String start = "## Example\n\n```yaml\n";
+        final int from = text.indexOf(start);
+        assertTrue(from >= 0, "no example in " + doc);
+        final String example = text.substring(from + start.length(), text.indexOf("```", from + start.length()));
+        final Path file = dir.resolve("example.yaml");
+        Files.writeString(file, example);
+        final RobotModel model = RobotDescriptions.load(file);
+        assertEquals(List.of("shoulder", "elbow"), List.of(model.coordinateName(0), model.coordinateName(1)));
     }
 }

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.model.Transforms;
@@ -17,8 +18,9 @@ import org.nectl.core.model.Transforms;
 /**
  * Proves the standard-DH normalisation: the canonical model places every link, its centre of mass,
  * its inertia and the tool frame where the plain product of standard-DH transforms
- * Rz(theta) Tz(d) Tx(a) Rx(alpha) puts them, and the shipped standard-DH arms equal the same arms
- * written by hand in modified DH.
+ * Rz(theta) Tz(d) Tx(a) Rx(alpha) puts them; its torques equal the closed-form equations of the
+ * two-link arms and the gradient of the potential energy of the plain product; and the shipped
+ * standard-DH arms equal the same arms written by hand in modified DH.
  */
 final class StandardDhConversionTest
 {
@@ -26,6 +28,14 @@ final class StandardDhConversionTest
     private static final double TOLERANCE = 1e-12;
     private static final int ROBOTS = 40;
     private static final int POSES = 20;
+    /** Torques of order 1-10 N m from a handful of products: a few ulps of the largest term. */
+    private static final double TORQUE_TOLERANCE_NM = 1e-12;
+    /**
+     * Gravity torques against a 4th-order central difference of V with h = 1e-3: truncation
+     * ~h^4 |V'''''| ~ 1e-11 and rounding ~1e-16 |V| / h ~ 1e-12 for these sizes; 1e-8 N m leaves room.
+     */
+    private static final double GRADIENT_TOLERANCE_NM = 1e-8;
+    private static final double FD_STEP = 1e-3;
 
     @TempDir
     Path dir;
@@ -44,11 +54,7 @@ final class StandardDhConversionTest
             final SplittableRandom rnd = new SplittableRandom(seed * 7919);
             for (int pose = 0; pose < POSES; pose++)
             {
-                final double[] q = new double[model.dof()];
-                for (int k = 0; k < q.length; k++)
-                {
-                    q[k] = rnd.nextDouble(-Math.PI, Math.PI);
-                }
+                final double[] q = uniform(rnd, model.dof(), Math.PI);
                 compare(robot, model, q, "seed " + seed + " pose " + pose);
             }
         }
@@ -83,6 +89,145 @@ final class StandardDhConversionTest
     private static double[] worldInertia(final double[] rotation, final double[] inertia)
     {
         return Transforms.multiply(rotation, Transforms.multiply(inertia, Transforms.transpose(rotation)));
+    }
+
+    @Test
+    void twoLinkRevoluteArmTorquesEqualTheTextbookClosedForm()
+    {
+        // Planar 2R arm (Barman 2020, Tables 4.1-4.2): l1 = 0.4, centres at lc = 0.2 from each joint,
+        // m = 0.5, I = 0.1 about each centre; in-plane gravity (gx, gy) to exercise the gravity terms.
+        final double m = 0.5;
+        final double l1 = 0.4;
+        final double lc = 0.2;
+        final double inertia = 0.1;
+        final double gx = 2.5;
+        final double gy = -9.81;
+        final InverseDynamics rnea = new InverseDynamics(RobotDescriptions.load(shipped("two-link-rr.yaml")));
+        rnea.gravity(gx, gy, 0.0);
+        final SplittableRandom rnd = new SplittableRandom(2020);
+        final double[] tau = new double[2];
+        for (int sample = 0; sample < 200; sample++)
+        {
+            final double[] q = uniform(rnd, 2, Math.PI);
+            final double[] qd = uniform(rnd, 2, 3.0);
+            final double[] qdd = uniform(rnd, 2, 10.0);
+            rnea.compute(q, qd, qdd, tau);
+            final double c2 = Math.cos(q[1]);
+            final double s2 = Math.sin(q[1]);
+            final double m11 = 2 * inertia + m * lc * lc + m * (l1 * l1 + lc * lc + 2 * l1 * lc * c2);
+            final double m12 = inertia + m * (lc * lc + l1 * lc * c2);
+            final double m22 = inertia + m * lc * lc;
+            final double h = m * l1 * lc * s2;
+            // dV/dq with V = -sum m g . c
+            final double s1 = Math.sin(q[0]);
+            final double c1 = Math.cos(q[0]);
+            final double s12 = Math.sin(q[0] + q[1]);
+            final double c12 = Math.cos(q[0] + q[1]);
+            final double g2 = -m * lc * (-gx * s12 + gy * c12);
+            final double g1 = -m * lc * (-gx * s1 + gy * c1) - m * l1 * (-gx * s1 + gy * c1) + g2;
+            final double[] expected = {
+                m11 * qdd[0] + m12 * qdd[1] - h * (2 * qd[0] * qd[1] + qd[1] * qd[1]) + g1,
+                m12 * qdd[0] + m22 * qdd[1] + h * qd[0] * qd[0] + g2};
+            assertArrayEquals(expected, tau, TORQUE_TOLERANCE_NM, "sample " + sample);
+        }
+    }
+
+    @Test
+    void prismaticRevoluteArmTorquesEqualTheLagrangeEquations()
+    {
+        // Barman 2020, Tables 4.3-4.4: slider along base z (d1 = 0.4 + q1), joint 2 about base x at
+        // angle th = pi/2 + q2 from base y; link 2's centre at lc = 0.2 along (0, cos th, sin th).
+        // L = (m1 + m2) qd1^2 / 2 + m2 lc cos(th) qd1 qd2 + (m2 lc^2 + I2) qd2^2 / 2 - V.
+        final double m = 0.5;
+        final double lc = 0.2;
+        final double inertia = 0.1;
+        final double gy = -3.0;
+        final double gz = -9.81;
+        final InverseDynamics rnea = new InverseDynamics(RobotDescriptions.load(shipped("two-link-pr.yaml")));
+        rnea.gravity(0.0, gy, gz);
+        final SplittableRandom rnd = new SplittableRandom(2021);
+        final double[] tau = new double[2];
+        for (int sample = 0; sample < 200; sample++)
+        {
+            final double[] q = uniform(rnd, 2, 1.0);
+            final double[] qd = uniform(rnd, 2, 3.0);
+            final double[] qdd = uniform(rnd, 2, 10.0);
+            rnea.compute(q, qd, qdd, tau);
+            final double th = Math.PI / 2 + q[1];
+            final double[] expected = {
+                2 * m * qdd[0] + m * lc * Math.cos(th) * qdd[1] - m * lc * Math.sin(th) * qd[1] * qd[1] - 2 * m * gz,
+                m * lc * Math.cos(th) * qdd[0] + (m * lc * lc + inertia) * qdd[1]
+                    + m * lc * (gy * Math.sin(th) - gz * Math.cos(th))};
+            assertArrayEquals(expected, tau, TORQUE_TOLERANCE_NM, "sample " + sample);
+        }
+    }
+
+    @Test
+    void standardDhGravityTorquesEqualTheGradientOfThePotentialEnergyOfTheDirectProduct() throws IOException
+    {
+        final double[] g = {1.2, -0.7, -9.81};
+        for (long seed = 1; seed <= ROBOTS; seed++)
+        {
+            final RandomStandardDh robot = new RandomStandardDh(seed);
+            final Path file = dir.resolve("random-" + seed + ".yaml");
+            Files.writeString(file, robot.yaml());
+            final InverseDynamics rnea = new InverseDynamics(RobotDescriptions.load(file));
+            rnea.gravity(g[0], g[1], g[2]);
+            final SplittableRandom rnd = new SplittableRandom(seed * 104729);
+            final int n = robot.links();
+            final double[] tau = new double[n];
+            for (int pose = 0; pose < 5; pose++)
+            {
+                final double[] q = uniform(rnd, n, Math.PI);
+                rnea.compute(q, new double[n], new double[n], tau);
+                for (int k = 0; k < n; k++)
+                {
+                    assertEquals(potentialGradient(robot, g, q, k), tau[k], GRADIENT_TOLERANCE_NM,
+                        "seed " + seed + " pose " + pose + " joint " + k);
+                }
+            }
+        }
+    }
+
+    /** dV/dq_k by a 4th-order central difference, V = -sum m_i g . c_i from the standard-DH product. */
+    private static double potentialGradient(final RandomStandardDh robot, final double[] g, final double[] q, final int k)
+    {
+        final double[] weights = {1.0 / 12, -2.0 / 3, 2.0 / 3, -1.0 / 12};
+        final double[] steps = {-2, -1, 1, 2};
+        double sum = 0.0;
+        for (int s = 0; s < 4; s++)
+        {
+            final double[] qs = q.clone();
+            qs[k] += steps[s] * FD_STEP;
+            sum += weights[s] * potential(robot, g, qs);
+        }
+        return sum / FD_STEP;
+    }
+
+    private static double potential(final RandomStandardDh robot, final double[] g, final double[] q)
+    {
+        double[] r = Transforms.identity();
+        double[] p = new double[3];
+        double v = 0.0;
+        for (int i = 0; i < robot.links(); i++)
+        {
+            final double[][] tip = robot.tipTransform(i, q[i]);
+            p = BodyPoses.add(p, Transforms.apply(r, tip[1]));
+            r = Transforms.multiply(r, tip[0]);
+            final double[] c = BodyPoses.add(p, Transforms.apply(r, robot.com(i)));
+            v -= robot.mass(i) * (g[0] * c[0] + g[1] * c[1] + g[2] * c[2]);
+        }
+        return v;
+    }
+
+    private static double[] uniform(final SplittableRandom rnd, final int n, final double bound)
+    {
+        final double[] v = new double[n];
+        for (int k = 0; k < n; k++)
+        {
+            v[k] = rnd.nextDouble(-bound, bound);
+        }
+        return v;
     }
 
     @Test

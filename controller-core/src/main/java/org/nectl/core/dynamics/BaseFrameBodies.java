@@ -1,0 +1,431 @@
+package org.nectl.core.dynamics;
+
+import java.util.Arrays;
+
+import org.nectl.core.model.RobotModel;
+
+/**
+ * Every body's pose, joint axis, inertia and velocity expressed in the base frame, with spatial
+ * quantities taken about the base origin, plus subtree (composite) sums of them. In this frame
+ * the screw transforms between a body and its parent are the identity, so composite and
+ * articulated inertias add without transformation (the base-coordinate variants of the
+ * algorithms in Featherstone, "Rigid Body Dynamics Algorithms", 2008). Poses come from
+ * {@link WorldKinematics}; spatial vectors follow {@link SpatialAlgebra}. Not thread safe: one
+ * instance per algorithm instance.
+ */
+final class BaseFrameBodies
+{
+    final int bodyCount;
+    final int dof;
+    /** Parent body per body, -1 for the base. */
+    final int[] parent;
+    /** Coordinate index per body, -1 for a fixed joint. */
+    final int[] coordinate;
+    /** Body per coordinate. */
+    final int[] bodyOfCoordinate;
+    /** Rotor inertia Ia per coordinate, kg m^2 or kg. */
+    final double[] rotorInertia;
+    /** Coulomb friction Fs per coordinate, N m or N. */
+    final double[] coulombFriction;
+    /** Viscous friction Fv per coordinate, N m s/rad or N s/m. */
+    final double[] viscousFriction;
+    /** Mass per body, kg. */
+    final double[] mass;
+
+    /** Base-frame rotation of each body frame: 9 per body, row-major, columns = body axes in the base frame. */
+    final double[] rotation;
+    /** Body-frame origin in the base frame, m, 3 per body. */
+    final double[] position;
+    /** Joint motion subspace S (unit twist of the joint), base frame, 6 per body; zero for fixed joints. */
+    final double[] axis;
+    /** First moment h = m c about the base origin, base frame, kg m, 3 per body. */
+    final double[] firstMoment;
+    /** Inertia about the base origin, base frame, kg m^2, 9 per body, row-major. */
+    final double[] inertia;
+    /** Spatial velocity v_i = v_parent + S_i qd_i, base frame, 6 per body. */
+    final double[] velocity;
+    /** S_i-dot = v_i x S_i, the joint axis's time derivative, base frame, 6 per body (zero for fixed joints). */
+    final double[] axisRate;
+    /** Joint rate of each body's joint (0 for fixed joints), rad/s or m/s. */
+    final double[] jointRate;
+
+    /** Subtree mass, kg. */
+    final double[] compositeMass;
+    /** Subtree first moment about the base origin, base frame, kg m, 3 per body. */
+    final double[] compositeFirstMoment;
+    /** Subtree inertia about the base origin, base frame, kg m^2, 9 per body. */
+    final double[] compositeInertia;
+    /** Subtree linear momentum, base frame, kg m/s, 3 per body. */
+    final double[] compositeMomentum;
+    /**
+     * Subtree sum of the lower-right block X of the velocity-coupling matrix B(v, I) with
+     * B psi = I (psi x v) + psi x* (I v) + v x* (I psi) = [[0, -2 p^], [0, X]] psi, p being the
+     * linear momentum; 9 per body, row-major.
+     */
+    final double[] compositeCoupling;
+
+    /** Flat indices (row * dof + column) of the dof x dof entries whose joints lie on different branches. */
+    private final int[] uncoupledEntries;
+    private final WorldKinematics poses;
+    private final int[] sigma;
+    private final double[] centreOfMass;
+    private final double[] inertiaAtCentre;
+    private final double[] angularTimesInertia = new double[9];
+    private final double[] momentum = new double[6];
+    private final double[] pair = new double[3];
+    private final double[] otherPair = new double[3];
+
+    /** Not real-time safe: allocates every array, sized from the model. */
+    BaseFrameBodies(final RobotModel model)
+    {
+        poses = new WorldKinematics(model);
+        final KinematicTree tree = poses.tree;
+        bodyCount = tree.bodyCount;
+        dof = tree.dof;
+        parent = tree.parent;
+        coordinate = tree.coordinate;
+        bodyOfCoordinate = tree.bodyOfCoordinate;
+        rotorInertia = tree.rotorInertia;
+        coulombFriction = tree.coulombFriction;
+        viscousFriction = tree.viscousFriction;
+        mass = tree.mass;
+        sigma = tree.sigma;
+        centreOfMass = new double[3 * bodyCount];
+        inertiaAtCentre = new double[9 * bodyCount];
+        for (int i = 0; i < bodyCount; i++)
+        {
+            System.arraycopy(model.inertialParameters(i).centreOfMass(), 0, centreOfMass, 3 * i, 3);
+            System.arraycopy(model.inertialParameters(i).inertiaAtCentreOfMass(), 0, inertiaAtCentre, 9 * i, 9);
+        }
+        rotation = poses.rotation;
+        position = poses.origin;
+        axis = new double[6 * bodyCount];
+        firstMoment = new double[3 * bodyCount];
+        inertia = new double[9 * bodyCount];
+        velocity = new double[6 * bodyCount];
+        axisRate = new double[6 * bodyCount];
+        jointRate = new double[bodyCount];
+        compositeMass = new double[bodyCount];
+        compositeFirstMoment = new double[3 * bodyCount];
+        compositeInertia = new double[9 * bodyCount];
+        compositeMomentum = new double[3 * bodyCount];
+        compositeCoupling = new double[9 * bodyCount];
+        uncoupledEntries = uncoupledEntries();
+    }
+
+    /** @return true if the body's joint has a coordinate. */
+    boolean movable(final int body)
+    {
+        return coordinate[body] >= 0;
+    }
+
+    /**
+     * Forward pass: poses, joint axes and inertias in the base frame at positions q. Real-time safe.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     */
+    void placements(final double[] q)
+    {
+        poses.positions(q);
+        for (int i = 0; i < bodyCount; i++)
+        {
+            jointAxis(i);
+            baseFrameInertia(i);
+        }
+    }
+
+    /**
+     * Forward pass: v_i = v_parent + S_i qd_i and S_i-dot = v_i x S_i (Featherstone 2008, §5.3,
+     * in base coordinates, where a joint axis moves with its body). Requires {@link #placements}. Real-time safe.
+     *
+     * @param qd joint velocities by coordinate, rad/s or m/s.
+     */
+    void velocities(final double[] qd)
+    {
+        for (int i = 0; i < bodyCount; i++)
+        {
+            final int v = 6 * i;
+            final int p = parent[i];
+            final double rate = movable(i) ? qd[coordinate[i]] : 0.0;
+            jointRate[i] = rate;
+            for (int c = 0; c < 6; c++)
+            {
+                velocity[v + c] = (p < 0 ? 0.0 : velocity[6 * p + c]) + axis[v + c] * rate;
+            }
+            SpatialAlgebra.crossMotion(velocity, v, axis, v, axisRate, v);
+        }
+    }
+
+    /**
+     * a_i = a_parent + S_i qdd_i + S_i-dot qd_i, base frame (Featherstone 2008, §5.3, in base
+     * coordinates), the base's acceleration being (-g, 0). Requires {@link #velocities}. Real-time safe.
+     *
+     * @param i body index.
+     * @param baseAcceleration the base's spatial acceleration, 6 doubles.
+     * @param acceleration per-body accelerations, 6 per body; entry i is written.
+     * @param jointAcceleration qdd_i (0 for fixed joints).
+     */
+    void accelerationFromParent(
+        final int i, final double[] baseAcceleration, final double[] acceleration, final double jointAcceleration)
+    {
+        final int s = 6 * i;
+        final int p = parent[i];
+        final double[] from = p < 0 ? baseAcceleration : acceleration;
+        final int fromOffset = p < 0 ? 0 : 6 * p;
+        final double rate = jointRate[i];
+        for (int c = 0; c < 6; c++)
+        {
+            acceleration[s + c] = from[fromOffset + c] + axis[s + c] * jointAcceleration + axisRate[s + c] * rate;
+        }
+    }
+
+    /**
+     * Backward pass: composite rigid-body inertias, each body's inertia plus its children's
+     * composites (Featherstone 2008, §6.2); no transform is needed in base coordinates.
+     * Requires {@link #placements}. Real-time safe.
+     */
+    void compositeInertias()
+    {
+        System.arraycopy(mass, 0, compositeMass, 0, bodyCount);
+        System.arraycopy(firstMoment, 0, compositeFirstMoment, 0, 3 * bodyCount);
+        System.arraycopy(inertia, 0, compositeInertia, 0, 9 * bodyCount);
+        for (int i = bodyCount - 1; i >= 0; i--)
+        {
+            final int p = parent[i];
+            if (p >= 0)
+            {
+                compositeMass[p] += compositeMass[i];
+                for (int c = 0; c < 3; c++)
+                {
+                    compositeFirstMoment[3 * p + c] += compositeFirstMoment[3 * i + c];
+                }
+                for (int c = 0; c < 9; c++)
+                {
+                    compositeInertia[9 * p + c] += compositeInertia[9 * i + c];
+                }
+            }
+        }
+    }
+
+    /**
+     * Backward pass: subtree sums of the velocity-coupling matrices B(v_k, I_k) of Carpentier and
+     * Mansard, "Analytical derivatives of rigid body dynamics algorithms", RSS 2018 (their B_i, here
+     * reduced to its nonzero blocks). Requires {@link #placements} and {@link #velocities}.
+     * Real-time safe.
+     */
+    void compositeCouplings()
+    {
+        for (int i = 0; i < bodyCount; i++)
+        {
+            coupling(i);
+        }
+        for (int i = bodyCount - 1; i >= 0; i--)
+        {
+            final int p = parent[i];
+            if (p >= 0)
+            {
+                for (int c = 0; c < 3; c++)
+                {
+                    compositeMomentum[3 * p + c] += compositeMomentum[3 * i + c];
+                }
+                for (int c = 0; c < 9; c++)
+                {
+                    compositeCoupling[9 * p + c] += compositeCoupling[9 * i + c];
+                }
+            }
+        }
+    }
+
+    /** out = Ic_i m: the subtree's composite inertia times a motion vector. Real-time safe. */
+    void compositeInertiaTimes(final int body, final double[] m, final int im, final double[] out, final int io)
+    {
+        SpatialAlgebra.inertiaTimes(
+            compositeMass[body], compositeFirstMoment, 3 * body, compositeInertia, 9 * body, m, im, out, io);
+    }
+
+    /** out = Bc_i m = (-2 p x m_w, X m_w) for the subtree's coupling. Real-time safe. */
+    void compositeCouplingTimes(final int body, final double[] m, final int im, final double[] out, final int io)
+    {
+        Vec3.cross(m, im + 3, compositeMomentum, 3 * body, out, io);
+        Vec3.addCross(m, im + 3, compositeMomentum, 3 * body, out, io);
+        Vec3.multiply(compositeCoupling, 9 * body, m, im + 3, out, io + 3);
+    }
+
+    /**
+     * out = angular part of Bc_i^T m = 2 p x m_v + X^T m_w (the linear part is zero), 3 values.
+     * Real-time safe.
+     */
+    void compositeCouplingTransposedTimes(
+        final int body, final double[] m, final int im, final double[] out, final int io)
+    {
+        Vec3.multiplyTransposed(compositeCoupling, 9 * body, m, im + 3, out, io);
+        Vec3.addCross(compositeMomentum, 3 * body, m, im, out, io);
+        Vec3.addCross(compositeMomentum, 3 * body, m, im, out, io);
+    }
+
+    /** out = I_i m: body i's own inertia times a motion vector. Real-time safe. */
+    void inertiaTimes(final int body, final double[] m, final int im, final double[] out, final int io)
+    {
+        SpatialAlgebra.inertiaTimes(mass[body], firstMoment, 3 * body, inertia, 9 * body, m, im, out, io);
+    }
+
+    /** @return true if {@code ancestor} is {@code body} or lies on its path to the base. Real-time safe. */
+    boolean supports(final int ancestor, final int body)
+    {
+        int j = body;
+        while (j > ancestor)
+        {
+            j = parent[j];
+        }
+        return j == ancestor;
+    }
+
+    /**
+     * Zeroes the entries of a dof x dof row-major matrix that couple joints on different branches,
+     * which no path-to-base loop writes. Real-time safe.
+     */
+    void zeroUncoupledEntries(final double[] matrix)
+    {
+        for (final int e : uncoupledEntries)
+        {
+            matrix[e] = 0.0;
+        }
+    }
+
+    private int[] uncoupledEntries()
+    {
+        int count = 0;
+        final int[] entries = new int[dof * dof];
+        for (int ci = 0; ci < dof; ci++)
+        {
+            for (int cj = 0; cj < dof; cj++)
+            {
+                final int bi = bodyOfCoordinate[ci];
+                final int bj = bodyOfCoordinate[cj];
+                if (!supports(bi, bj) && !supports(bj, bi))
+                {
+                    entries[count++] = ci * dof + cj;
+                }
+            }
+        }
+        return Arrays.copyOf(entries, count);
+    }
+
+    /** S = (p x z, z) for a revolute joint about the body z axis, (z, 0) for a prismatic one. */
+    private void jointAxis(final int i)
+    {
+        final int r = 9 * i;
+        final int s = 6 * i;
+        final int z = sigma[i] == KinematicTree.REVOLUTE ? s + 3 : s;
+        if (sigma[i] != KinematicTree.FIXED)
+        {
+            // z is the third column of the body's base-frame rotation.
+            axis[z] = rotation[r + 2];
+            axis[z + 1] = rotation[r + 5];
+            axis[z + 2] = rotation[r + 8];
+        }
+        if (sigma[i] == KinematicTree.REVOLUTE)
+        {
+            Vec3.cross(position, 3 * i, axis, s + 3, axis, s);
+        }
+    }
+
+    /**
+     * h = m c_w and O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T) with c_w = p + R c: the parallel-axis
+     * theorem about the base origin.
+     */
+    private void baseFrameInertia(final int i)
+    {
+        final int r = 9 * i;
+        final int t = 3 * i;
+        final double m = mass[i];
+        final double[] c = centreOfMass;
+        final double cx = position[t] + rotation[r] * c[t] + rotation[r + 1] * c[t + 1] + rotation[r + 2] * c[t + 2];
+        final double cy = position[t + 1] + rotation[r + 3] * c[t] + rotation[r + 4] * c[t + 1] + rotation[r + 5] * c[t + 2];
+        final double cz = position[t + 2] + rotation[r + 6] * c[t] + rotation[r + 7] * c[t + 1] + rotation[r + 8] * c[t + 2];
+        firstMoment[t] = m * cx;
+        firstMoment[t + 1] = m * cy;
+        firstMoment[t + 2] = m * cz;
+        final double c2 = cx * cx + cy * cy + cz * cz;
+        final double[] w = pair;
+        w[0] = cx;
+        w[1] = cy;
+        w[2] = cz;
+        for (int row = 0; row < 3; row++)
+        {
+            for (int col = row; col < 3; col++)
+            {
+                double sum = 0.0;
+                for (int k = 0; k < 3; k++)
+                {
+                    final double rowTimesIc = rotation[r + 3 * row] * inertiaAtCentre[r + k]
+                        + rotation[r + 3 * row + 1] * inertiaAtCentre[r + 3 + k]
+                        + rotation[r + 3 * row + 2] * inertiaAtCentre[r + 6 + k];
+                    sum += rowTimesIc * rotation[r + 3 * col + k];
+                }
+                final double value = sum + m * ((row == col ? c2 : 0.0) - w[row] * w[col]);
+                inertia[r + 3 * row + col] = value;
+                inertia[r + 3 * col + row] = value;
+            }
+        }
+    }
+
+    /** Body i's own momentum and coupling block X, stored into the composite arrays before summation. */
+    private void coupling(final int i)
+    {
+        final int v = 6 * i;
+        final int t = 3 * i;
+        final int b = 9 * i;
+        inertiaTimes(i, velocity, v, momentum, 0);
+        compositeMomentum[t] = momentum[0];
+        compositeMomentum[t + 1] = momentum[1];
+        compositeMomentum[t + 2] = momentum[2];
+        final double vx = velocity[v];
+        final double vy = velocity[v + 1];
+        final double vz = velocity[v + 2];
+        final double wx = velocity[v + 3];
+        final double wy = velocity[v + 4];
+        final double wz = velocity[v + 5];
+        final double hx = firstMoment[t];
+        final double hy = firstMoment[t + 1];
+        final double hz = firstMoment[t + 2];
+        final double vh2 = 2.0 * (vx * hx + vy * hy + vz * hz);
+        final double[] o = inertia;
+        // A = w^ O, column by column: w x O[:, col].
+        for (int col = 0; col < 3; col++)
+        {
+            final double ox = o[b + col];
+            final double oy = o[b + 3 + col];
+            final double oz = o[b + 6 + col];
+            angularTimesInertia[col] = wy * oz - wz * oy;
+            angularTimesInertia[3 + col] = wz * ox - wx * oz;
+            angularTimesInertia[6 + col] = wx * oy - wy * ox;
+        }
+        final double[] vv = pair;
+        final double[] hh = otherPair;
+        vv[0] = vx;
+        vv[1] = vy;
+        vv[2] = vz;
+        hh[0] = hx;
+        hh[1] = hy;
+        hh[2] = hz;
+        final double nx = momentum[3];
+        final double ny = momentum[4];
+        final double nz = momentum[5];
+        // X = A + A^T - (h v^T + v h^T) + 2 (v.h) 1 - n^
+        for (int row = 0; row < 3; row++)
+        {
+            for (int col = 0; col < 3; col++)
+            {
+                compositeCoupling[b + 3 * row + col] = angularTimesInertia[3 * row + col] + angularTimesInertia[3 * col + row]
+                    - hh[row] * vv[col] - vv[row] * hh[col] + (row == col ? vh2 : 0.0);
+            }
+        }
+        compositeCoupling[b + 1] += nz;
+        compositeCoupling[b + 2] -= ny;
+        compositeCoupling[b + 3] -= nz;
+        compositeCoupling[b + 5] += nx;
+        compositeCoupling[b + 6] += ny;
+        compositeCoupling[b + 7] -= nx;
+    }
+}

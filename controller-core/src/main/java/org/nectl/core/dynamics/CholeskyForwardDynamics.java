@@ -1,0 +1,118 @@
+package org.nectl.core.dynamics;
+
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.decomposition.chol.CholeskyDecompositionInner_DDRM;
+import org.ejml.dense.row.linsol.chol.LinearSolverChol_DDRM;
+import org.nectl.core.model.RobotModel;
+
+/**
+ * Forward dynamics qdd = M(q)^-1 (tau - h(q, qd)) (Khalil, "Dynamic modeling of robots using
+ * recursive Newton-Euler techniques", ICINCO 2010, eq. 8 and §3.3.1) with M from
+ * {@link MassMatrix}, h from {@link BiasForces} and the solve by EJML's Cholesky decomposition
+ * M = L L^T, factorised in place in storage preallocated at construction. O(n^3) in the number of
+ * joints, against O(n) for {@link RecursiveForwardDynamics}; kept as the second, independent
+ * formulation and for small robots where the dense solve is cheap. Gravity, external wrench and
+ * friction conventions are those of {@link InverseDynamics}.
+ *
+ * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
+ */
+public final class CholeskyForwardDynamics
+{
+    private final MassMatrix massMatrix;
+    private final BiasForces biasForces;
+    private final DMatrixRMaj mass;
+    private final DMatrixRMaj netTorque;
+    private final DMatrixRMaj acceleration;
+    private final LinearSolverChol_DDRM solver;
+
+    /**
+     * Not real-time safe: allocates the workspace and the decomposition, sized from the model.
+     *
+     * @param model the robot.
+     */
+    public CholeskyForwardDynamics(final RobotModel model)
+    {
+        final int n = model.dof();
+        massMatrix = new MassMatrix(model);
+        biasForces = new BiasForces(model);
+        mass = new DMatrixRMaj(n, n);
+        netTorque = new DMatrixRMaj(n, 1);
+        acceleration = new DMatrixRMaj(n, 1);
+        final CholeskyDecompositionInner_DDRM decomposition = new CholeskyDecompositionInner_DDRM(true);
+        decomposition.setExpectedMaxSize(n, n);
+        solver = new LinearSolverChol_DDRM(decomposition);
+    }
+
+    /**
+     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
+     *
+     * @param gx x component in the base frame, m/s^2.
+     * @param gy y component in the base frame, m/s^2.
+     * @param gz z component in the base frame, m/s^2.
+     */
+    public void gravity(final double gx, final double gy, final double gz)
+    {
+        biasForces.gravity(gx, gy, gz);
+    }
+
+    /**
+     * Sets the wrench applied ON a body BY the environment, kept until changed or cleared.
+     * Real-time safe.
+     *
+     * @param body body index.
+     * @param fx force x, N, body frame.
+     * @param fy force y, N, body frame.
+     * @param fz force z, N, body frame.
+     * @param mx moment x about the body-frame origin, N m, body frame.
+     * @param my moment y about the body-frame origin, N m, body frame.
+     * @param mz moment z about the body-frame origin, N m, body frame.
+     */
+    public void externalWrench(
+        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
+    {
+        biasForces.externalWrench(body, fx, fy, fz, mx, my, mz);
+    }
+
+    /** Sets every external wrench to zero. Real-time safe. */
+    public void clearExternalWrenches()
+    {
+        biasForces.clearExternalWrenches();
+    }
+
+    /**
+     * Switches Coulomb and viscous joint friction on or off (default on); rotor inertia is always
+     * included. Real-time safe.
+     *
+     * @param enabled true to subtract Fs sign(qd) + Fv qd from the applied torques.
+     */
+    public void jointFriction(final boolean enabled)
+    {
+        biasForces.jointFriction(enabled);
+    }
+
+    /**
+     * Computes the joint accelerations. Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities, rad/s or m/s.
+     * @param tau applied joint torques or forces by coordinate, N m or N.
+     * @param qdd output joint accelerations, rad/s^2 or m/s^2.
+     * @return true on success; false if M(q) is not positive definite, qdd then unchanged.
+     */
+    public boolean compute(final double[] q, final double[] qd, final double[] tau, final double[] qdd)
+    {
+        massMatrix.compute(q, mass.data);
+        biasForces.compute(q, qd, netTorque.data);
+        for (int k = 0; k < tau.length; k++)
+        {
+            netTorque.data[k] = tau[k] - netTorque.data[k];
+        }
+        if (!solver.setA(mass))
+        {
+            return false;
+        }
+        solver.solve(netTorque, acceleration);
+        System.arraycopy(acceleration.data, 0, qdd, 0, qdd.length);
+        return true;
+    }
+}

@@ -1,0 +1,200 @@
+package org.nectl.core.dynamics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.nectl.core.dynamics.DynamicsAssertions.assertClose;
+
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.testing.AllocationMeter;
+import org.nectl.core.testing.RandomRobots;
+
+/**
+ * The split tau = M qdd + C qd + g (+ friction - J^T f_ext) against independent oracles: the
+ * gradient of the potential energy, the virtual work of external wrenches on finite-difference
+ * body twists, the inverse dynamics, and the skew symmetry of M-dot - 2C.
+ */
+final class CoriolisAndGravityTest
+{
+    private static final int ROBOTS = 200;
+
+    /** g = dV/dq, V from body poses (MechanicalEnergy): 4th-order differences at h = 1e-3 reach ~1e-11 of the scale. */
+    @Test
+    void gravityTorquesAreTheGradientOfPotentialEnergy()
+    {
+        for (long seed = 1; seed <= ROBOTS; seed++)
+        {
+            final RobotModel model = RandomRobots.any(seed);
+            final SplittableRandom rnd = new SplittableRandom(seed * 3 + 2);
+            final double[] q = RandomRobots.vector(rnd, model.dof(), Math.PI);
+            final double[] g = RandomRobots.vector(rnd, 3, 10);
+            final GravityTorques gravity = new GravityTorques(model);
+            gravity.gravity(g[0], g[1], g[2]);
+            final MechanicalEnergy energy = new MechanicalEnergy(model);
+            energy.gravity(g[0], g[1], g[2]);
+            final double[] actual = new double[model.dof()];
+            gravity.compute(q, actual);
+            final double[] expected = CentralDifferences.jacobian(
+                (x, out) -> out[0] = energy.potentialEnergyJoules(x), q, 1, 1e-3);
+            assertClose(expected, actual, 1e-8, "seed " + seed + ": g vs dV/dq");
+        }
+    }
+
+    /**
+     * With qd = qdd = 0, no external wrench: inverse dynamics = g; with qdd = 0: inverse dynamics =
+     * h (gravity, friction and external wrenches included). 1e-12 relative to max(1 N m, max |tau|).
+     */
+    @Test
+    void gravityAndBiasEqualInverseDynamicsWithoutAcceleration()
+    {
+        for (long seed = 1; seed <= ROBOTS; seed++)
+        {
+            final RobotModel model = RandomRobots.any(seed);
+            final int n = model.dof();
+            final SplittableRandom rnd = new SplittableRandom(seed * 5 + 4);
+            final double[] q = RandomRobots.vector(rnd, n, Math.PI);
+            final double[] qd = RandomRobots.vector(rnd, n, 2);
+            final double[] g = RandomRobots.vector(rnd, 3, 10);
+            final InverseDynamics rnea = new InverseDynamics(model);
+            final GravityTorques gravity = new GravityTorques(model);
+            final BiasForces bias = new BiasForces(model);
+            rnea.gravity(g[0], g[1], g[2]);
+            gravity.gravity(g[0], g[1], g[2]);
+            bias.gravity(g[0], g[1], g[2]);
+            final double[] expected = new double[n];
+            final double[] actual = new double[n];
+            rnea.compute(q, new double[n], new double[n], expected);
+            gravity.compute(q, actual);
+            assertClose(expected, actual, 1e-12, "seed " + seed + ": g(q)");
+            final double[] w = RandomRobots.vector(rnd, 6, 20);
+            final int body = rnd.nextInt(model.bodyCount());
+            rnea.externalWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
+            bias.externalWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
+            rnea.compute(q, qd, new double[n], expected);
+            bias.compute(q, qd, actual);
+            assertClose(expected, actual, 1e-12, "seed " + seed + ": h(q, qd)");
+        }
+    }
+
+    /**
+     * An external wrench (f, m) on body b changes h by -J_b^T (f, m): tau_k drops by the power
+     * v_b . f + w_b . m of a unit motion of joint k, body twists from finite-difference poses.
+     */
+    @Test
+    void externalWrenchEntersAsVirtualWorkOnTheBodyTwist()
+    {
+        for (long seed = 1; seed <= ROBOTS; seed++)
+        {
+            final RobotModel model = RandomRobots.any(seed);
+            final int n = model.dof();
+            final SplittableRandom rnd = new SplittableRandom(seed * 11 + 9);
+            final double[] q = RandomRobots.vector(rnd, n, Math.PI);
+            final double[] qd = RandomRobots.vector(rnd, n, 2);
+            final int body = rnd.nextInt(model.bodyCount());
+            final double[] w = RandomRobots.vector(rnd, 6, 20);
+            final BiasForces bias = new BiasForces(model);
+            final double[] free = new double[n];
+            bias.compute(q, qd, free);
+            bias.externalWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
+            final double[] loaded = new double[n];
+            bias.compute(q, qd, loaded);
+            final double[] expected = new double[n];
+            for (int k = 0; k < n; k++)
+            {
+                final double[] unit = new double[n];
+                unit[k] = 1.0;
+                final double[] twist = CompositionKinematics.bodyTwists(model, q, unit)[body];
+                final double power = twist[3] * w[0] + twist[4] * w[1] + twist[5] * w[2]
+                    + twist[0] * w[3] + twist[1] * w[4] + twist[2] * w[5];
+                expected[k] = free[k] - power;
+            }
+            assertClose(expected, loaded, 1e-9, "seed " + seed + ": h with an external wrench on body " + body);
+        }
+    }
+
+    /**
+     * M-dot - 2C is skew-symmetric: |N + N^T| <= 1e-8 max(1, max |M-dot|), M-dot by 4th-order
+     * differences of M(q(t)) along a motion through (q, qd) at h = 1e-3 (error ~1e-11 of the scale).
+     */
+    @Test
+    void massMatrixRateMinusTwiceCoriolisIsSkewSymmetric()
+    {
+        for (long seed = 1; seed <= ROBOTS; seed++)
+        {
+            final RobotModel model = RandomRobots.any(seed);
+            final int n = model.dof();
+            final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed * 19 + 1), n);
+            final MassMatrix massMatrix = new MassMatrix(model);
+            final double[] massRate = CentralDifferences.jacobian((t, out) ->
+            {
+                s.at(t[0]);
+                massMatrix.compute(s.q, out);
+            }, new double[1], n * n, 1e-3);
+            s.at(0.0);
+            final double[] c = new double[n * n];
+            new CoriolisMatrix(model).compute(s.q, s.qd, c);
+            final double[] symmetricPart = new double[n * n];
+            for (int i = 0; i < n; i++)
+            {
+                for (int j = 0; j < n; j++)
+                {
+                    symmetricPart[i * n + j] = massRate[i * n + j] - 2 * c[i * n + j] + massRate[j * n + i] - 2 * c[j * n + i];
+                }
+            }
+            final double bound = 1e-8 * DynamicsAssertions.scale(massRate);
+            for (final double x : symmetricPart)
+            {
+                assertEquals(0.0, x, bound, "seed " + seed + ": (M-dot - 2C) + (M-dot - 2C)^T");
+            }
+        }
+    }
+
+    /** C qd + g = h with friction off and no external wrench, 1e-12 relative to max(1 N m, max |h|). */
+    @Test
+    void coriolisTimesVelocityPlusGravityEqualsBias()
+    {
+        for (long seed = 1; seed <= ROBOTS; seed++)
+        {
+            final RobotModel model = RandomRobots.any(seed);
+            final int n = model.dof();
+            final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed * 23 + 6), n);
+            final double[] c = new double[n * n];
+            new CoriolisMatrix(model).compute(s.q, s.qd, c);
+            final double[] actual = new double[n];
+            new GravityTorques(model).compute(s.q, actual);
+            for (int i = 0; i < n; i++)
+            {
+                for (int j = 0; j < n; j++)
+                {
+                    actual[i] += c[i * n + j] * s.qd[j];
+                }
+            }
+            final BiasForces bias = new BiasForces(model);
+            bias.jointFriction(false);
+            final double[] expected = new double[n];
+            bias.compute(s.q, s.qd, expected);
+            assertClose(expected, actual, 1e-12, "seed " + seed + ": C qd + g vs h");
+        }
+    }
+
+    @Test
+    void biasGravityAndCoriolisAllocateNothingPerCall()
+    {
+        final long seed = 9;
+        final RobotModel model = RandomRobots.robot(seed, 12, true, RandomRobots.Joints.ALL, true);
+        final int n = model.dof();
+        final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed), n);
+        final BiasForces bias = new BiasForces(model);
+        bias.externalWrench(3, 1, 2, 3, 4, 5, 6);
+        final GravityTorques gravity = new GravityTorques(model);
+        final CoriolisMatrix coriolis = new CoriolisMatrix(model);
+        final double[] out = new double[n * n];
+        assertEquals(0L, AllocationMeter.bytesAllocated(() -> bias.compute(s.q, s.qd, out), 20_000, 10_000),
+            "seed " + seed + ": BiasForces bytes over 10000 calls");
+        assertEquals(0L, AllocationMeter.bytesAllocated(() -> gravity.compute(s.q, out), 20_000, 10_000),
+            "seed " + seed + ": GravityTorques bytes over 10000 calls");
+        assertEquals(0L, AllocationMeter.bytesAllocated(() -> coriolis.compute(s.q, s.qd, out), 20_000, 10_000),
+            "seed " + seed + ": CoriolisMatrix bytes over 10000 calls");
+    }
+}

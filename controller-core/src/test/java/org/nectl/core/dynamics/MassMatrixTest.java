@@ -1,0 +1,162 @@
+package org.nectl.core.dynamics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.nectl.core.dynamics.DynamicsAssertions.assertClose;
+
+import java.util.SplittableRandom;
+
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.decomposition.eig.SymmetricQRAlgorithmDecomposition_DDRM;
+import org.junit.jupiter.api.Test;
+import org.nectl.core.model.InertialParameters;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.testing.AllocationMeter;
+import org.nectl.core.testing.RandomRobots;
+
+/**
+ * The mass matrix against oracles that share none of its code: symmetry and positive
+ * definiteness, kinetic energy from finite-difference body twists, and M qdd + h against the
+ * recursive Newton-Euler inverse dynamics.
+ */
+final class MassMatrixTest
+{
+    private static final int ROBOTS = 200;
+
+    @Test
+    void massMatrixIsSymmetricPositiveDefiniteOnRandomTrees()
+    {
+        for (long seed = 1; seed <= ROBOTS; seed++)
+        {
+            final RobotModel model = RandomRobots.any(seed);
+            final int n = model.dof();
+            final double[] q = RandomRobots.vector(new SplittableRandom(seed), n, Math.PI);
+            final double[] m = new double[n * n];
+            new MassMatrix(model).compute(q, m);
+            for (int i = 0; i < n; i++)
+            {
+                for (int j = 0; j < n; j++)
+                {
+                    assertEquals(m[i * n + j], m[j * n + i], 0.0, "seed " + seed + ": M not symmetric at " + i + "," + j);
+                }
+            }
+            final SymmetricQRAlgorithmDecomposition_DDRM eig = new SymmetricQRAlgorithmDecomposition_DDRM(false);
+            assertTrue(eig.decompose(DMatrixRMaj.wrap(n, n, m.clone())), "seed " + seed);
+            for (int k = 0; k < n; k++)
+            {
+                final double lambda = eig.getEigenvalue(k).real;
+                assertTrue(lambda > 0.0, "seed " + seed + ": eigenvalue " + lambda + " of M is not positive");
+            }
+        }
+    }
+
+    /**
+     * 1/2 qd^T M qd = sum over bodies of 1/2 V^T J V + 1/2 sum Ia qd^2, with body twists V from
+     * fourth-order differences of composed poses: truncation ~1e-16, rounding ~1e-12, so 1e-9
+     * relative to the energy holds with margin.
+     */
+    @Test
+    void kineticEnergyEqualsSumOfBodyKineticEnergies()
+    {
+        for (long seed = 1; seed <= ROBOTS; seed++)
+        {
+            final RobotModel model = RandomRobots.any(seed);
+            final int n = model.dof();
+            final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed * 17 + 3), n);
+            final double[] m = new double[n * n];
+            new MassMatrix(model).compute(s.q, m);
+            double fromMatrix = 0.0;
+            for (int i = 0; i < n; i++)
+            {
+                for (int j = 0; j < n; j++)
+                {
+                    fromMatrix += 0.5 * s.qd[i] * m[i * n + j] * s.qd[j];
+                }
+            }
+            final double direct = kineticEnergy(model, s.q, s.qd);
+            assertClose(new double[] {direct}, new double[] {fromMatrix}, 1e-9, "seed " + seed + ": kinetic energy");
+        }
+    }
+
+    /**
+     * M qdd + h equals the inverse dynamics (gravity, friction, external wrenches) to
+     * 1e-12 relative to max(1 N m, max |tau|): both are exact in exact arithmetic, and a dozen
+     * bodies accumulate rounding of a few 1e-15 of the torque scale.
+     */
+    @Test
+    void massMatrixTimesAccelerationPlusBiasEqualsInverseDynamics()
+    {
+        for (long seed = 1; seed <= ROBOTS; seed++)
+        {
+            final RobotModel model = RandomRobots.any(seed);
+            final int n = model.dof();
+            final SplittableRandom rnd = new SplittableRandom(seed * 7 + 1);
+            final PolynomialMotion s = new PolynomialMotion(rnd, n);
+            final InverseDynamics reference = new InverseDynamics(model);
+            final BiasForces bias = new BiasForces(model);
+            final double[] g = RandomRobots.vector(rnd, 3, 10);
+            reference.gravity(g[0], g[1], g[2]);
+            bias.gravity(g[0], g[1], g[2]);
+            final int body = rnd.nextInt(model.bodyCount());
+            final double[] w = RandomRobots.vector(rnd, 6, 20);
+            reference.externalWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
+            bias.externalWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
+            final double[] expected = new double[n];
+            reference.compute(s.q, s.qd, s.qdd, expected);
+            final double[] m = new double[n * n];
+            new MassMatrix(model).compute(s.q, m);
+            final double[] actual = new double[n];
+            bias.compute(s.q, s.qd, actual);
+            for (int i = 0; i < n; i++)
+            {
+                for (int j = 0; j < n; j++)
+                {
+                    actual[i] += m[i * n + j] * s.qdd[j];
+                }
+            }
+            assertClose(expected, actual, 1e-12, "seed " + seed + ": M qdd + h");
+        }
+    }
+
+    @Test
+    void massMatrixAllocatesNothingPerCall()
+    {
+        final RobotModel model = RandomRobots.robot(5, 12, true, RandomRobots.Joints.ALL, true);
+        final MassMatrix massMatrix = new MassMatrix(model);
+        final double[] q = RandomRobots.vector(new SplittableRandom(5), model.dof(), Math.PI);
+        final double[] m = new double[model.dof() * model.dof()];
+        assertEquals(0L, AllocationMeter.bytesAllocated(() -> massMatrix.compute(q, m), 20_000, 10_000),
+            "seed 5: bytes allocated over 10000 calls");
+    }
+
+    static double kineticEnergy(final RobotModel model, final double[] q, final double[] qd)
+    {
+        final double[][] twists = CompositionKinematics.bodyTwists(model, q, qd);
+        double energy = 0.0;
+        for (int i = 0; i < model.bodyCount(); i++)
+        {
+            final InertialParameters p = model.inertialParameters(i);
+            final double[] w = {twists[i][0], twists[i][1], twists[i][2]};
+            final double[] v = {twists[i][3], twists[i][4], twists[i][5]};
+            final double[] ms = p.firstMoment();
+            final double[] j = p.inertiaAtOrigin();
+            double rotational = 0.0;
+            for (int r = 0; r < 3; r++)
+            {
+                for (int c = 0; c < 3; c++)
+                {
+                    rotational += w[r] * j[3 * r + c] * w[c];
+                }
+            }
+            // v . (w x MS): the coupling term of Khalil's 6x6 inertia (ICINCO 2010, eq. 11).
+            final double coupling = v[0] * (w[1] * ms[2] - w[2] * ms[1]) + v[1] * (w[2] * ms[0] - w[0] * ms[2])
+                + v[2] * (w[0] * ms[1] - w[1] * ms[0]);
+            energy += 0.5 * p.mass() * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + coupling + 0.5 * rotational;
+        }
+        for (int k = 0; k < model.dof(); k++)
+        {
+            energy += 0.5 * model.actuation(k).rotorInertia() * qd[k] * qd[k];
+        }
+        return energy;
+    }
+}
