@@ -50,23 +50,15 @@ class SimCommandTest
     @Test
     void realtimeSimulatorPublishesUntilTerminated() throws Exception
     {
-        final AeronTransport transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
-        final ControllerLink link = new ControllerLink(transport.aeron(), LinkConfig.ipcDefaults(), DOF);
-        final Process sim = startSim(transport.aeronDirectory(), "--mode", "realtime", "--initial-q", "0.1,-0.2");
-        try
+        try (SimProcess rig = new SimProcess("--mode", "realtime", "--initial-q", "0.1,-0.2"))
         {
             final JointStateSample state = new JointStateSample(DOF);
-            awaitCondition(() -> link.pollJointState(state) > 0 && state.sequence() > 100, "JointState after 100 periods", sim);
+            rig.awaitCondition(() -> rig.link.pollJointState(state) > 0 && state.sequence() > 100, "JointState after 100 periods");
             assertEquals(0.1, state.q()[0], 0.0, "disabled drives hold the initial position");
             assertEquals(-0.2, state.q()[1], 0.0);
-            sim.destroy();
-            assertTrue(sim.waitFor(30, TimeUnit.SECONDS), "the simulator ends on SIGTERM");
+            rig.sim.destroy();
+            assertTrue(rig.sim.waitFor(30, TimeUnit.SECONDS), "the simulator ends on SIGTERM");
             assertTrue(output().contains("nectl sim: stopped after"), "closed cleanly\n" + output());
-        }
-        finally
-        {
-            sim.destroyForcibly();
-            CloseHelper.closeAll(link, transport);
         }
     }
 
@@ -77,28 +69,53 @@ class SimCommandTest
     @Test
     void crashFaultEndsTheProcessInPlaceOfTheFirstAffectedState() throws Exception
     {
-        final AeronTransport transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
-        final ControllerLink link = new ControllerLink(transport.aeron(), LinkConfig.ipcDefaults(), DOF);
-        final Process sim = startSim(transport.aeronDirectory(), "--mode", "lockstep", "--fault", "crash@0.005");
-        try
+        try (SimProcess rig = new SimProcess("--mode", "lockstep", "--fault", "crash@0.005"))
         {
             final JointStateSample state = new JointStateSample(DOF);
             final MotorCommandSample command = new MotorCommandSample(DOF);
             for (long n = 0; n <= 4; n++)
             {
                 final long expected = n;
-                awaitCondition(() -> link.pollJointState(state) > 0 && state.sequence() >= expected, "JointState " + n, sim);
+                rig.awaitCondition(() -> rig.link.pollJointState(state) > 0 && state.sequence() >= expected, "JointState " + n);
                 assertEquals(n, state.sequence());
                 assertEquals(n * 1_000_000L, state.timestampNs(), "simulated time");
                 command.sequence(n).jointStateSequence(n).mode(DriveMode.TORQUE).enable(true);
-                awaitCondition(() -> link.publishMotorCommand(command) > 0, "MotorCommand " + n + " sent", sim);
+                rig.awaitCondition(() -> rig.link.publishMotorCommand(command) > 0, "MotorCommand " + n + " sent");
             }
-            assertTrue(sim.waitFor(30, TimeUnit.SECONDS), "the simulator halts");
-            assertEquals(SimCommand.CRASH_EXIT_STATUS, sim.exitValue(), output());
-            link.pollJointState(state);
+            assertTrue(rig.sim.waitFor(30, TimeUnit.SECONDS), "the simulator halts");
+            assertEquals(SimCommand.CRASH_EXIT_STATUS, rig.sim.exitValue(), output());
+            rig.link.pollJointState(state);
             assertEquals(4L, state.sequence(), "no state from the crash on");
         }
-        finally
+    }
+
+    /** An embedded media driver, the controller end of the link, and {@code nectl sim} as a child process. */
+    private final class SimProcess implements AutoCloseable
+    {
+        final AeronTransport transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
+        final ControllerLink link = new ControllerLink(transport.aeron(), LinkConfig.ipcDefaults(), DOF);
+        final Process sim;
+
+        SimProcess(final String... options) throws IOException
+        {
+            sim = startSim(transport.aeronDirectory(), options);
+        }
+
+        void awaitCondition(final BooleanSupplier condition, final String what) throws IOException
+        {
+            final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+            while (!condition.getAsBoolean())
+            {
+                if (System.nanoTime() - deadlineNs > 0 || (!sim.isAlive() && !condition.getAsBoolean()))
+                {
+                    fail("no " + what + (sim.isAlive() ? " within 30 s" : ", simulator exited " + sim.exitValue()) + "\n" + output());
+                }
+                Thread.yield();
+            }
+        }
+
+        @Override
+        public void close()
         {
             sim.destroyForcibly();
             CloseHelper.closeAll(link, transport);
@@ -124,18 +141,5 @@ class SimCommandTest
     private String output() throws IOException
     {
         return "simulator output:\n" + Files.readString(outputFile().toPath());
-    }
-
-    private void awaitCondition(final BooleanSupplier condition, final String what, final Process sim) throws IOException
-    {
-        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() - deadlineNs > 0 || (!sim.isAlive() && !condition.getAsBoolean()))
-            {
-                fail("no " + what + (sim.isAlive() ? " within 30 s" : ", simulator exited " + sim.exitValue()) + "\n" + output());
-            }
-            Thread.yield();
-        }
     }
 }
