@@ -54,6 +54,21 @@ final class DescriptionValidationTest
             position: [0, 0.5]
         """;
 
+    /** A valid standard-DH chain. */
+    private static final String STANDARD = """
+        name: planar
+        format: standard-dh
+        tool: tip
+        kinematics:
+          columns: [link, sigma, theta, d, a, alpha]
+          rows:
+            - [link1, R, 0, 0, 0.4, 0]
+            - [link2, R, 0, 0, 0.4, 0]
+        links:
+          link1: {mass: 0.5, com: [-0.2, 0, 0], inertia: {at: com, xx: 0.05, yy: 0.05, zz: 0.1}}
+          link2: {mass: 0.5, com: [-0.2, 0, 0], inertia: {at: com, xx: 0.05, yy: 0.05, zz: 0.1}}
+        """;
+
     @TempDir
     Path dir;
 
@@ -248,6 +263,19 @@ final class DescriptionValidationTest
     void toolIsAnUnknownKeyInModifiedDh() throws IOException
     {
         rejects(change("base: base", "base: base\ntool: flange"), 4, "tool", "unknown key 'tool'");
+    }
+
+    @Test
+    void standardDhHasNoAntecedentColumnBecauseItDescribesSerialChains() throws IOException
+    {
+        rejects(STANDARD.replace("[link, sigma,", "[link, antecedent, sigma,"), 5, "kinematics.columns[1]",
+            "unknown column 'antecedent'", "link, sigma, theta, d, a, alpha, joint");
+    }
+
+    @Test
+    void standardDhToolNamedLikeALinkIsRejected() throws IOException
+    {
+        rejects(STANDARD.replace("tool: tip", "tool: link1"), 3, "tool", "link name 'link1' is used twice");
     }
 
     @Test
