@@ -3,6 +3,7 @@ package org.nectl.transport;
 import org.agrona.DirectBuffer;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.EStopDecoder;
+import org.nectl.transport.sbe.GroupSizeEncodingDecoder;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.ModeRequestDecoder;
 import org.nectl.transport.sbe.ModeRequestKind;
@@ -30,6 +31,7 @@ final class PlannerCommandValidator
     static final short NO_JOINT = 255;
 
     private static final int NO_SEGMENT = -1;
+    private static final int GROUP_HEADER_LENGTH = GroupSizeEncodingDecoder.ENCODED_LENGTH;
 
     private final int jointCount;
     private final int maxDatagramLength;
@@ -326,7 +328,7 @@ final class PlannerCommandValidator
         {
             return RejectReason.MALFORMED.value();
         }
-        if (offset + StreamSetpointDecoder.JointsDecoder.HEADER_SIZE + (long)count * entryLength > messageLength)
+        if (offset + GROUP_HEADER_LENGTH + (long)count * entryLength > messageLength)
         {
             return RejectReason.TRUNCATED.value();
         }
@@ -335,7 +337,7 @@ final class PlannerCommandValidator
 
     private int checkGroupHeader(final int offset, final int entryLength)
     {
-        if (offset + StreamSetpointDecoder.JointsDecoder.HEADER_SIZE > messageLength)
+        if (offset + GROUP_HEADER_LENGTH > messageLength)
         {
             return RejectReason.TRUNCATED.value();
         }
