@@ -42,14 +42,9 @@ final class ModelCommand
         @Override
         public Integer call() throws Exception
         {
-            final RobotModel model;
-            try
+            final RobotModel model = loadOrReport(file, "nectl model show");
+            if (model == null)
             {
-                model = RobotDescriptions.load(file);
-            }
-            catch (final DescriptionException e)
-            {
-                System.err.println("nectl model show: " + e.getMessage());
                 return 2;
             }
             if (json)
@@ -108,14 +103,9 @@ final class ModelCommand
         @Override
         public Integer call() throws IOException
         {
-            final RobotModel model;
-            try
+            final RobotModel model = loadOrReport(file, "nectl model export");
+            if (model == null)
             {
-                model = RobotDescriptions.load(file);
-            }
-            catch (final DescriptionException e)
-            {
-                System.err.println("nectl model export: " + e.getMessage());
                 return 2;
             }
             if (output == null)
@@ -127,6 +117,26 @@ final class ModelCommand
                 UrdfWriter.write(model, output);
             }
             return 0;
+        }
+    }
+
+    /**
+     * Loads a description for a command, printing a description error on standard error.
+     *
+     * @param file the description file.
+     * @param command the command's name, prefixed to the error.
+     * @return the model, or null if the description is invalid (the command then exits with status 2).
+     */
+    static RobotModel loadOrReport(final Path file, final String command)
+    {
+        try
+        {
+            return RobotDescriptions.load(file);
+        }
+        catch (final DescriptionException e)
+        {
+            System.err.println(command + ": " + e.getMessage());
+            return null;
         }
     }
 
