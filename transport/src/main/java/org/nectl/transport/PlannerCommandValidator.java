@@ -68,6 +68,16 @@ final class PlannerCommandValidator
      */
     int validate(final DirectBuffer buffer, final int length)
     {
+        final int result = check(buffer, length);
+        if (result != ACCEPTED && templateId == TrajectorySegmentDecoder.TEMPLATE_ID)
+        {
+            abortSegment();
+        }
+        return result;
+    }
+
+    private int check(final DirectBuffer buffer, final int length)
+    {
         this.buffer = buffer;
         templateId = 0;
         sequence = 0;
@@ -179,12 +189,7 @@ final class PlannerCommandValidator
         switch (templateId)
         {
             case TrajectorySegmentDecoder.TEMPLATE_ID:
-                final int result = checkSegment();
-                if (result != ACCEPTED)
-                {
-                    abortSegment();
-                }
-                return result;
+                return checkSegment();
             case StreamSetpointDecoder.TEMPLATE_ID:
                 return checkSetpoint();
             case ModeRequestDecoder.TEMPLATE_ID:

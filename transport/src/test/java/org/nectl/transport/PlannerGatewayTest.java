@@ -131,6 +131,13 @@ final class PlannerGatewayTest
         assertReject(exchange(datagrams.segmentChunk(5L, 6L, 2, 2, DOF, new long[] {0L}, new double[] {0.0})),
             RejectReason.INVALID_FIELD);
         assertEquals(4L, gateway.rejectCount(RejectReason.INVALID_FIELD));
+
+        assertAck(exchange(datagrams.segmentChunk(6L, 7L, 0, 2, DOF, new long[] {0L}, new double[] {0.0})));
+        final byte[] badBlock = datagrams.segmentChunk(7L, 7L, 1, 2, DOF, new long[] {5L}, new double[] {0.0});
+        badBlock[0]++;
+        assertReject(exchange(badBlock), RejectReason.BLOCK_LENGTH_MISMATCH);
+        assertReject(exchange(datagrams.segmentChunk(8L, 7L, 1, 2, DOF, new long[] {5L}, new double[] {0.0})),
+            RejectReason.INVALID_FIELD, "a rejected chunk aborts its segment");
     }
 
     @Test
@@ -278,8 +285,13 @@ final class PlannerGatewayTest
 
     private static void assertReject(final Reply reply, final RejectReason reason)
     {
+        assertReject(reply, reason, "reject reason");
+    }
+
+    private static void assertReject(final Reply reply, final RejectReason reason, final String why)
+    {
         assertEquals(CommandRejectDecoder.TEMPLATE_ID, reply.templateId, "expected a reject, got " + reply);
-        assertEquals(reason, reply.reason);
+        assertEquals(reason, reply.reason, why);
     }
 
     /** A decoded CommandAck or CommandReject. */
