@@ -254,9 +254,9 @@ class SimulatedArmAdapterTest
         }
     }
 
-    /** One simulated period through the adapter, including its IPC publication, allocates nothing. */
+    /** One realtime period through the adapter (command in, step, state and heartbeat out over IPC) allocates nothing. */
     @Test
-    void aSimulationPeriodThroughTheAdapterAllocatesNothing()
+    void aRealtimePeriodThroughTheAdapterAllocatesNothing()
     {
         try (LinkFixture link = new LinkFixture(DOF))
         {
@@ -278,6 +278,34 @@ class SimulatedArmAdapterTest
             }, 10_000, 20_000);
             assertEquals(0L, bytes, "bytes allocated over 20000 periods");
             assertEquals(0L, adapter.droppedStateCount());
+        }
+    }
+
+    /** One lockstep period (command in, step, state out over IPC) allocates nothing either. */
+    @Test
+    void aLockstepPeriodThroughTheAdapterAllocatesNothing()
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final SimulatedArm arm = new SimulatedArm(MODEL, config().countsPerRevolution(1 << 20).noise(1e-5, 1e-4, SEED)
+                .latencyPeriods(1));
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink, AdapterSettings.defaults(),
+                SimulationMode.LOCKSTEP, SystemNanoClock.INSTANCE, NO_CRASH);
+            final JointStateSample state = new JointStateSample(DOF);
+            final HeartbeatSample heartbeat = new HeartbeatSample();
+            final MotorCommandSample command = new MotorCommandSample(DOF);
+            command.mode(DriveMode.TORQUE).enable(true);
+            adapter.doWork();
+            final long bytes = AllocationMeter.bytesAllocated(() ->
+            {
+                link.controllerLink.publishMotorCommand(command.jointStateSequence(arm.stepCount()));
+                adapter.doWork();
+                link.controllerLink.pollJointState(state);
+                link.controllerLink.pollHeartbeat(heartbeat);
+            }, 10_000, 20_000);
+            assertEquals(0L, bytes, "bytes allocated over 20000 lockstep periods");
+            assertEquals(arm.stepCount(), state.sequence(), "every command advanced the arm one period");
+            assertEquals(0L, adapter.staleCommandCount());
         }
     }
 
