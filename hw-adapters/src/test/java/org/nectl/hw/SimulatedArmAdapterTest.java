@@ -254,7 +254,10 @@ class SimulatedArmAdapterTest
         }
     }
 
-    /** One realtime period through the adapter (command in, step, state and heartbeat out over IPC) allocates nothing. */
+    /**
+     * One realtime period through the adapter (command in, step, state and heartbeat out over IPC)
+     * allocates nothing.
+     */
     @Test
     void aRealtimePeriodThroughTheAdapterAllocatesNothing()
     {
