@@ -44,7 +44,8 @@ class SimulatedArmAdapterTest
     /**
      * The lockstep contract: state 0 at simulated time 0, re-published until the first command;
      * then one command acknowledging the latest state gives exactly the next state, one period
-     * later in simulated time; a command acknowledging an older state changes nothing. The states
+     * later in simulated time; a command acknowledging an older state changes nothing; heartbeats
+     * keep coming on the clock while the arm waits, stamped with simulated time. The states
      * equal, bit for bit, those of the same arm driven directly with the same torques.
      */
     @Test
@@ -66,6 +67,12 @@ class SimulatedArmAdapterTest
                 final AtomicInteger republished = new AtomicInteger();
                 LinkFixture.awaitCondition(() -> link.controllerLink.pollJointState(first) > 0
                     && first.sequence() == 0 && republished.incrementAndGet() >= 2, "state 0 re-published twice");
+                final HeartbeatSample heartbeat = new HeartbeatSample();
+                final AtomicInteger heartbeats = new AtomicInteger();
+                LinkFixture.awaitCondition(() -> heartbeats.addAndGet(link.controllerLink.pollHeartbeat(heartbeat)) >= 3,
+                    "heartbeats on the clock while no command has arrived");
+                assertEquals(0L, heartbeat.timestampNs(), "stamped with simulated time");
+                assertEquals(AdapterState.STARTING, heartbeat.state());
                 for (long n = 0; n < 100; n++)
                 {
                     if (n == 50)
