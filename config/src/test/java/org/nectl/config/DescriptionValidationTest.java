@@ -208,6 +208,18 @@ final class DescriptionValidationTest
     }
 
     @Test
+    void emptyNameIsRejected() throws IOException
+    {
+        rejects(change("[link3, joint3,", "['', joint3,"), 9, "kinematics.rows[2][0]", "empty string");
+    }
+
+    @Test
+    void missingValueIsRejected() throws IOException
+    {
+        rejects(change("mass: 1.5", "mass:"), 16, "links.link2.mass", "expected a value, found nothing");
+    }
+
+    @Test
     void duplicateLinkNameIsRejected() throws IOException
     {
         rejects(change("[link3, joint3, link2,", "[link2, joint3, link2,"), 9, "kinematics.link2", "used twice");
