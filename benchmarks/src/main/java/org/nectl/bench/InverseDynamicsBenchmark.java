@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.nectl.config.RobotDescriptions;
 import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.dynamics.ScrewTheoryInverseDynamics;
 import org.nectl.core.dynamics.TorqueDerivative;
 import org.nectl.core.model.RobotModel;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -20,7 +21,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Cost of one inverse-dynamics evaluation (RNEA) and of tau with tau-dot together, on any robot
+ * Cost of one inverse-dynamics evaluation (RNEA, and its screw-theory cross-check formulation) and of
+ * tau with tau-dot together, on any robot
  * description: {@code java -jar benchmarks/target/benchmarks.jar InverseDynamicsBenchmark
  * -p model=config/robots/panda.yaml -prof gc}. Inputs cycle through 1024 seeded random states.
  */
@@ -37,6 +39,7 @@ public class InverseDynamicsBenchmark
     public String model;
 
     private InverseDynamics inverseDynamics;
+    private ScrewTheoryInverseDynamics screwTheoryInverseDynamics;
     private TorqueDerivative torqueDerivative;
     private RandomStates states;
     private double[] tau;
@@ -48,6 +51,7 @@ public class InverseDynamicsBenchmark
     {
         final RobotModel robot = RobotDescriptions.load(Path.of(model));
         inverseDynamics = new InverseDynamics(robot);
+        screwTheoryInverseDynamics = new ScrewTheoryInverseDynamics(robot);
         torqueDerivative = new TorqueDerivative(robot);
         states = new RandomStates(robot.dof(), 42);
         tau = new double[robot.dof()];
@@ -60,6 +64,15 @@ public class InverseDynamicsBenchmark
     {
         final int i = states.advance();
         inverseDynamics.compute(states.q(i), states.qd(i), states.qdd(i), tau);
+        return tau;
+    }
+
+    /** @return the torques from the screw-theory formulation, so the work cannot be eliminated. */
+    @Benchmark
+    public double[] screwTheoryRnea()
+    {
+        final int i = states.advance();
+        screwTheoryInverseDynamics.compute(states.q(i), states.qd(i), states.qdd(i), tau);
         return tau;
     }
 

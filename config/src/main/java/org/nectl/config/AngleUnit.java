@@ -1,6 +1,7 @@
 package org.nectl.config;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The unit of every angle written in a description file (key {@code angles}): radians by default,
@@ -28,7 +29,7 @@ enum AngleUnit
         final String text = field.text();
         for (final AngleUnit unit : values())
         {
-            if (unit.name().toLowerCase(java.util.Locale.ROOT).equals(text))
+            if (unit.name().toLowerCase(Locale.ROOT).equals(text))
             {
                 return unit;
             }

@@ -187,7 +187,12 @@ final class YamlField
         {
             throw error("expected a value, found " + describe());
         }
-        return ((ScalarNode) node).getValue();
+        final String value = ((ScalarNode) node).getValue();
+        if (value.isEmpty())
+        {
+            throw error("expected a value, found an empty string");
+        }
+        return value;
     }
 
     /** @return this scalar as a finite number (decimal, or a multiple of pi). */

@@ -54,6 +54,21 @@ final class DescriptionValidationTest
             position: [0, 0.5]
         """;
 
+    /** A valid standard-DH chain. */
+    private static final String STANDARD = """
+        name: planar
+        format: standard-dh
+        tool: tip
+        kinematics:
+          columns: [link, sigma, theta, d, a, alpha]
+          rows:
+            - [link1, R, 0, 0, 0.4, 0]
+            - [link2, R, 0, 0, 0.4, 0]
+        links:
+          link1: {mass: 0.5, com: [-0.2, 0, 0], inertia: {at: com, xx: 0.05, yy: 0.05, zz: 0.1}}
+          link2: {mass: 0.5, com: [-0.2, 0, 0], inertia: {at: com, xx: 0.05, yy: 0.05, zz: 0.1}}
+        """;
+
     @TempDir
     Path dir;
 
@@ -193,6 +208,18 @@ final class DescriptionValidationTest
     }
 
     @Test
+    void emptyNameIsRejected() throws IOException
+    {
+        rejects(change("[link3, joint3,", "['', joint3,"), 9, "kinematics.rows[2][0]", "empty string");
+    }
+
+    @Test
+    void missingValueIsRejected() throws IOException
+    {
+        rejects(change("mass: 1.5", "mass:"), 16, "links.link2.mass", "expected a value, found nothing");
+    }
+
+    @Test
     void duplicateLinkNameIsRejected() throws IOException
     {
         rejects(change("[link3, joint3, link2,", "[link2, joint3, link2,"), 9, "kinematics.link2", "used twice");
@@ -248,6 +275,19 @@ final class DescriptionValidationTest
     void toolIsAnUnknownKeyInModifiedDh() throws IOException
     {
         rejects(change("base: base", "base: base\ntool: flange"), 4, "tool", "unknown key 'tool'");
+    }
+
+    @Test
+    void standardDhHasNoAntecedentColumnBecauseItDescribesSerialChains() throws IOException
+    {
+        rejects(STANDARD.replace("[link, sigma,", "[link, antecedent, sigma,"), 5, "kinematics.columns[1]",
+            "unknown column 'antecedent'", "link, sigma, theta, d, a, alpha, joint");
+    }
+
+    @Test
+    void standardDhToolNamedLikeALinkIsRejected() throws IOException
+    {
+        rejects(STANDARD.replace("tool: tip", "tool: link1"), 3, "tool", "link name 'link1' is used twice");
     }
 
     @Test

@@ -39,24 +39,13 @@ final class ShippedRobots
         throw new IllegalStateException("config/robots not found: set -D" + PROPERTY);
     }
 
-    /** @return the shipped YAML description files, sorted by name. */
+    /** @return the shipped description files (YAML and URDF), sorted by name. */
     static List<Path> files() throws IOException
-    {
-        return filesEndingIn(".yaml", ".yml");
-    }
-
-    /** @return the shipped URDF files, sorted by name. */
-    static List<Path> urdfFiles() throws IOException
-    {
-        return filesEndingIn(".urdf");
-    }
-
-    private static List<Path> filesEndingIn(final String... suffixes) throws IOException
     {
         try (Stream<Path> s = Files.list(directory()))
         {
-            return s.filter(p -> Stream.of(suffixes).anyMatch(suffix -> p.toString().endsWith(suffix))).sorted()
-                .collect(Collectors.toList());
+            return s.filter(p -> Stream.of(".yaml", ".yml", ".urdf").anyMatch(suffix -> p.toString().endsWith(suffix)))
+                .sorted().collect(Collectors.toList());
         }
     }
 }

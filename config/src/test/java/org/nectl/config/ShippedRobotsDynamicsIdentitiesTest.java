@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.nectl.config.urdf.UrdfReader;
 import org.nectl.core.dynamics.DynamicsIdentities;
 import org.nectl.core.model.RobotModel;
 
@@ -28,12 +26,11 @@ final class ShippedRobotsDynamicsIdentitiesTest
     @Test
     void derivativesMassMatrixCoriolisAndForwardDynamicsHoldOnEveryShippedRobot() throws IOException
     {
-        final List<Path> files = new ArrayList<>(ShippedRobots.files());
-        files.addAll(ShippedRobots.urdfFiles());
+        final List<Path> files = ShippedRobots.files();
         assertTrue(!files.isEmpty(), "no shipped robots in " + ShippedRobots.directory());
         for (final Path file : files)
         {
-            final RobotModel model = file.toString().endsWith(".urdf") ? UrdfReader.read(file) : RobotDescriptions.load(file);
+            final RobotModel model = RobotDescriptions.load(file);
             for (long seed = 1; seed <= STATES; seed++)
             {
                 final String where = file.getFileName() + " seed " + seed;

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
-import org.nectl.config.urdf.UrdfReader;
 import org.nectl.core.dynamics.FormulationCrossCheck;
 import org.nectl.core.model.RobotModel;
 
@@ -22,22 +21,12 @@ final class ShippedRobotsFormulationCrossCheckTest
     private static final int STATES = 200;
 
     @Test
-    void screwTheoryAndModifiedDhAgreeOnEveryShippedYamlRobot() throws IOException
+    void screwTheoryAndModifiedDhAgreeOnEveryShippedRobot() throws IOException
     {
-        assertTrue(!ShippedRobots.files().isEmpty(), "no shipped YAML robots in " + ShippedRobots.directory());
+        assertTrue(!ShippedRobots.files().isEmpty(), "no shipped robots in " + ShippedRobots.directory());
         for (final Path file : ShippedRobots.files())
         {
             assertAgree(file, RobotDescriptions.load(file));
-        }
-    }
-
-    @Test
-    void screwTheoryAndModifiedDhAgreeOnEveryShippedUrdfRobot() throws IOException
-    {
-        assertTrue(!ShippedRobots.urdfFiles().isEmpty(), "no shipped URDF robots in " + ShippedRobots.directory());
-        for (final Path file : ShippedRobots.urdfFiles())
-        {
-            assertAgree(file, UrdfReader.read(file));
         }
     }
 

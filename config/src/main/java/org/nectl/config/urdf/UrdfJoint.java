@@ -105,7 +105,8 @@ record UrdfJoint(
 
     /**
      * Revolute and prismatic joints require {@code <limit>} with effort and velocity (lower and
-     * upper default to 0); continuous joints may have one but never position limits.
+     * upper default to 0); continuous joints may have one but never position limits. The largest
+     * double stands for "unlimited" ({@link UrdfLimitValues}).
      */
     private static JointLimits limits(final UrdfElement joint, final String typeName)
     {
@@ -118,13 +119,13 @@ record UrdfJoint(
         {
             return JointLimits.NONE;
         }
-        final double effort = limit.requiredNumber("effort");
-        final double velocity = limit.requiredNumber("velocity");
+        final double effort = UrdfLimitValues.fromUrdf(limit.requiredNumber("effort"));
+        final double velocity = UrdfLimitValues.fromUrdf(limit.requiredNumber("velocity"));
         final JointLimits limits = continuous
             ? new JointLimits(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, velocity, effort,
                 Double.POSITIVE_INFINITY)
-            : new JointLimits(limit.number("lower", 0.0), limit.number("upper", 0.0), velocity, effort,
-                Double.POSITIVE_INFINITY);
+            : new JointLimits(UrdfLimitValues.fromUrdf(limit.number("lower", 0.0)),
+                UrdfLimitValues.fromUrdf(limit.number("upper", 0.0)), velocity, effort, Double.POSITIVE_INFINITY);
         final String problem = limits.check();
         if (problem != null)
         {

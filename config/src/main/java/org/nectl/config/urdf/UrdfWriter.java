@@ -19,9 +19,9 @@ import org.nectl.core.model.RobotModel;
  * {@link UrdfReader} reads back. Movable joints are written in coordinate order, so re-import keeps
  * the coordinates. Numbers are written as decimals that parse back to exactly the same doubles.
  *
- * <p>Not representable, hence rejected: revolute joints with one-sided position limits, prismatic
- * joints without finite position limits, movable joints with a finite position range but no finite
- * effort or velocity limit. Torque-rate limits have no URDF counterpart and are not written.
+ * <p>Revolute joints without position limits become continuous joints; any other missing limit is
+ * written as the largest double, which {@link UrdfReader} reads back as unlimited
+ * ({@link UrdfLimitValues}). Torque-rate limits have no URDF counterpart and are not written.
  *
  * <p>Not real-time safe; thread safe (no shared state).
  */
@@ -37,7 +37,6 @@ public final class UrdfWriter
      * @param model the model to write.
      * @param file destination, overwritten.
      * @throws IOException if the file cannot be written.
-     * @throws IllegalArgumentException naming the joint whose limits URDF cannot express.
      */
     public static void write(final RobotModel model, final Path file) throws IOException
     {
@@ -47,7 +46,6 @@ public final class UrdfWriter
     /**
      * @param model the model to write.
      * @return URDF text.
-     * @throws IllegalArgumentException naming the joint whose limits URDF cannot express.
      */
     public static String write(final RobotModel model)
     {
@@ -109,7 +107,7 @@ public final class UrdfWriter
         final JointType type = model.jointType(body);
         final int coordinate = model.coordinateOfBody(body);
         final JointLimits limits = type.isMovable() ? model.limits(coordinate) : JointLimits.NONE;
-        final String urdfType = urdfType(model, body, limits);
+        final String urdfType = urdfType(type, limits);
         final int parent = model.parent(body);
         out.append(INDENT).append("<joint name=\"").append(escape(model.jointName(body)))
             .append("\" type=\"").append(urdfType).append("\">\n");
@@ -129,48 +127,37 @@ public final class UrdfWriter
         out.append(INDENT).append("</joint>\n");
     }
 
-    private static String urdfType(final RobotModel model, final int body, final JointLimits limits)
+    /** Revolute joints without position limits are continuous in URDF, all others keep their type. */
+    private static String urdfType(final JointType type, final JointLimits limits)
     {
+        if (type == JointType.FIXED)
+        {
+            return "fixed";
+        }
+        if (type == JointType.PRISMATIC)
+        {
+            return "prismatic";
+        }
         final boolean unbounded = limits.positionMin() == Double.NEGATIVE_INFINITY
             && limits.positionMax() == Double.POSITIVE_INFINITY;
-        final boolean bounded = Double.isFinite(limits.positionMin()) && Double.isFinite(limits.positionMax());
-        final boolean ratesKnown = Double.isFinite(limits.effortMax()) && Double.isFinite(limits.velocityMax());
-        final String where = "joint '" + model.jointName(body) + "': ";
-        switch (model.jointType(body))
-        {
-            case FIXED:
-                return "fixed";
-            case REVOLUTE:
-                if (unbounded)
-                {
-                    return "continuous";
-                }
-                require(bounded && ratesKnown, where + "a revolute joint needs both position limits finite (or both"
-                    + " infinite) and finite effort and velocity limits to be written as URDF; limits are " + limits);
-                return "revolute";
-            default:
-                require(bounded && ratesKnown, where + "a prismatic joint needs finite position, effort and velocity"
-                    + " limits to be written as URDF; limits are " + limits);
-                return "prismatic";
-        }
+        return unbounded ? "continuous" : "revolute";
     }
 
     private static void limit(final StringBuilder out, final String urdfType, final JointLimits limits)
     {
-        final boolean ratesKnown = Double.isFinite(limits.effortMax()) && Double.isFinite(limits.velocityMax());
+        final String rates = "effort=\"" + limitValue(limits.effortMax()) + "\" velocity=\""
+            + limitValue(limits.velocityMax()) + "\"/>\n";
         if (urdfType.equals("continuous"))
         {
-            if (ratesKnown)
+            // The element is optional for continuous joints: leave it out when nothing is limited.
+            if (Double.isFinite(limits.effortMax()) || Double.isFinite(limits.velocityMax()))
             {
-                out.append(INDENT.repeat(2)).append("<limit effort=\"").append(number(limits.effortMax()))
-                    .append("\" velocity=\"").append(number(limits.velocityMax())).append("\"/>\n");
+                out.append(INDENT.repeat(2)).append("<limit ").append(rates);
             }
             return;
         }
-        out.append(INDENT.repeat(2)).append("<limit lower=\"").append(number(limits.positionMin()))
-            .append("\" upper=\"").append(number(limits.positionMax()))
-            .append("\" effort=\"").append(number(limits.effortMax()))
-            .append("\" velocity=\"").append(number(limits.velocityMax())).append("\"/>\n");
+        out.append(INDENT.repeat(2)).append("<limit lower=\"").append(limitValue(limits.positionMin()))
+            .append("\" upper=\"").append(limitValue(limits.positionMax())).append("\" ").append(rates);
     }
 
     private static void transmission(final StringBuilder out, final RobotModel model, final int coordinate)
@@ -207,14 +194,6 @@ public final class UrdfWriter
         return false;
     }
 
-    private static void require(final boolean condition, final String problem)
-    {
-        if (!condition)
-        {
-            throw new IllegalArgumentException(problem);
-        }
-    }
-
     private static boolean isZero(final double[] values)
     {
         for (final double v : values)
@@ -232,10 +211,15 @@ public final class UrdfWriter
         return number(v[0]) + " " + number(v[1]) + " " + number(v[2]);
     }
 
-    /** Double.toString gives a decimal that parses back to exactly the same double. */
+    private static String limitValue(final double value)
+    {
+        return number(UrdfLimitValues.toUrdf(value));
+    }
+
+    /** Double.toString gives a decimal that parses back to exactly the same double; -0 is written as 0. */
     private static String number(final double value)
     {
-        return Double.toString(value);
+        return value == 0.0 ? "0.0" : Double.toString(value);
     }
 
     private static String escape(final String text)

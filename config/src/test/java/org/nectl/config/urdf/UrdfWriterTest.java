@@ -63,7 +63,7 @@ class UrdfWriterTest
     {
         for (long seed = 0; seed < 200; seed++)
         {
-            final RobotModel model = withRepresentableLimits(RandomRobots.any(seed), seed);
+            final RobotModel model = withRandomLimits(RandomRobots.any(seed), seed);
             final RobotModel back = UrdfReader.read(UrdfWriter.write(model), "exported" + seed + ".urdf");
             ModelComparison.assertSameRobot(model, back, TOLERANCE, "seed " + seed);
             TorqueComparison.assertSameTorques(model, back, seed, TOLERANCE);
@@ -97,15 +97,17 @@ class UrdfWriterTest
     }
 
     @Test
-    void limitsUrdfCannotExpressAreRejectedNamingTheJoint()
+    void missingLimitsAreWrittenAsTheLargestDoubleAndReadBackAsUnlimited()
     {
-        final IllegalArgumentException prismatic = assertThrows(IllegalArgumentException.class,
-            () -> UrdfWriter.write(single(JointType.PRISMATIC, JointLimits.NONE)));
-        assertTrue(prismatic.getMessage().contains("joint 'slide'"), prismatic.getMessage());
-        final IllegalArgumentException oneSided = assertThrows(IllegalArgumentException.class,
-            () -> UrdfWriter.write(single(JointType.REVOLUTE,
-                new JointLimits(-1, Double.POSITIVE_INFINITY, 1, 1, Double.POSITIVE_INFINITY))));
-        assertTrue(oneSided.getMessage().contains("joint 'slide'"), oneSided.getMessage());
+        final JointLimits oneSided = new JointLimits(-1, Double.POSITIVE_INFINITY, 2, Double.POSITIVE_INFINITY,
+            Double.POSITIVE_INFINITY);
+        final String revolute = UrdfWriter.write(single(JointType.REVOLUTE, oneSided));
+        assertTrue(revolute.contains("<limit lower=\"-1.0\" upper=\"1.7976931348623157E308\" effort=\"1.7976931348623157E308\""
+            + " velocity=\"2.0\"/>"), revolute);
+        assertEquals(oneSided, UrdfReader.read(revolute, "one-sided.urdf").limits(0));
+        final String prismatic = UrdfWriter.write(single(JointType.PRISMATIC, JointLimits.NONE));
+        assertTrue(prismatic.contains("lower=\"-1.7976931348623157E308\""), prismatic);
+        assertEquals(JointLimits.NONE, UrdfReader.read(prismatic, "unlimited.urdf").limits(0));
     }
 
     @Test
@@ -126,11 +128,10 @@ class UrdfWriterTest
     }
 
     /**
-     * The same robot with finite position, velocity and effort limits on every movable joint (random
-     * robots have none, which URDF cannot say for prismatic joints); a third of the revolute joints
-     * stay unbounded in position, which URDF writes as continuous.
+     * The same robot with random limits on every movable joint, each value finite or unlimited
+     * (random robots have none, and URDF needs a number for most of them).
      */
-    static RobotModel withRepresentableLimits(final RobotModel model, final long seed)
+    static RobotModel withRandomLimits(final RobotModel model, final long seed)
     {
         final SplittableRandom rnd = new SplittableRandom(seed);
         final RobotModel.Builder b = RobotModel.builder(model.name()).baseName(model.baseName());
@@ -146,13 +147,16 @@ class UrdfWriterTest
             final int k = model.coordinateOfBody(i);
             if (k >= 0)
             {
-                final boolean unbounded = model.jointType(i) == JointType.REVOLUTE && rnd.nextInt(3) == 0;
                 b.actuation(i, model.actuation(k)).limits(i, new JointLimits(
-                    unbounded ? Double.NEGATIVE_INFINITY : -rnd.nextDouble(0.1, 3),
-                    unbounded ? Double.POSITIVE_INFINITY : rnd.nextDouble(0.1, 3),
-                    rnd.nextDouble(0.5, 5), rnd.nextDouble(1, 300), Double.POSITIVE_INFINITY));
+                    -limitOrUnlimited(rnd, 0.1, 3), limitOrUnlimited(rnd, 0.1, 3), limitOrUnlimited(rnd, 0.5, 5),
+                    limitOrUnlimited(rnd, 1, 300), Double.POSITIVE_INFINITY));
             }
         }
         return b.coordinateOrder(order).build();
+    }
+
+    private static double limitOrUnlimited(final SplittableRandom rnd, final double min, final double max)
+    {
+        return rnd.nextInt(3) == 0 ? Double.POSITIVE_INFINITY : rnd.nextDouble(min, max);
     }
 }

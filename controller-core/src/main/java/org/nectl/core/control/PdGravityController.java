@@ -1,11 +1,11 @@
 package org.nectl.core.control;
 
-import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.dynamics.GravityTorques;
 import org.nectl.core.model.RobotModel;
 
 /**
  * Joint-space PD control with gravity compensation: tau = Kp (q_d - q) + Kd (qd_d - qd) + g(q),
- * g(q) the gravity torques from inverse dynamics at rest (qd = qdd = 0, friction off). With
+ * g(q) the torques that hold the arm still against gravity ({@link GravityTorques}). With
  * qd_d = 0 and positive gains the set point q_d is globally asymptotically stable for the rigid
  * model (Takegaki and Arimoto, "A new feedback method for dynamic control of manipulators", 1981),
  * which makes it the holding law of the ENABLED and HOLD states.
@@ -15,10 +15,9 @@ import org.nectl.core.model.RobotModel;
 public final class PdGravityController
 {
     private final int dof;
-    private final InverseDynamics gravityTorques;
+    private final GravityTorques gravityTorques;
     private final double[] kp;
     private final double[] kd;
-    private final double[] zero;
     private final double[] gravityNm;
 
     /**
@@ -31,12 +30,10 @@ public final class PdGravityController
     public PdGravityController(final RobotModel model, final double[] kp, final double[] kd)
     {
         dof = model.dof();
-        gravityTorques = new InverseDynamics(model);
-        gravityTorques.jointFriction(false);
+        gravityTorques = new GravityTorques(model);
         JointGains.check(dof, kp, kd);
         this.kp = kp.clone();
         this.kd = kd.clone();
-        zero = new double[dof];
         gravityNm = new double[dof];
     }
 
@@ -65,7 +62,7 @@ public final class PdGravityController
     public int compute(
         final double[] q, final double[] qd, final double[] qDesired, final double[] qdDesired, final double[] tauNm)
     {
-        gravityTorques.compute(q, zero, zero, gravityNm);
+        gravityTorques.compute(q, gravityNm);
         for (int j = 0; j < dof; j++)
         {
             tauNm[j] = kp[j] * (qDesired[j] - q[j]) + kd[j] * (qdDesired[j] - qd[j]) + gravityNm[j];

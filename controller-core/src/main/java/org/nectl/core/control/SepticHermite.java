@@ -72,11 +72,12 @@ final class SepticHermite
     }
 
     /**
-     * Finds the smallest and largest value of d^order p / ds^order over s in [0, 1]: the ends and
-     * every root of the next derivative, bracketed by a scan of {@link #ROOT_SCAN} subintervals and
-     * refined by bisection to rounding. Two roots closer than 1/256 in one subinterval can be
-     * missed only when the derivative has a bump narrower than that, whose height is then below
-     * max|next-but-one derivative| / 8 / 256^2. Not real-time safe (slow, for construction).
+     * Finds the smallest and largest value of d^order p / ds^order over s in [0, 1]: the ends, a scan
+     * of {@link #ROOT_SCAN} subintervals, and every root of the next derivative that changes sign
+     * across a subinterval, refined by bisection to rounding. Two roots within one subinterval (no
+     * sign change) are missed only with a bump narrower than 1/256, which rises above the scanned
+     * values by at most max|d^(order+2) p / ds^(order+2)| / (8 * 256^2). Not real-time safe (slow,
+     * for construction).
      *
      * @param order derivative order, below {@link #MAX_ORDER}.
      * @param range receives {min, s at min, max, s at max}.
@@ -87,20 +88,16 @@ final class SepticHermite
         range[1] = 0.0;
         range[2] = range[0];
         range[3] = 0.0;
-        include(c, at, order, 1.0, range);
         double sLeft = 0.0;
         double slopeLeft = derivative(c, at, order + 1, 0.0);
         for (int i = 1; i <= ROOT_SCAN; i++)
         {
             final double sRight = (double) i / ROOT_SCAN;
             final double slopeRight = derivative(c, at, order + 1, sRight);
+            include(c, at, order, sRight, range);
             if (slopeLeft * slopeRight < 0.0)
             {
                 include(c, at, order, root(c, at, order + 1, sLeft, sRight, slopeLeft), range);
-            }
-            else if (slopeRight == 0.0)
-            {
-                include(c, at, order, sRight, range);
             }
             sLeft = sRight;
             slopeLeft = slopeRight;

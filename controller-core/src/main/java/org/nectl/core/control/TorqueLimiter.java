@@ -216,6 +216,18 @@ public final class TorqueLimiter
         return nonFiniteCommands[joint];
     }
 
+    /** @return joint j's torque limit, N m. Real-time safe. */
+    public double torqueLimitNm(final int joint)
+    {
+        return torqueLimitNm[joint];
+    }
+
+    /** @return joint j's largest command change per tick (rate limit times period), N m. Real-time safe. */
+    public double torqueStepLimitNm(final int joint)
+    {
+        return torqueStepLimitNm[joint];
+    }
+
     /** @return number of joints. Real-time safe. */
     public int dof()
     {

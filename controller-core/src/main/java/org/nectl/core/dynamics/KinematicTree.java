@@ -123,8 +123,7 @@ final class KinematicTree
     {
         final int r = 9 * j;
         final int p = 3 * j;
-        position[p] = placementTranslation[p] + q * placementRotation[r + 2];
-        position[p + 1] = placementTranslation[p + 1] + q * placementRotation[r + 5];
-        position[p + 2] = placementTranslation[p + 2] + q * placementRotation[r + 8];
+        Vec3.copy(placementTranslation, p, position, p);
+        Vec3.addScaledAxisZ(q, placementRotation, r, position, p);
     }
 }

@@ -24,6 +24,10 @@ final class NewtonEulerPasses
     final double[] omegaDot;
     /** Linear acceleration of the body origin, gravity entered as base acceleration -g, m/s^2. */
     final double[] linearAcceleration;
+    /** J omega: inertia about the origin times angular velocity, kg m^2/s. */
+    final double[] inertiaOmega;
+    /** J omegaDot, kg m^2/s^2. */
+    final double[] inertiaOmegaDot;
     /** Force the parent exerts on body j (eqs. 26, 29), N. */
     final double[] force;
     /** Moment the parent exerts on body j about its origin (eqs. 27, 30), N m. */
@@ -43,6 +47,8 @@ final class NewtonEulerPasses
         omegaParent = new double[slots];
         omegaDot = new double[slots];
         linearAcceleration = new double[slots];
+        inertiaOmega = new double[slots];
+        inertiaOmegaDot = new double[slots];
         force = new double[slots];
         moment = new double[slots];
         externalWrench = new double[6 * tree.bodyCount];
@@ -123,10 +129,7 @@ final class NewtonEulerPasses
         }
         // (21)
         Vec3.transportAcceleration(omega, i, omegaDot, i, tree.position, 3 * j, scratch, 0);
-        for (int c = 0; c < 3; c++)
-        {
-            scratch[c] += linearAcceleration[i + c];
-        }
+        Vec3.add(linearAcceleration, i, scratch, 0);
         Vec3.multiplyTransposed(r, rj, scratch, 0, linearAcceleration, s);
         if (sigma == KinematicTree.PRISMATIC)
         {
@@ -145,9 +148,10 @@ final class NewtonEulerPasses
         Vec3.addScaled(tree.mass[j], linearAcceleration, s, force, s);
         Vec3.subtract(externalWrench, e, force, s);
         // (23) M = J omegaDot + omega x (J omega) + MS x vdot
-        Vec3.multiply(tree.inertia, 9 * j, omega, s, scratch, 0);
-        Vec3.cross(omega, s, scratch, 0, moment, s);
-        Vec3.addMultiplied(tree.inertia, 9 * j, omegaDot, s, moment, s);
+        Vec3.multiply(tree.inertia, 9 * j, omega, s, inertiaOmega, s);
+        Vec3.multiply(tree.inertia, 9 * j, omegaDot, s, inertiaOmegaDot, s);
+        Vec3.cross(omega, s, inertiaOmega, s, moment, s);
+        Vec3.add(inertiaOmegaDot, s, moment, s);
         Vec3.addCross(tree.firstMoment, ms, linearAcceleration, s, moment, s);
         Vec3.subtract(externalWrench, e + 3, moment, s);
     }
@@ -164,10 +168,7 @@ final class NewtonEulerPasses
                 // (28) iF_j = iR_j jf_j
                 Vec3.multiply(tree.rotation, 9 * j, force, s, scratch, 0);
                 // (29)
-                for (int c = 0; c < 3; c++)
-                {
-                    force[i + c] += scratch[c];
-                }
+                Vec3.add(scratch, 0, force, i);
                 // (30)
                 Vec3.addMultiplied(tree.rotation, 9 * j, moment, s, moment, i);
                 Vec3.addCross(tree.position, 3 * j, scratch, 0, moment, i);

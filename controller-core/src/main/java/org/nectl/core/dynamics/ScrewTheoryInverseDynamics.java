@@ -27,8 +27,8 @@ import org.nectl.core.model.RobotModel;
 public final class ScrewTheoryInverseDynamics
 {
     private static final int SIX = 6;
-    private static final int T = RigidTransforms.SIZE;
-    private static final int G = SpatialInertia.SIZE;
+    private static final int TRANSFORM = RigidTransforms.SIZE;
+    private static final int INERTIA = SpatialInertia.SIZE;
 
     private final int bodyCount;
     private final int[] parent;
@@ -59,7 +59,7 @@ public final class ScrewTheoryInverseDynamics
     private final double[] twistRate;
     /** F_i, the wrench the parent exerts on body i through joint i, body frame. */
     private final double[] jointWrench;
-    private final double[] motion = new double[T];
+    private final double[] motion = new double[TRANSFORM];
     private final double[] scratch = new double[SIX];
     private final double[] momentum = new double[SIX];
 
@@ -86,17 +86,17 @@ public final class ScrewTheoryInverseDynamics
             viscousFriction[k] = actuation.viscousFriction();
         }
         bodyScrew = new double[SIX * bodyCount];
-        homePoseOfParent = new double[T * bodyCount];
-        spatialInertia = new double[G * bodyCount];
+        homePoseOfParent = new double[TRANSFORM * bodyCount];
+        spatialInertia = new double[INERTIA * bodyCount];
         externalWrench = new double[SIX * bodyCount];
-        poseOfParent = new double[T * bodyCount];
+        poseOfParent = new double[TRANSFORM * bodyCount];
         twist = new double[SIX * bodyCount];
         twistRate = new double[SIX * bodyCount];
         jointWrench = new double[SIX * bodyCount];
         homeGeometry(model);
         for (int i = 0; i < bodyCount; i++)
         {
-            SpatialInertia.ofBody(model.inertialParameters(i), spatialInertia, G * i);
+            SpatialInertia.ofBody(model.inertialParameters(i), spatialInertia, INERTIA * i);
         }
         gravity(0.0, 0.0, -9.81);
     }
@@ -194,21 +194,26 @@ public final class ScrewTheoryInverseDynamics
      */
     private void homeGeometry(final RobotModel model)
     {
-        final double[] home = new double[T * bodyCount];
-        final double[] homeInverse = new double[T];
-        final double[] placement = new double[T];
+        final double[] home = new double[TRANSFORM * bodyCount];
+        final double[] homeInverse = new double[TRANSFORM];
+        final double[] placement = new double[TRANSFORM];
         final double[] spaceScrew = new double[SIX];
-        final double[] base = new double[T];
+        final double[] base = new double[TRANSFORM];
         RigidTransforms.identity(base, 0);
         for (int i = 0; i < bodyCount; i++)
         {
             RigidTransforms.set(model.placementRotation(i), model.placementTranslation(i), placement, 0);
-            final int p = parent[i];
-            RigidTransforms.compose(p < 0 ? base : home, p < 0 ? 0 : T * p, placement, 0, home, T * i);
-            spaceScrew(model.jointType(i), home, T * i, spaceScrew);
-            RigidTransforms.invert(home, T * i, homeInverse, 0);
+            final double[] parentHome = parent[i] < 0 ? base : home;
+            final int parentOffset = parent[i] < 0 ? 0 : TRANSFORM * parent[i];
+            final int o = TRANSFORM * i;
+            // M_i = M_parent * placement_i
+            RigidTransforms.compose(parentHome, parentOffset, placement, 0, home, o);
+            spaceScrew(model.jointType(i), home, o, spaceScrew);
+            RigidTransforms.invert(home, o, homeInverse, 0);
+            // A_i = [Ad_{M_i^-1}] S_i
             RigidTransforms.adjoint(homeInverse, 0, spaceScrew, 0, bodyScrew, SIX * i);
-            RigidTransforms.compose(homeInverse, 0, p < 0 ? base : home, p < 0 ? 0 : T * p, homePoseOfParent, T * i);
+            // M_{i,parent} = M_i^-1 M_parent
+            RigidTransforms.compose(homeInverse, 0, parentHome, parentOffset, homePoseOfParent, o);
         }
     }
 
@@ -250,7 +255,7 @@ public final class ScrewTheoryInverseDynamics
             final double thetaDot = k < 0 ? 0.0 : qd[k];
             final double thetaDdot = k < 0 ? 0.0 : qdd[k];
             final int s = SIX * i;
-            final int t = T * i;
+            final int t = TRANSFORM * i;
             // T_{i,parent} = exp(-[A_i] theta_i) M_{i,parent}
             RigidTransforms.exp(bodyScrew, s, -theta, motion, 0);
             RigidTransforms.compose(motion, 0, homePoseOfParent, t, poseOfParent, t);
@@ -281,8 +286,8 @@ public final class ScrewTheoryInverseDynamics
         {
             final int s = SIX * i;
             // F_i = G_i dV_i - [ad_{V_i}]^T (G_i V_i) - F_ext,i  (children added below)
-            SpatialInertia.apply(spatialInertia, G * i, twistRate, s, jointWrench, s);
-            SpatialInertia.apply(spatialInertia, G * i, twist, s, momentum, 0);
+            SpatialInertia.apply(spatialInertia, INERTIA * i, twistRate, s, jointWrench, s);
+            SpatialInertia.apply(spatialInertia, INERTIA * i, twist, s, momentum, 0);
             LieBrackets.adTranspose(twist, s, momentum, 0, scratch, 0);
             for (int c = 0; c < SIX; c++)
             {
@@ -295,7 +300,7 @@ public final class ScrewTheoryInverseDynamics
             if (p >= 0)
             {
                 // F_parent += [Ad_{T_{i,parent}}]^T F_i
-                RigidTransforms.adjointTranspose(poseOfParent, T * i, jointWrench, SIX * i, scratch, 0);
+                RigidTransforms.adjointTranspose(poseOfParent, TRANSFORM * i, jointWrench, SIX * i, scratch, 0);
                 for (int c = 0; c < SIX; c++)
                 {
                     jointWrench[SIX * p + c] += scratch[c];

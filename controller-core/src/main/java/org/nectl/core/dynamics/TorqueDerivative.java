@@ -157,10 +157,7 @@ public final class TorqueDerivative
         Vec3.multiplyTransposed(tree.rotation, rj, angularJerk, i, angularJerk, s);
         // (8), corrected: j_j = jR_i [j_i + transport jerk of iP_j] + joint terms
         Vec3.transportJerk(passes.omega, i, passes.omegaDot, i, angularJerk, i, tree.position, 3 * j, scratch, 0);
-        for (int c = 0; c < 3; c++)
-        {
-            scratch[c] += linearJerk[i + c];
-        }
+        Vec3.add(linearJerk, i, scratch, 0);
         Vec3.multiplyTransposed(tree.rotation, rj, scratch, 0, linearJerk, s);
         if (k < 0)
         {
@@ -185,31 +182,27 @@ public final class TorqueDerivative
 
     /**
      * Inertial rate of body j's Newton-Euler wrench about its origin, minus the external wrench rate
-     * (eqs. 12-13 moved from the centre of mass to the origin):
+     * (eqs. 12-13 moved from the centre of mass to the origin, J and MS rotating with the body):
      * Fdot = M jerk + transport jerk of MS;
-     * Mdot = J iota + J (omegaDot x omega) + 2 omega x J omegaDot + omegaDot x J omega
-     * + omega x (omega x J omega) + (omega x MS) x vdot + MS x jerk.
+     * Mdot = J (iota + omegaDot x omega) + omega x (2 J omegaDot + omega x J omega) + omegaDot x J omega
+     * + (omega x MS) x vdot + MS x jerk.
      */
     private void linkWrenchRate(final int j)
     {
         final int s = NewtonEulerPasses.slot(j);
         final int ms = 3 * j;
-        final int in = 9 * j;
         final double[] omega = passes.omega;
         final double[] omegaDot = passes.omegaDot;
         Vec3.transportJerk(omega, s, omegaDot, s, angularJerk, s, tree.firstMoment, ms, forceRate, s);
         Vec3.addScaled(tree.mass[j], linearJerk, s, forceRate, s);
 
-        Vec3.multiply(tree.inertia, in, angularJerk, s, momentRate, s);
         Vec3.cross(omegaDot, s, omega, s, scratch, 0);
-        Vec3.addMultiplied(tree.inertia, in, scratch, 0, momentRate, s);
-        Vec3.multiply(tree.inertia, in, omegaDot, s, scratch, 0);
-        Vec3.cross(omega, s, scratch, 0, scratch, 0);
-        Vec3.addScaled(2.0, scratch, 0, momentRate, s);
-        Vec3.multiply(tree.inertia, in, omega, s, scratch, 0);
-        Vec3.addCross(omegaDot, s, scratch, 0, momentRate, s);
-        Vec3.cross(omega, s, scratch, 0, scratch, 0);
+        Vec3.add(angularJerk, s, scratch, 0);
+        Vec3.multiply(tree.inertia, 9 * j, scratch, 0, momentRate, s);
+        Vec3.cross(omega, s, passes.inertiaOmega, s, scratch, 0);
+        Vec3.addScaled(2.0, passes.inertiaOmegaDot, s, scratch, 0);
         Vec3.addCross(omega, s, scratch, 0, momentRate, s);
+        Vec3.addCross(omegaDot, s, passes.inertiaOmega, s, momentRate, s);
         Vec3.cross(omega, s, tree.firstMoment, ms, scratch, 0);
         Vec3.addCross(scratch, 0, passes.linearAcceleration, s, momentRate, s);
         Vec3.addCross(tree.firstMoment, ms, linearJerk, s, momentRate, s);
@@ -244,20 +237,17 @@ public final class TorqueDerivative
             final int i = NewtonEulerPasses.slot(tree.parent[j]);
             final int rj = 9 * j;
             final int pj = 3 * j;
+            // (17): the child's moment rate and its force rate's moment
             Vec3.addMultiplied(tree.rotation, rj, momentRate, s, momentRate, i);
             Vec3.multiply(tree.rotation, rj, forceRate, s, scratch, 0);
             Vec3.addCross(tree.position, pj, scratch, 0, momentRate, i);
-            for (int c = 0; c < 3; c++)
-            {
-                forceRate[i + c] += scratch[c];
-            }
+            // (16)
+            Vec3.add(scratch, 0, forceRate, i);
+            // (17), corrected: the moving offset's term uses the force itself
             Vec3.cross(passes.omega, i, tree.position, pj, offsetRate, 0);
             if (tree.sigma[j] == KinematicTree.PRISMATIC)
             {
-                final double rate = qd[tree.coordinate[j]];
-                offsetRate[0] += rate * tree.rotation[rj + 2];
-                offsetRate[1] += rate * tree.rotation[rj + 5];
-                offsetRate[2] += rate * tree.rotation[rj + 8];
+                Vec3.addScaledAxisZ(qd[tree.coordinate[j]], tree.rotation, rj, offsetRate, 0);
             }
             Vec3.multiply(tree.rotation, rj, passes.force, s, scratch, 0);
             Vec3.addCross(offsetRate, 0, scratch, 0, momentRate, i);

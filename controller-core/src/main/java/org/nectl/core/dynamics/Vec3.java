@@ -27,6 +27,22 @@ final class Vec3
         out[io + 2] += s * v[iv + 2];
     }
 
+    /** out += v. */
+    static void add(final double[] v, final int iv, final double[] out, final int io)
+    {
+        out[io] += v[iv];
+        out[io + 1] += v[iv + 1];
+        out[io + 2] += v[iv + 2];
+    }
+
+    /** out += s M z: s times M's third column (a body's z axis when M is its rotation). */
+    static void addScaledAxisZ(final double s, final double[] m, final int im, final double[] out, final int io)
+    {
+        out[io] += s * m[im + 2];
+        out[io + 1] += s * m[im + 5];
+        out[io + 2] += s * m[im + 8];
+    }
+
     /** out -= v. */
     static void subtract(final double[] v, final int iv, final double[] out, final int io)
     {

@@ -47,10 +47,7 @@ final class WorldKinematics
             {
                 multiplyRotations(9 * i, 9 * j);
                 Vec3.multiply(rotation, 9 * i, tree.position, 3 * j, origin, 3 * j);
-                for (int c = 0; c < 3; c++)
-                {
-                    origin[3 * j + c] += origin[3 * i + c];
-                }
+                Vec3.add(origin, 3 * i, origin, 3 * j);
             }
         }
     }
@@ -76,19 +73,14 @@ final class WorldKinematics
                 Vec3.copy(origin, o, originVelocity, o);
                 Vec3.subtract(origin, 3 * i, originVelocity, o);
                 Vec3.cross(angularVelocity, 3 * i, originVelocity, o, originVelocity, o);
-                for (int c = 0; c < 3; c++)
-                {
-                    originVelocity[o + c] += originVelocity[3 * i + c];
-                }
+                Vec3.add(originVelocity, 3 * i, originVelocity, o);
             }
             final int k = tree.coordinate[j];
-            final double[] axisTarget = tree.sigma[j] == KinematicTree.REVOLUTE ? angularVelocity : originVelocity;
             if (k >= 0)
             {
                 // z_j in the base frame is the third column of 0R_j.
-                axisTarget[o] += qd[k] * rotation[9 * j + 2];
-                axisTarget[o + 1] += qd[k] * rotation[9 * j + 5];
-                axisTarget[o + 2] += qd[k] * rotation[9 * j + 8];
+                Vec3.addScaledAxisZ(qd[k], rotation, 9 * j,
+                    tree.sigma[j] == KinematicTree.REVOLUTE ? angularVelocity : originVelocity, o);
             }
         }
     }

@@ -157,6 +157,24 @@ class ComputedTorqueControllerTest
     }
 
     @Test
+    void withoutGravityTheFeedforwardAtRestIsZero()
+    {
+        final RobotModel model = RandomRobots.any(78);
+        final int n = model.dof();
+        final ComputedTorqueController controller = ControlFixtures.controller(model, 100.0);
+        final ControlFixtures.Outputs out = new ControlFixtures.Outputs(n);
+        final double[] q = RandomRobots.vector(new SplittableRandom(78), n, 2.0);
+        final double[] zero = new double[n];
+        controller.compute(q, zero, q, zero, zero, zero, out.tau, out.tauFf, out.tauFfRate);
+        assertTrue(maxAbs(out.tauFf) > 1e-3, "seed 78: gravity must load the arm at rest");
+        controller.gravity(0.0, 0.0, 0.0);
+        controller.compute(q, zero, q, zero, zero, zero, out.tau, out.tauFf, out.tauFfRate);
+        assertEquals(0.0, maxAbs(out.tau), 1e-12);
+        assertEquals(0.0, maxAbs(out.tauFf), 1e-12);
+        assertEquals(0.0, maxAbs(out.tauFfRate), 1e-12);
+    }
+
+    @Test
     void nonFiniteReferenceIsReported()
     {
         final RobotModel model = RandomRobots.robot(4, 3, false, RandomRobots.Joints.REVOLUTE, false);
@@ -192,6 +210,16 @@ class ComputedTorqueControllerTest
                 qd[i] = 0.0;
                 qd[j] = 0.0;
             }
+        }
+        return m;
+    }
+
+    private static double maxAbs(final double[] v)
+    {
+        double m = 0.0;
+        for (final double x : v)
+        {
+            m = Math.max(m, Math.abs(x));
         }
         return m;
     }

@@ -3,6 +3,7 @@ package org.nectl.core.control;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,28 @@ class PdGravityControllerTest
             }
         }
         System.out.println("largest |tau - (PD + dV/dq)|: " + worst + " N m");
+    }
+
+    @Test
+    void withoutGravityOnlyThePdTermsRemain()
+    {
+        final RobotModel model = RandomRobots.any(77);
+        final int n = model.dof();
+        final double[] kp = new double[n];
+        final double[] kd = new double[n];
+        Arrays.fill(kp, 50.0);
+        Arrays.fill(kd, 5.0);
+        final PdGravityController controller = new PdGravityController(model, kp, kd);
+        controller.gravity(0.0, 0.0, 0.0);
+        final SplittableRandom rnd = new SplittableRandom(77);
+        final double[] q = RandomRobots.vector(rnd, n, 2.0);
+        final double[] qd = RandomRobots.vector(rnd, n, 2.0);
+        final double[] tau = new double[n];
+        controller.compute(q, qd, new double[n], new double[n], tau);
+        for (int j = 0; j < n; j++)
+        {
+            assertEquals(-50.0 * q[j] - 5.0 * qd[j], tau[j], 1e-12, "seed 77, joint " + j);
+        }
     }
 
     @Test

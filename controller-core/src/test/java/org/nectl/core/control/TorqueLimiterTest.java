@@ -107,6 +107,17 @@ class TorqueLimiterTest
     }
 
     @Test
+    void limitsInPlaceWhenCommandAndOutputAreOneArray()
+    {
+        final TorqueLimiter limiter = new TorqueLimiter(new double[] {5, 5}, new double[] {1000, 1000}, PERIOD_NS);
+        final double[] torque = {0.5, 9.0};
+        final long flags = limiter.limit(torque, torque);
+        assertEquals(0.5, torque[0]);
+        assertEquals(1.0, torque[1], 1e-15);
+        assertEquals(TorqueLimiter.torqueFlag(1) | TorqueLimiter.rateFlag(1), flags);
+    }
+
+    @Test
     void torqueLimitClipsWithoutRateLimit()
     {
         final double inf = Double.POSITIVE_INFINITY;

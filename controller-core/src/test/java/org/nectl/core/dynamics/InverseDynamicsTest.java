@@ -424,16 +424,7 @@ class InverseDynamicsTest
     /** @return the largest error relative to max(1, |expected|_inf), after asserting it is within tolerance. */
     static double assertClose(final double[] expected, final double[] actual, final double tolerance, final String where)
     {
-        double norm = 1.0;
-        for (final double e : expected)
-        {
-            norm = Math.max(norm, Math.abs(e));
-        }
-        double error = 0.0;
-        for (int k = 0; k < expected.length; k++)
-        {
-            error = Math.max(error, Math.abs(expected[k] - actual[k]) / norm);
-        }
+        final double error = FormulationCrossCheck.discrepancy(expected, actual);
         assertTrue(error <= tolerance, where + ": relative error " + error + " > " + tolerance
             + "\nexpected " + Arrays.toString(expected) + "\nactual   " + Arrays.toString(actual));
         return error;

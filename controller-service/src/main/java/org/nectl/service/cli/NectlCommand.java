@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
     subcommands = {
         DynamicsCommand.class,
         ModelCommand.class,
+        SimCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class NectlCommand implements Runnable

@@ -9,6 +9,9 @@ package org.nectl.core.dynamics.screw;
  * a wrench 6 doubles (moment, force), both about the origin of the frame they are expressed in
  * (Lynch and Park, "Modern Robotics: Mechanics, Planning, and Control", 2017, Secs. 3.3 and 8.2).
  *
+ * <p>This package keeps its own 3-vector arithmetic on purpose: the screw-theory inverse dynamics
+ * cross-checks the modified-DH one and must share none of its kernels.
+ *
  * <p>Output arrays must not alias the inputs. Real-time safe: nothing allocates. Thread safe
  * (stateless).
  */

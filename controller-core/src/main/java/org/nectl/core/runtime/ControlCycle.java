@@ -1,0 +1,638 @@
+package org.nectl.core.runtime;
+
+import java.util.Arrays;
+
+import org.nectl.core.control.ComputedTorqueController;
+import org.nectl.core.control.ControlStatus;
+import org.nectl.core.control.PdGravityController;
+import org.nectl.core.control.TorqueLimiter;
+import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.model.JointLimits;
+import org.nectl.core.model.RobotModel;
+
+/**
+ * One control tick as a pure function of (model, settings, controller state, inputs): supervision,
+ * reference sampling, RNEA with its time derivative, the control law and torque/torque-rate limits.
+ * The same object is driven by the real-time loop, a lockstep harness or a test.
+ *
+ * <p>Per tick the caller writes the measured state into {@link #measuredQ()} and {@link #measuredQd()}
+ * and calls {@link #tick}; it then reads {@link #tauCommand()}, {@link #drivesEnabled()} and the
+ * telemetry accessors. Planner requests ({@link #enable}, {@link #startTrajectory}, ...) are applied
+ * between ticks on the same thread; each returns a result code.
+ *
+ * <p>Every method except the constructor is real-time safe: no allocation, locks or exceptions.
+ * Not thread safe: owned by the control-loop thread.
+ */
+public final class ControlCycle
+{
+    /** Request accepted. */
+    public static final int ACCEPTED = 0;
+    /** Request not allowed in the current mode. */
+    public static final int REJECTED_MODE = 1;
+    /** Request needs a valid measured state first. */
+    public static final int REJECTED_NO_STATE = 2;
+    /** Reference starts too far from the current reference: it would jump. */
+    public static final int REJECTED_DISCONTINUOUS = 3;
+    /** Reference has the wrong number of joints. */
+    public static final int REJECTED_JOINT_COUNT = 4;
+
+    /** Largest start offset of a new reference from the current one, rad or m. */
+    public static final double MAX_REFERENCE_JUMP = 0.02;
+
+    private static final int SOURCE_POSE = 0;
+    private static final int SOURCE_TRAJECTORY = 1;
+    private static final int SOURCE_STREAM = 2;
+
+    private final int dof;
+    private final CycleSettings settings;
+    private final ComputedTorqueController computedTorque;
+    private final PdGravityController pdGravity;
+    private final TorqueLimiter limiter;
+    private final double[] positionMin;
+    private final double[] positionMax;
+    private final double[] velocityMax;
+
+    private final double[] q;
+    private final double[] qd;
+    private final double[] qRef;
+    private final double[] qdRef;
+    private final double[] qddRef;
+    private final double[] qdddRef;
+    private final double[] qddddRef;
+    private final double[] pose;
+    private final double[] stream;
+    private final double[] tauLaw;
+    private final double[] tauCommand;
+    private final double[] tauFeedforward;
+    private final double[] tauFeedforwardRate;
+    private final double[] trackingError;
+    private final double[] trackingSquareSum;
+    private final int[] saturatedTicks;
+
+    private ControllerMode mode = ControllerMode.IDLE;
+    private ControlLaw law = ControlLaw.COMPUTED_TORQUE;
+    private int source = SOURCE_POSE;
+    private TrajectorySampler trajectory;
+    private long trajectoryStartNs;
+    private long setpointTimeNs;
+    private long nowNs;
+    private boolean hasState;
+    private int missingStates;
+    private int faults;
+    private long limiterFlags;
+    private long tickCount;
+    private long trackingTicks;
+    private long transitionCount;
+    private long lastTransitionNs;
+    private long completedTrajectories;
+
+    /**
+     * Not real-time safe: builds the controllers and sizes every array from the model.
+     *
+     * @param model the robot.
+     * @param settings gains, timeouts and limits.
+     */
+    public ControlCycle(final RobotModel model, final CycleSettings settings)
+    {
+        dof = model.dof();
+        this.settings = settings;
+        computedTorque = new ComputedTorqueController(model, settings.kp(), settings.kd());
+        pdGravity = new PdGravityController(model, settings.pdKp(), settings.pdKd());
+        final double[] g = settings.gravity();
+        computedTorque.gravity(g[0], g[1], g[2]);
+        computedTorque.frictionFeedforward(settings.frictionFeedforward());
+        pdGravity.gravity(g[0], g[1], g[2]);
+        limiter = new TorqueLimiter(model, settings.periodNs());
+        positionMin = new double[dof];
+        positionMax = new double[dof];
+        velocityMax = new double[dof];
+        for (int j = 0; j < dof; j++)
+        {
+            final JointLimits limits = model.limits(j);
+            positionMin[j] = limits.positionMin() - settings.positionMargin();
+            positionMax[j] = limits.positionMax() + settings.positionMargin();
+            velocityMax[j] = limits.velocityMax();
+        }
+        q = new double[dof];
+        qd = new double[dof];
+        qRef = new double[dof];
+        qdRef = new double[dof];
+        qddRef = new double[dof];
+        qdddRef = new double[dof];
+        qddddRef = new double[dof];
+        pose = new double[dof];
+        stream = new double[4 * dof];
+        tauLaw = new double[dof];
+        tauCommand = new double[dof];
+        tauFeedforward = new double[dof];
+        tauFeedforwardRate = new double[dof];
+        trackingError = new double[dof];
+        trackingSquareSum = new double[dof];
+        saturatedTicks = new int[dof];
+    }
+
+    /** @return the array the caller fills with measured positions before {@link #tick}, rad or m. */
+    public double[] measuredQ()
+    {
+        return q;
+    }
+
+    /** @return the array the caller fills with measured velocities before {@link #tick}. */
+    public double[] measuredQd()
+    {
+        return qd;
+    }
+
+    /**
+     * Runs one control tick.
+     *
+     * @param timeNs the controller clock at this tick, ns (wall clock, or simulated time in lockstep).
+     * @param newState true if {@link #measuredQ()}/{@link #measuredQd()} hold a JointState not seen before.
+     * @param heartbeatAgeNs time since the last adapter heartbeat, ns.
+     * @param adapterFault true if the adapter reports a drive or encoder fault or a tripped watchdog.
+     */
+    public void tick(final long timeNs, final boolean newState, final long heartbeatAgeNs, final boolean adapterFault)
+    {
+        nowNs = timeNs;
+        tickCount++;
+        missingStates = newState ? 0 : missingStates + 1;
+        if (newState)
+        {
+            hasState = true;
+        }
+        if (isPowered())
+        {
+            final int detected = supervise(heartbeatAgeNs, adapterFault);
+            if (detected != 0)
+            {
+                fault(detected);
+            }
+        }
+        if (!isPowered())
+        {
+            zeroCommand();
+            return;
+        }
+        updateReference();
+        if (runControlLaw() != ControlStatus.OK)
+        {
+            fault(Faults.NON_FINITE_COMMAND);
+            zeroCommand();
+            return;
+        }
+        limiterFlags = limiter.limit(tauLaw, tauCommand);
+        checkSaturation();
+        recordTracking();
+    }
+
+    /**
+     * IDLE to ENABLED: power the drives and hold the measured pose with gravity compensation.
+     *
+     * @param controlLaw the law to run, or null to keep the current one.
+     * @return {@link #ACCEPTED}, {@link #REJECTED_MODE} or {@link #REJECTED_NO_STATE}.
+     */
+    public int enable(final ControlLaw controlLaw)
+    {
+        if (mode != ControllerMode.IDLE)
+        {
+            return REJECTED_MODE;
+        }
+        if (!hasState || !finite(q) || !finite(qd))
+        {
+            return REJECTED_NO_STATE;
+        }
+        if (controlLaw != null)
+        {
+            law = controlLaw;
+        }
+        System.arraycopy(q, 0, pose, 0, dof);
+        holdPose();
+        Arrays.fill(tauCommand, 0.0);
+        limiter.reset(tauCommand);
+        Arrays.fill(saturatedTicks, 0);
+        transition(ControllerMode.ENABLED);
+        return ACCEPTED;
+    }
+
+    /**
+     * Any state but FAULT to IDLE: zero torque, drives disabled.
+     *
+     * @return {@link #ACCEPTED} or {@link #REJECTED_MODE}.
+     */
+    public int disable()
+    {
+        if (mode == ControllerMode.FAULT)
+        {
+            return REJECTED_MODE;
+        }
+        transition(ControllerMode.IDLE);
+        return ACCEPTED;
+    }
+
+    /**
+     * ENABLED, TRACKING or HOLD to HOLD: stop where the reference is now and hold it.
+     *
+     * @param controlLaw the law to run, or null to keep the current one.
+     * @return {@link #ACCEPTED} or {@link #REJECTED_MODE}.
+     */
+    public int hold(final ControlLaw controlLaw)
+    {
+        if (!isPowered())
+        {
+            return REJECTED_MODE;
+        }
+        if (controlLaw != null)
+        {
+            law = controlLaw;
+        }
+        System.arraycopy(qRef, 0, pose, 0, dof);
+        holdPose();
+        transition(ControllerMode.HOLD);
+        return ACCEPTED;
+    }
+
+    /** Emergency stop: FAULT at once, zero torque, drives disabled. */
+    public void emergencyStop()
+    {
+        fault(Faults.EMERGENCY_STOP);
+        zeroCommand();
+    }
+
+    /**
+     * Starts following a trajectory prepared off the loop, from its first waypoint at the next tick.
+     *
+     * @param sampler the trajectory; its first waypoint must be within {@link #MAX_REFERENCE_JUMP} of
+     *     the current reference.
+     * @return {@link #ACCEPTED}, {@link #REJECTED_MODE}, {@link #REJECTED_JOINT_COUNT} or
+     *     {@link #REJECTED_DISCONTINUOUS}.
+     */
+    public int startTrajectory(final TrajectorySampler sampler)
+    {
+        if (!isPowered())
+        {
+            return REJECTED_MODE;
+        }
+        if (sampler.dof() != dof)
+        {
+            return REJECTED_JOINT_COUNT;
+        }
+        sampler.sample(sampler.startTimeS(), qddddRef, qdddRef, qdddRef, qdddRef, qdddRef);
+        final boolean continuous = within(qddddRef, 0, qRef, MAX_REFERENCE_JUMP);
+        if (!continuous)
+        {
+            sampler.sample(nowSeconds(), qddddRef, qdddRef, qdddRef, qdddRef, qdddRef);
+            return REJECTED_DISCONTINUOUS;
+        }
+        trajectory = sampler;
+        trajectoryStartNs = nowNs;
+        source = SOURCE_TRAJECTORY;
+        transition(ControllerMode.TRACKING);
+        return ACCEPTED;
+    }
+
+    /**
+     * Applies one streamed setpoint; between setpoints the reference is extrapolated with its
+     * derivatives; after {@link CycleSettings#commandTimeoutNs()} without one, the controller holds.
+     *
+     * @param qDesired position, rad or m.
+     * @param qdDesired velocity.
+     * @param qddDesired acceleration.
+     * @param qdddDesired jerk.
+     * @return {@link #ACCEPTED}, {@link #REJECTED_MODE} or {@link #REJECTED_DISCONTINUOUS}.
+     */
+    public int streamSetpoint(
+        final double[] qDesired, final double[] qdDesired, final double[] qddDesired, final double[] qdddDesired)
+    {
+        if (!isPowered())
+        {
+            return REJECTED_MODE;
+        }
+        if (!within(qDesired, 0, qRef, MAX_REFERENCE_JUMP))
+        {
+            return REJECTED_DISCONTINUOUS;
+        }
+        System.arraycopy(qDesired, 0, stream, 0, dof);
+        System.arraycopy(qdDesired, 0, stream, dof, dof);
+        System.arraycopy(qddDesired, 0, stream, 2 * dof, dof);
+        System.arraycopy(qdddDesired, 0, stream, 3 * dof, dof);
+        setpointTimeNs = nowNs;
+        source = SOURCE_STREAM;
+        if (mode != ControllerMode.TRACKING)
+        {
+            transition(ControllerMode.TRACKING);
+        }
+        return ACCEPTED;
+    }
+
+    private boolean isPowered()
+    {
+        return mode == ControllerMode.ENABLED || mode == ControllerMode.TRACKING || mode == ControllerMode.HOLD;
+    }
+
+    /** Supervision of the measured state and the adapter (step 2 of a tick). */
+    private int supervise(final long heartbeatAgeNs, final boolean adapterFault)
+    {
+        int detected = 0;
+        if (heartbeatAgeNs > settings.heartbeatTimeoutNs())
+        {
+            detected |= Faults.HEARTBEAT_TIMEOUT;
+        }
+        if (missingStates >= settings.maxMissingStates())
+        {
+            detected |= Faults.STATE_MISSING;
+        }
+        if (adapterFault)
+        {
+            detected |= Faults.ADAPTER_FAULT;
+        }
+        for (int j = 0; j < dof; j++)
+        {
+            if (!Double.isFinite(q[j]) || !Double.isFinite(qd[j]))
+            {
+                detected |= Faults.NON_FINITE_STATE;
+            }
+            else
+            {
+                if (q[j] < positionMin[j] || q[j] > positionMax[j])
+                {
+                    detected |= Faults.POSITION_LIMIT;
+                }
+                if (Math.abs(qd[j]) > velocityMax[j])
+                {
+                    detected |= Faults.VELOCITY_LIMIT;
+                }
+            }
+        }
+        return detected;
+    }
+
+    /** Reference sample at the current time (step 3 of a tick). */
+    private void updateReference()
+    {
+        if (source == SOURCE_TRAJECTORY)
+        {
+            final double t = trajectory.startTimeS() + (nowNs - trajectoryStartNs) * 1e-9;
+            final int status = trajectory.sample(t, qRef, qdRef, qddRef, qdddRef, qddddRef);
+            if (status == TrajectorySampler.FINISHED)
+            {
+                completedTrajectories++;
+                System.arraycopy(qRef, 0, pose, 0, dof);
+                holdPose();
+                transition(ControllerMode.ENABLED);
+            }
+        }
+        else if (source == SOURCE_STREAM)
+        {
+            final long ageNs = nowNs - setpointTimeNs;
+            if (ageNs > settings.commandTimeoutNs())
+            {
+                System.arraycopy(stream, 0, pose, 0, dof);
+                holdPose();
+                transition(ControllerMode.HOLD);
+            }
+            else
+            {
+                extrapolateStream(ageNs * 1e-9);
+            }
+        }
+    }
+
+    private void extrapolateStream(final double dt)
+    {
+        for (int j = 0; j < dof; j++)
+        {
+            final double v = stream[dof + j];
+            final double a = stream[2 * dof + j];
+            final double jerk = stream[3 * dof + j];
+            qRef[j] = stream[j] + dt * (v + dt * (a / 2.0 + dt * jerk / 6.0));
+            qdRef[j] = v + dt * (a + dt * jerk / 2.0);
+            qddRef[j] = a + dt * jerk;
+            qdddRef[j] = jerk;
+            qddddRef[j] = 0.0;
+        }
+    }
+
+    /** Control law (steps 4-5 of a tick): RNEA and tau-dot along the reference, then feedback. */
+    private int runControlLaw()
+    {
+        if (law == ControlLaw.COMPUTED_TORQUE)
+        {
+            return computedTorque.compute(q, qd, qRef, qdRef, qddRef, qdddRef, tauLaw, tauFeedforward, tauFeedforwardRate);
+        }
+        Arrays.fill(tauFeedforward, 0.0);
+        Arrays.fill(tauFeedforwardRate, 0.0);
+        return pdGravity.compute(q, qd, qRef, qdRef, tauLaw);
+    }
+
+    private void checkSaturation()
+    {
+        int saturated = 0;
+        for (int j = 0; j < dof; j++)
+        {
+            if ((limiterFlags & TorqueLimiter.torqueFlag(j)) != 0)
+            {
+                saturatedTicks[j]++;
+                if (saturatedTicks[j] >= settings.maxSaturatedTicks())
+                {
+                    saturated = Faults.TORQUE_LIMIT;
+                }
+            }
+            else
+            {
+                saturatedTicks[j] = 0;
+            }
+        }
+        if (saturated != 0)
+        {
+            fault(saturated);
+            zeroCommand();
+        }
+    }
+
+    private void recordTracking()
+    {
+        for (int j = 0; j < dof; j++)
+        {
+            trackingError[j] = qRef[j] - q[j];
+        }
+        if (mode == ControllerMode.TRACKING)
+        {
+            trackingTicks++;
+            for (int j = 0; j < dof; j++)
+            {
+                trackingSquareSum[j] += trackingError[j] * trackingError[j];
+            }
+        }
+    }
+
+    private void holdPose()
+    {
+        source = SOURCE_POSE;
+        System.arraycopy(pose, 0, qRef, 0, dof);
+        Arrays.fill(qdRef, 0.0);
+        Arrays.fill(qddRef, 0.0);
+        Arrays.fill(qdddRef, 0.0);
+        Arrays.fill(qddddRef, 0.0);
+    }
+
+    private void fault(final int detected)
+    {
+        faults |= detected;
+        if (mode != ControllerMode.FAULT)
+        {
+            transition(ControllerMode.FAULT);
+        }
+    }
+
+    private void zeroCommand()
+    {
+        Arrays.fill(tauCommand, 0.0);
+        Arrays.fill(tauFeedforward, 0.0);
+        Arrays.fill(tauFeedforwardRate, 0.0);
+        limiterFlags = 0L;
+    }
+
+    private void transition(final ControllerMode next)
+    {
+        if (next != mode)
+        {
+            mode = next;
+            transitionCount++;
+            lastTransitionNs = nowNs;
+        }
+    }
+
+    private double nowSeconds()
+    {
+        return nowNs * 1e-9;
+    }
+
+    private boolean within(final double[] a, final int offset, final double[] b, final double tolerance)
+    {
+        for (int j = 0; j < dof; j++)
+        {
+            if (!(Math.abs(a[offset + j] - b[j]) <= tolerance))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean finite(final double[] v)
+    {
+        for (final double x : v)
+        {
+            if (!Double.isFinite(x))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return the torques to command this tick after limits, N m (N); zero unless powered. */
+    public double[] tauCommand()
+    {
+        return tauCommand;
+    }
+
+    /** @return true if the drives are to be powered this tick. */
+    public boolean drivesEnabled()
+    {
+        return isPowered();
+    }
+
+    /** @return the current mode. */
+    public ControllerMode mode()
+    {
+        return mode;
+    }
+
+    /** @return the control law in use. */
+    public ControlLaw law()
+    {
+        return law;
+    }
+
+    /** @return the fault bits latched since start ({@link Faults}). */
+    public int faults()
+    {
+        return faults;
+    }
+
+    /** @return the reference position this tick, rad or m. */
+    public double[] referenceQ()
+    {
+        return qRef;
+    }
+
+    /** @return reference minus measured position this tick, rad or m. */
+    public double[] trackingError()
+    {
+        return trackingError;
+    }
+
+    /** @return RNEA along the reference this tick, N m (computed torque only, else zero). */
+    public double[] tauFeedforward()
+    {
+        return tauFeedforward;
+    }
+
+    /** @return the time derivative of {@link #tauFeedforward()}, N m/s. */
+    public double[] tauFeedforwardRate()
+    {
+        return tauFeedforwardRate;
+    }
+
+    /** @return limiter flags of this tick (see {@link TorqueLimiter#limit}). */
+    public long limiterFlags()
+    {
+        return limiterFlags;
+    }
+
+    /** @return the torque limiter, for its clip counters. */
+    public TorqueLimiter limiter()
+    {
+        return limiter;
+    }
+
+    /** @return ticks run since construction. */
+    public long tickCount()
+    {
+        return tickCount;
+    }
+
+    /** @return mode transitions since construction. */
+    public long transitionCount()
+    {
+        return transitionCount;
+    }
+
+    /** @return controller time of the last mode transition, ns. */
+    public long lastTransitionNs()
+    {
+        return lastTransitionNs;
+    }
+
+    /** @return trajectories followed to their end. */
+    public long completedTrajectories()
+    {
+        return completedTrajectories;
+    }
+
+    /**
+     * @param joint coordinate index.
+     * @return RMS of the tracking error over all TRACKING ticks so far, rad or m; 0 before any.
+     */
+    public double trackingRms(final int joint)
+    {
+        return trackingTicks == 0 ? 0.0 : Math.sqrt(trackingSquareSum[joint] / trackingTicks);
+    }
+
+    /** @return ticks spent in TRACKING. */
+    public long trackingTicks()
+    {
+        return trackingTicks;
+    }
+}

@@ -1,0 +1,145 @@
+package org.nectl.service.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nectl.transport.AeronConfig;
+import org.nectl.transport.AeronTransport;
+import org.nectl.transport.ControllerLink;
+import org.nectl.transport.JointStateSample;
+import org.nectl.transport.LinkConfig;
+import org.nectl.transport.MotorCommandSample;
+import org.nectl.transport.sbe.DriveMode;
+
+/**
+ * {@code nectl sim} as a separate process against this test's embedded media driver, with a
+ * controller end on the transport's ControllerLink.
+ */
+class SimCommandTest
+{
+    private static final String MODEL = "../config/robots/two-link-rr.yaml";
+    private static final int DOF = 2;
+    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void rejectsBadOptionsWithExitStatus2()
+    {
+        assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--fault", "melt@1"));
+        assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--mode", "sideways"));
+        assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--initial-q", "0.1"));
+        assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", "no-such-robot.yaml"));
+    }
+
+    /** Realtime: states arrive with increasing sequences; SIGTERM stops the process cleanly. */
+    @Test
+    void realtimeSimulatorPublishesUntilTerminated() throws Exception
+    {
+        try (SimProcess rig = new SimProcess("--mode", "realtime", "--initial-q", "0.1,-0.2"))
+        {
+            final JointStateSample state = new JointStateSample(DOF);
+            rig.awaitCondition(() -> rig.link.pollJointState(state) > 0 && state.sequence() > 100, "JointState after 100 periods");
+            assertEquals(0.1, state.q()[0], 0.0, "disabled drives hold the initial position");
+            assertEquals(-0.2, state.q()[1], 0.0);
+            rig.sim.destroy();
+            assertTrue(rig.sim.waitFor(30, TimeUnit.SECONDS), "the simulator ends on SIGTERM");
+            assertTrue(output().contains("nectl sim: stopped after"), "closed cleanly\n" + output());
+        }
+    }
+
+    /**
+     * Lockstep with a crash at 5 ms: states 0-4 answer their commands, then the process halts with
+     * status 70 in place of state 5.
+     */
+    @Test
+    void crashFaultEndsTheProcessInPlaceOfTheFirstAffectedState() throws Exception
+    {
+        try (SimProcess rig = new SimProcess("--mode", "lockstep", "--fault", "crash@0.005"))
+        {
+            final JointStateSample state = new JointStateSample(DOF);
+            final MotorCommandSample command = new MotorCommandSample(DOF);
+            for (long n = 0; n <= 4; n++)
+            {
+                final long expected = n;
+                rig.awaitCondition(() -> rig.link.pollJointState(state) > 0 && state.sequence() >= expected, "JointState " + n);
+                assertEquals(n, state.sequence());
+                assertEquals(n * 1_000_000L, state.timestampNs(), "simulated time");
+                command.sequence(n).jointStateSequence(n).mode(DriveMode.TORQUE).enable(true);
+                rig.awaitCondition(() -> rig.link.publishMotorCommand(command) > 0, "MotorCommand " + n + " sent");
+            }
+            assertTrue(rig.sim.waitFor(30, TimeUnit.SECONDS), "the simulator halts");
+            assertEquals(SimCommand.CRASH_EXIT_STATUS, rig.sim.exitValue(), output());
+            rig.link.pollJointState(state);
+            assertEquals(4L, state.sequence(), "no state from the crash on");
+        }
+    }
+
+    /** An embedded media driver, the controller end of the link, and {@code nectl sim} as a child process. */
+    private final class SimProcess implements AutoCloseable
+    {
+        final AeronTransport transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
+        final ControllerLink link = new ControllerLink(transport.aeron(), LinkConfig.ipcDefaults(), DOF);
+        final Process sim;
+
+        SimProcess(final String... options) throws IOException
+        {
+            sim = startSim(transport.aeronDirectory(), options);
+        }
+
+        void awaitCondition(final BooleanSupplier condition, final String what) throws IOException
+        {
+            final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+            while (!condition.getAsBoolean())
+            {
+                if (System.nanoTime() - deadlineNs > 0 || (!sim.isAlive() && !condition.getAsBoolean()))
+                {
+                    fail("no " + what + (sim.isAlive() ? " within 30 s" : ", simulator exited " + sim.exitValue()) + "\n" + output());
+                }
+                Thread.yield();
+            }
+        }
+
+        @Override
+        public void close()
+        {
+            sim.destroyForcibly();
+            CloseHelper.closeAll(link, transport);
+        }
+    }
+
+    private Process startSim(final String aeronDirectory, final String... options) throws IOException
+    {
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-cp", System.getProperty("java.class.path"),
+            NectlCommand.class.getName(), "sim", "--model", MODEL, "--aeron-dir", aeronDirectory));
+        command.addAll(List.of(options));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(outputFile()).start();
+    }
+
+    private File outputFile()
+    {
+        return temp.resolve("sim.log").toFile();
+    }
+
+    private String output() throws IOException
+    {
+        return "simulator output:\n" + Files.readString(outputFile().toPath());
+    }
+}

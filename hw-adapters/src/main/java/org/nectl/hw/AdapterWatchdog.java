@@ -1,0 +1,69 @@
+package org.nectl.hw;
+
+/**
+ * The adapter's command watchdog: once the first MotorCommand has arrived, a gap of more than the
+ * timeout without another trips it, and the adapter must then drive the motors to zero torque. A new
+ * command re-arms it; each trip is counted.
+ *
+ * <p>Real-time safe. Not thread safe: owned by the adapter thread.
+ */
+public final class AdapterWatchdog
+{
+    private final long timeoutNs;
+    private boolean armed;
+    private boolean tripped;
+    private long lastCommandNs;
+    private long tripCount;
+
+    /** @param timeoutNs longest gap between MotorCommands before the watchdog trips, ns, positive. */
+    public AdapterWatchdog(final long timeoutNs)
+    {
+        if (timeoutNs <= 0)
+        {
+            throw new IllegalArgumentException("watchdog timeout must be positive, got " + timeoutNs + " ns");
+        }
+        this.timeoutNs = timeoutNs;
+    }
+
+    /** Records a MotorCommand arrival: arms the watchdog and clears a trip. @param nowNs monotonic time, ns. */
+    public void commandReceived(final long nowNs)
+    {
+        armed = true;
+        tripped = false;
+        lastCommandNs = nowNs;
+    }
+
+    /**
+     * Checks the gap since the last command.
+     *
+     * @param nowNs monotonic time, ns.
+     * @return true if the watchdog is tripped (now or earlier, and not re-armed since).
+     */
+    public boolean check(final long nowNs)
+    {
+        if (armed && !tripped && nowNs - lastCommandNs > timeoutNs)
+        {
+            tripped = true;
+            tripCount++;
+        }
+        return tripped;
+    }
+
+    /** @return true while tripped. */
+    public boolean tripped()
+    {
+        return tripped;
+    }
+
+    /** @return trips since start. */
+    public long tripCount()
+    {
+        return tripCount;
+    }
+
+    /** @return the timeout, ns. */
+    public long timeoutNs()
+    {
+        return timeoutNs;
+    }
+}

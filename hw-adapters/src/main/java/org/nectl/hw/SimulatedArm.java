@@ -1,0 +1,251 @@
+package org.nectl.hw;
+
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.simulation.ArmSimulator;
+import org.nectl.transport.JointStateSample;
+import org.nectl.transport.sbe.DriveMode;
+import org.nectl.transport.sbe.JointStateStatusEncoder;
+
+/**
+ * A simulated torque-controlled arm: rigid-body physics ({@link ArmSimulator}), motor drives with
+ * command latency and torque saturation, joint encoders with quantisation and noise, and injected
+ * faults (docs/ADAPTERS.md, "Simulated arm"). Time advances only by {@link #step}, one control
+ * period at a time, so the arm is deterministic: the same configuration and commands give
+ * bit-identical samples.
+ *
+ * <p>The drives apply, per period, the command that arrived {@code latencyPeriods} periods before:
+ * disabled drives hold the joints with their brakes (fail-safe brakes, as on most arms), BRAKE
+ * does the same, ZERO_TORQUE lets the arm move freely, TORQUE applies tau clamped to the torque
+ * limits. A tripped watchdog overrides TORQUE with zero torque at once, bypassing the latency
+ * (braked joints stay braked). A non-finite torque is refused by the drive (zero torque, counted).
+ *
+ * <p>Not thread safe: owned by the adapter thread. {@link #command}, {@link #step} and
+ * {@link #sample} are real-time safe.
+ */
+public final class SimulatedArm
+{
+    private final int dof;
+    private final long periodNs;
+    private final ArmSimulator simulator;
+    private final CommandDelayLine delayLine;
+    private final SimulatedEncoders encoders;
+    private final FaultSchedule faults;
+    private final double[] torqueLimitNm;
+    private final double[] commandTauNm;
+    private final double[] appliedTauNm;
+    private final double[] trueQ;
+    private final double[] trueQd;
+    private DriveMode commandMode = DriveMode.ZERO_TORQUE;
+    private boolean commandEnable;
+    private boolean watchdogTripped;
+    private boolean drivesEnabled;
+    private boolean driveFault;
+    private long saturationCount;
+    private long refusedCommandCount;
+
+    /**
+     * Builds the arm at rest at the configured initial positions, drives disabled, time 0, and
+     * takes the first encoder sample. Not real-time safe.
+     *
+     * @param model the simulated robot.
+     * @param config settings, copied.
+     */
+    public SimulatedArm(final RobotModel model, final SimulatedArmConfig config)
+    {
+        if (config.dof() != model.dof())
+        {
+            throw new IllegalArgumentException("configuration for " + config.dof() + " joints, model has " + model.dof());
+        }
+        dof = model.dof();
+        periodNs = config.periodNs();
+        simulator = new ArmSimulator(model, periodNs, config.substeps());
+        final double[] gravity = config.gravity();
+        simulator.gravity(gravity[0], gravity[1], gravity[2]);
+        delayLine = new CommandDelayLine(dof, config.latencyPeriods());
+        faults = new FaultSchedule(config.faults(), periodNs);
+        encoders = new SimulatedEncoders(model, config, faults);
+        torqueLimitNm = config.torqueLimitNm();
+        commandTauNm = new double[dof];
+        appliedTauNm = new double[dof];
+        trueQ = config.initialQ();
+        trueQd = new double[dof];
+        simulator.reset(trueQ, trueQd);
+        encoders.sample(0, trueQ, trueQd);
+    }
+
+    /** @return number of joints. */
+    public int dof()
+    {
+        return dof;
+    }
+
+    /** @return control period, ns. */
+    public long periodNs()
+    {
+        return periodNs;
+    }
+
+    /**
+     * Hands the drives a new command, which they apply from the period {@code latencyPeriods} after
+     * the next {@link #step} starts and hold until another arrives. Real-time safe.
+     *
+     * @param tauNm link-side effort per joint, N m or N; copied.
+     * @param mode what the drives do with tau.
+     * @param enable false: drives unpowered, brakes engaged.
+     */
+    public void command(final double[] tauNm, final DriveMode mode, final boolean enable)
+    {
+        System.arraycopy(tauNm, 0, commandTauNm, 0, dof);
+        commandMode = mode;
+        commandEnable = enable;
+    }
+
+    /**
+     * Sets the watchdog override: while tripped the drives apply zero torque, whatever the command.
+     * Real-time safe.
+     *
+     * @param tripped true when the adapter watchdog has tripped.
+     */
+    public void watchdogTripped(final boolean tripped)
+    {
+        watchdogTripped = tripped;
+    }
+
+    /**
+     * Integrates one control period under the drives' torques, advances time by the period and
+     * samples the encoders. After a physics failure (forward dynamics singular or state not
+     * finite) the drives report a fault and the joints stay braked. Real-time safe.
+     *
+     * @return {@link ArmSimulator#STEP_OK} or the failure code of the period.
+     */
+    public int step()
+    {
+        final int slot = delayLine.advance(commandTauNm, commandMode, commandEnable);
+        int result = ArmSimulator.STEP_OK;
+        if (driveFault || isBraked(slot))
+        {
+            drivesEnabled = false;
+            simulator.stepBraked();
+        }
+        else
+        {
+            drivesEnabled = !watchdogTripped;
+            applyTorques(slot);
+            simulator.torque(appliedTauNm);
+            result = simulator.step();
+            if (result != ArmSimulator.STEP_OK)
+            {
+                driveFault = true;
+                simulator.stepBraked();
+            }
+        }
+        simulator.positions(trueQ);
+        simulator.velocities(trueQd);
+        encoders.sample(simulator.stepCount(), trueQ, trueQd);
+        return result;
+    }
+
+    /**
+     * Fills the measured part of a JointState from the latest encoder sample: q, qd and the status
+     * bits (simulated, drivesEnabled, watchdogTripped, driveFault); sequence and timestamp are the
+     * adapter's. Real-time safe.
+     *
+     * @param out the sample to fill.
+     */
+    public void sample(final JointStateSample out)
+    {
+        encoders.read(out.q(), out.qd());
+        short bits = JointStateStatusEncoder.simulated((short)0, true);
+        bits = JointStateStatusEncoder.drivesEnabled(bits, drivesEnabled);
+        bits = JointStateStatusEncoder.watchdogTripped(bits, watchdogTripped);
+        bits = JointStateStatusEncoder.driveFault(bits, driveFault);
+        out.statusBits(bits).elasticMask(0);
+    }
+
+    /** @return periods integrated since start. */
+    public long stepCount()
+    {
+        return simulator.stepCount();
+    }
+
+    /** @return simulated time since start, ns: {@code stepCount * periodNs}. */
+    public long timeNs()
+    {
+        return simulator.timeNs();
+    }
+
+    /** @return true once a STALL fault is due: the adapter must stop communicating. */
+    public boolean stalled()
+    {
+        return faults.active(simulator.stepCount(), FaultKind.STALL);
+    }
+
+    /** @return true once a CRASH fault is due: the adapter process must die. */
+    public boolean crashed()
+    {
+        return faults.active(simulator.stepCount(), FaultKind.CRASH);
+    }
+
+    /** @return true after a physics failure: drives faulted and braked for good. */
+    public boolean driveFault()
+    {
+        return driveFault;
+    }
+
+    /** @return periods in which at least one drive clamped its torque to the limit. */
+    public long saturationCount()
+    {
+        return saturationCount;
+    }
+
+    /** @return periods in which a drive refused a non-finite torque. */
+    public long refusedCommandCount()
+    {
+        return refusedCommandCount;
+    }
+
+    /** @param out receives the true (unmeasured) joint positions, rad or m. Real-time safe. */
+    public void truePositions(final double[] out)
+    {
+        System.arraycopy(trueQ, 0, out, 0, dof);
+    }
+
+    /** @param out receives the true joint velocities, rad/s or m/s. Real-time safe. */
+    public void trueVelocities(final double[] out)
+    {
+        System.arraycopy(trueQd, 0, out, 0, dof);
+    }
+
+    /** @param out receives the torques the drives applied in the last period, N m or N. Real-time safe. */
+    public void appliedTorques(final double[] out)
+    {
+        System.arraycopy(appliedTauNm, 0, out, 0, dof);
+    }
+
+    private boolean isBraked(final int slot)
+    {
+        return !delayLine.enable(slot) || delayLine.mode(slot) == DriveMode.BRAKE;
+    }
+
+    private void applyTorques(final int slot)
+    {
+        final boolean torqueMode = !watchdogTripped && delayLine.mode(slot) == DriveMode.TORQUE;
+        boolean saturated = false;
+        boolean refused = false;
+        for (int k = 0; k < dof; k++)
+        {
+            final double tau = torqueMode ? delayLine.tauNm(slot, k) : 0.0;
+            if (!Double.isFinite(tau))
+            {
+                refused = true;
+                appliedTauNm[k] = 0.0;
+                continue;
+            }
+            final double limit = torqueLimitNm[k];
+            appliedTauNm[k] = Math.max(-limit, Math.min(limit, tau));
+            saturated |= appliedTauNm[k] != tau;
+        }
+        saturationCount += saturated ? 1 : 0;
+        refusedCommandCount += refused ? 1 : 0;
+    }
+}

@@ -1,0 +1,299 @@
+package org.nectl.hw;
+
+import org.agrona.concurrent.NanoClock;
+import org.nectl.transport.AdapterLink;
+import org.nectl.transport.HeartbeatSample;
+import org.nectl.transport.JointStateSample;
+import org.nectl.transport.MotorCommandSample;
+import org.nectl.transport.sbe.AdapterState;
+
+/**
+ * The {@link HardwareAdapter} of a {@link SimulatedArm}: connects it to the controller over the
+ * hardware link in one of two modes (docs/ADAPTERS.md).
+ *
+ * <p><b>Realtime:</b> one period of physics per period of the clock; after each period the encoder
+ * sample is published with the clock time as timestamp and the period number as sequence (a gap
+ * in sequences is a lost or skipped sample). The watchdog runs on the clock. Heartbeats at their
+ * period of clock time.
+ *
+ * <p><b>Lockstep</b> (the contract with the controller): at start JointState sequence 0 (simulated
+ * time 0) is published, and re-published every {@value #LOCKSTEP_REPUBLISH_NS} ns of clock time
+ * until the first MotorCommand arrives. Each MotorCommand whose jointStateSequence equals the
+ * latest JointState's sequence applies its torques for exactly one control period; simulated time
+ * advances by the period and JointState sequence + 1 is published with timestamp = simulated time in
+ * ns. Other commands are ignored and counted. Heartbeats are sent every heartbeat period of
+ * simulated time, stamped with simulated time. The clock only paces the start-up re-publishing,
+ * so every JointState is a function of the configuration and the commands alone. No watchdog: the
+ * arm does not move between commands.
+ *
+ * <p>Faults: STALL stops all publishing and command reading (in realtime the drives keep
+ * integrating under the watchdog); CRASH runs the crash action (the CLI halts the process) and
+ * stops everything. Both take effect in place of the publication of the first affected sample.
+ *
+ * <p>{@link #doWork} is real-time safe. Not thread safe: one thread runs the adapter.
+ */
+public final class SimulatedArmAdapter implements HardwareAdapter
+{
+    /** Lockstep: wall-clock period of re-publishing JointState 0 while no command has arrived, ns. */
+    public static final long LOCKSTEP_REPUBLISH_NS = 100_000_000L;
+    /** Realtime: periods of lag after which the schedule restarts from now instead of catching up. */
+    static final int MAX_LAG_PERIODS = 10;
+
+    private final SimulatedArm arm;
+    private final AdapterLink link;
+    private final SimulationMode mode;
+    private final NanoClock clock;
+    private final Runnable crashAction;
+    private final AdapterWatchdog watchdog;
+    private final long periodNs;
+    private final long heartbeatPeriodNs;
+    private final JointStateSample state;
+    private final MotorCommandSample command;
+    private final HeartbeatSample heartbeat = new HeartbeatSample();
+    private boolean started;
+    private boolean commanded;
+    private boolean crashed;
+    private boolean statePending;
+    private long nextPeriodNs;
+    private long nextHeartbeatNs;
+    private long nextRepublishNs;
+    private long lastCommandSequence;
+    private long staleCommandCount;
+    private long droppedStateCount;
+    private long lagRestartCount;
+    private long heartbeatCount;
+
+    /**
+     * Not real-time safe.
+     *
+     * @param arm the simulated arm, at its start state.
+     * @param link the adapter end of the hardware link.
+     * @param settings adapter id, watchdog timeout, heartbeat period.
+     * @param mode realtime or lockstep.
+     * @param clock monotonic clock: the wall clock in service, a settable one in tests.
+     * @param crashAction what a CRASH fault does: halt the process in service.
+     */
+    public SimulatedArmAdapter(
+        final SimulatedArm arm,
+        final AdapterLink link,
+        final AdapterSettings settings,
+        final SimulationMode mode,
+        final NanoClock clock,
+        final Runnable crashAction)
+    {
+        this.arm = arm;
+        this.link = link;
+        this.mode = mode;
+        this.clock = clock;
+        this.crashAction = crashAction;
+        watchdog = new AdapterWatchdog(settings.watchdogTimeoutNs());
+        periodNs = arm.periodNs();
+        heartbeatPeriodNs = settings.heartbeatPeriodNs();
+        state = new JointStateSample(arm.dof());
+        command = new MotorCommandSample(arm.dof());
+        heartbeat.adapterId(settings.adapterId());
+    }
+
+    @Override
+    public int doWork()
+    {
+        if (crashed)
+        {
+            return 0;
+        }
+        final long nowNs = clock.nanoTime();
+        if (!started)
+        {
+            start(nowNs);
+            return 1;
+        }
+        return mode == SimulationMode.LOCKSTEP ? lockstepWork(nowNs) : realtimeWork(nowNs);
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "simulated-arm";
+    }
+
+    @Override
+    public AdapterState state()
+    {
+        if (arm.driveFault())
+        {
+            return AdapterState.FAULT;
+        }
+        if (watchdog.tripped())
+        {
+            return AdapterState.WATCHDOG_TRIPPED;
+        }
+        return commanded ? AdapterState.RUNNING : AdapterState.STARTING;
+    }
+
+    /** @return the adapter watchdog, for its trip count. */
+    public AdapterWatchdog watchdog()
+    {
+        return watchdog;
+    }
+
+    /** @return lockstep commands ignored because they did not acknowledge the latest JointState. */
+    public long staleCommandCount()
+    {
+        return staleCommandCount;
+    }
+
+    /** @return realtime samples the link could not take (back pressure, no controller). */
+    public long droppedStateCount()
+    {
+        return droppedStateCount;
+    }
+
+    /** @return realtime schedule restarts after lagging more than {@value #MAX_LAG_PERIODS} periods. */
+    public long lagRestartCount()
+    {
+        return lagRestartCount;
+    }
+
+    /** @return true once a CRASH fault has fired. */
+    public boolean crashed()
+    {
+        return crashed;
+    }
+
+    private void start(final long nowNs)
+    {
+        started = true;
+        nextPeriodNs = nowNs + periodNs;
+        nextRepublishNs = nowNs + LOCKSTEP_REPUBLISH_NS;
+        final long timestampNs = mode == SimulationMode.LOCKSTEP ? 0L : nowNs;
+        nextHeartbeatNs = timestampNs + heartbeatPeriodNs;
+        publishState(timestampNs);
+        publishHeartbeat(timestampNs);
+    }
+
+    private int realtimeWork(final long nowNs)
+    {
+        int work = 0;
+        if (!arm.stalled() && link.pollMotorCommand(command) > 0)
+        {
+            accept(nowNs);
+            work++;
+        }
+        if (nowNs - nextPeriodNs >= 0)
+        {
+            arm.watchdogTripped(watchdog.check(nowNs));
+            arm.step();
+            schedule(nowNs);
+            if (!faultStopsPublishing())
+            {
+                publishState(nowNs);
+            }
+            work++;
+        }
+        if (!arm.stalled() && nowNs - nextHeartbeatNs >= 0)
+        {
+            publishHeartbeat(nowNs);
+            nextHeartbeatNs = Math.max(nextHeartbeatNs + heartbeatPeriodNs, nowNs);
+            work++;
+        }
+        return work;
+    }
+
+    private int lockstepWork(final long nowNs)
+    {
+        if (arm.stalled())
+        {
+            return 0;
+        }
+        if (statePending)
+        {
+            publishState(arm.timeNs());
+            return 1;
+        }
+        if (link.pollMotorCommand(command) > 0)
+        {
+            if (command.jointStateSequence() == arm.stepCount())
+            {
+                accept(nowNs);
+                lockstepPeriod();
+                return 1;
+            }
+            staleCommandCount++;
+        }
+        if (!commanded && nowNs - nextRepublishNs >= 0)
+        {
+            publishState(0L);
+            publishHeartbeat(0L);
+            nextRepublishNs += LOCKSTEP_REPUBLISH_NS;
+            return 1;
+        }
+        return 0;
+    }
+
+    private void lockstepPeriod()
+    {
+        arm.step();
+        if (faultStopsPublishing())
+        {
+            return;
+        }
+        final long simulatedNs = arm.timeNs();
+        publishState(simulatedNs);
+        if (simulatedNs - nextHeartbeatNs >= 0)
+        {
+            publishHeartbeat(simulatedNs);
+            nextHeartbeatNs += heartbeatPeriodNs;
+        }
+    }
+
+    private void accept(final long nowNs)
+    {
+        commanded = true;
+        lastCommandSequence = command.sequence();
+        watchdog.commandReceived(nowNs);
+        arm.command(command.tau(), command.mode(), command.enable());
+    }
+
+    private void schedule(final long nowNs)
+    {
+        nextPeriodNs += periodNs;
+        if (nowNs - nextPeriodNs > MAX_LAG_PERIODS * periodNs)
+        {
+            nextPeriodNs = nowNs + periodNs;
+            lagRestartCount++;
+        }
+    }
+
+    /** Fires a due CRASH; @return true if a stall or crash suppresses the sample. */
+    private boolean faultStopsPublishing()
+    {
+        if (arm.crashed())
+        {
+            crashed = true;
+            crashAction.run();
+            return true;
+        }
+        return arm.stalled();
+    }
+
+    private void publishState(final long timestampNs)
+    {
+        arm.sample(state);
+        state.sequence(arm.stepCount()).timestampNs(timestampNs);
+        final boolean published = link.publishJointState(state) > 0;
+        if (mode == SimulationMode.LOCKSTEP)
+        {
+            statePending = !published;
+        }
+        else if (!published)
+        {
+            droppedStateCount++;
+        }
+    }
+
+    private void publishHeartbeat(final long timestampNs)
+    {
+        heartbeat.sequence(heartbeatCount++).timestampNs(timestampNs).lastMotorCommandSequence(lastCommandSequence).state(state());
+        link.publishHeartbeat(heartbeat);
+    }
+}

@@ -1,0 +1,322 @@
+package org.nectl.hw;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.YieldingIdleStrategy;
+import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.MechanicalEnergy;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.testing.AllocationMeter;
+import org.nectl.core.testing.RandomRobots;
+import org.nectl.transport.HeartbeatSample;
+import org.nectl.transport.JointStateSample;
+import org.nectl.transport.MotorCommandSample;
+import org.nectl.transport.sbe.AdapterState;
+import org.nectl.transport.sbe.DriveMode;
+import org.nectl.transport.sbe.JointStateStatusDecoder;
+
+/**
+ * The simulated arm adapter against a real media driver, exchanging real SBE messages over IPC
+ * with a controller end built on the transport's ControllerLink.
+ */
+class SimulatedArmAdapterTest
+{
+    private static final long PERIOD_NS = 1_000_000L;
+    private static final long SEED = 11;
+    private static final int DOF = 4;
+    private static final RobotModel MODEL = RandomRobots.robot(SEED, DOF, false, RandomRobots.Joints.REVOLUTE, false);
+    private static final double[] TARGET = {0.4, -0.3, 0.2, 0.1};
+    private static final Runnable NO_CRASH = () ->
+    {
+        throw new AssertionError("no crash fault was configured");
+    };
+
+    /**
+     * The lockstep contract: state 0 at simulated time 0, re-published until the first command;
+     * then one command acknowledging the latest state gives exactly the next state, one period
+     * later in simulated time; a command acknowledging an older state changes nothing. The states
+     * equal, bit for bit, those of the same arm driven directly with the same torques.
+     */
+    @Test
+    void lockstepAdvancesExactlyOnePeriodPerAcknowledgingCommand()
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final SimulatedArm arm = new SimulatedArm(MODEL, config());
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink, AdapterSettings.defaults(),
+                SimulationMode.LOCKSTEP, SystemNanoClock.INSTANCE, NO_CRASH);
+            final LockstepControllerEnd controller = new LockstepControllerEnd(link.controllerLink, DOF, TARGET);
+            final SimulatedArm replay = new SimulatedArm(MODEL, config());
+            final JointStateSample expected = new JointStateSample(DOF);
+            final AgentRunner runner = startOnThread(adapter);
+            try
+            {
+                final JointStateSample first = controller.awaitState(0);
+                assertEquals(0L, first.timestampNs());
+                final AtomicInteger republished = new AtomicInteger();
+                LinkFixture.awaitCondition(() -> link.controllerLink.pollJointState(first) > 0
+                    && first.sequence() == 0 && republished.incrementAndGet() >= 2, "state 0 re-published twice");
+                for (long n = 0; n < 100; n++)
+                {
+                    if (n == 50)
+                    {
+                        controller.send(n - 1);
+                    }
+                    controller.answer();
+                    final JointStateSample state = controller.awaitState(n + 1);
+                    assertEquals((n + 1) * PERIOD_NS, state.timestampNs(), "simulated time of state " + (n + 1));
+                    replay.command(controller.torques(), DriveMode.TORQUE, true);
+                    replay.step();
+                    replay.sample(expected);
+                    assertArrayEquals(LockstepControllerEnd.bits(expected.sequence(n + 1).timestampNs((n + 1) * PERIOD_NS)),
+                        LockstepControllerEnd.bits(state), "state " + (n + 1) + " equals the directly driven arm");
+                }
+            }
+            finally
+            {
+                runner.close();
+            }
+            assertEquals(100L, arm.stepCount());
+        }
+    }
+
+    /** Noise, quantisation and latency included, two lockstep runs publish identical states. */
+    @Test
+    void twoLockstepRunsAreBitIdentical()
+    {
+        final List<long[]> first = lockstepRun(300);
+        final List<long[]> second = lockstepRun(300);
+        assertEquals(301, first.size());
+        for (int i = 0; i < first.size(); i++)
+        {
+            assertArrayEquals(first.get(i), second.get(i), "state " + i);
+        }
+        assertFalse(Arrays.equals(first.get(1), first.get(300)), "the arm moved");
+    }
+
+    /**
+     * Realtime on a settable clock, 5 ms watchdog: the command arrives at t = 1 ms, so the period
+     * starting at 6 ms (gap exactly 5 ms) still runs, the one at 7 ms trips. With gravity off and
+     * no friction, zero torque does no work: the kinetic energy, rising while torque was applied,
+     * is constant to RK4 accuracy (1e-12 J) afterwards. A new command re-arms the watchdog.
+     */
+    @Test
+    void watchdogZeroesTheTorqueWhenCommandsStop()
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final CachedNanoClock clock = new CachedNanoClock();
+            final SimulatedArm arm = new SimulatedArm(MODEL, config().gravity(0, 0, 0));
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink,
+                new AdapterSettings(7, 5 * PERIOD_NS, 2 * PERIOD_NS), SimulationMode.REALTIME, clock, NO_CRASH);
+            final RealtimeControllerEnd controller = new RealtimeControllerEnd(link.controllerLink, DOF);
+            final MechanicalEnergy energy = new MechanicalEnergy(MODEL);
+            adapter.doWork();
+            controller.awaitState(0);
+            controller.sendTorque(1.0);
+            double previousEnergy = 0.0;
+            for (int period = 1; period <= 12; period++)
+            {
+                clock.advance(PERIOD_NS);
+                adapter.doWork();
+                final JointStateSample state = controller.awaitState(period);
+                final boolean tripped = JointStateStatusDecoder.watchdogTripped(state.statusBits());
+                assertEquals(period >= 7, tripped, "period " + period);
+                assertEquals(period < 7, JointStateStatusDecoder.drivesEnabled(state.statusBits()), "period " + period);
+                final double kinetic = energy.kineticEnergyJoules(state.q(), state.qd());
+                if (period >= 8)
+                {
+                    assertEquals(previousEnergy, kinetic, 1e-12, "period " + period + ": no work after the trip");
+                }
+                else if (period <= 6)
+                {
+                    assertTrue(kinetic > previousEnergy + 1e-9, "period " + period + ": torque does work");
+                }
+                previousEnergy = kinetic;
+            }
+            assertEquals(AdapterState.WATCHDOG_TRIPPED, controller.awaitHeartbeat().state());
+            assertEquals(1, adapter.watchdog().tripCount());
+
+            controller.sendTorque(1.0);
+            clock.advance(PERIOD_NS);
+            adapter.doWork();
+            assertFalse(JointStateStatusDecoder.watchdogTripped(controller.awaitState(13).statusBits()));
+            assertEquals(AdapterState.RUNNING, adapter.state());
+        }
+    }
+
+    /** A stall at 5 ms: states 1-4 arrive, then nothing, no heartbeat either; the watchdog still trips. */
+    @Test
+    void aStalledAdapterStopsPublishingAndItsWatchdogStillTrips()
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final CachedNanoClock clock = new CachedNanoClock();
+            final SimulatedArm arm = new SimulatedArm(MODEL, config().fault(InjectedFault.parse("stall@0.005")));
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink,
+                new AdapterSettings(7, 3 * PERIOD_NS, PERIOD_NS), SimulationMode.REALTIME, clock, NO_CRASH);
+            final RealtimeControllerEnd controller = new RealtimeControllerEnd(link.controllerLink, DOF);
+            adapter.doWork();
+            controller.sendTorque(0.5);
+            for (int period = 1; period <= 20; period++)
+            {
+                clock.advance(PERIOD_NS);
+                adapter.doWork();
+                if (period < 5)
+                {
+                    controller.awaitState(period);
+                }
+                controller.sendTorque(0.5);
+            }
+            controller.drain();
+            assertEquals(4L, controller.newestState().sequence(), "no state after the stall");
+            final long heartbeats = controller.heartbeatCount();
+            clock.advance(10 * PERIOD_NS);
+            adapter.doWork();
+            controller.drain();
+            assertEquals(heartbeats, controller.heartbeatCount(), "no heartbeat after the stall");
+            assertEquals(AdapterState.WATCHDOG_TRIPPED, adapter.state(), "commands are unread, the drives time out");
+        }
+    }
+
+    /** A crash at 5 ms: the crash action runs once, in place of state 5, and the adapter is dead after. */
+    @Test
+    void aCrashRunsTheCrashActionInPlaceOfTheFirstAffectedState()
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final CachedNanoClock clock = new CachedNanoClock();
+            final AtomicInteger crashes = new AtomicInteger();
+            final SimulatedArm arm = new SimulatedArm(MODEL, config().fault(InjectedFault.parse("crash@0.005")));
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink, AdapterSettings.defaults(),
+                SimulationMode.REALTIME, clock, crashes::incrementAndGet);
+            final RealtimeControllerEnd controller = new RealtimeControllerEnd(link.controllerLink, DOF);
+            adapter.doWork();
+            for (int period = 1; period <= 10; period++)
+            {
+                clock.advance(PERIOD_NS);
+                final int work = adapter.doWork();
+                assertEquals(period >= 5, adapter.crashed(), "period " + period);
+                assertEquals(period > 5 ? 0 : 1, Math.min(work, 1), "period " + period + ": work done");
+                assertEquals(period >= 5 ? 1 : 0, crashes.get(), "period " + period);
+            }
+            controller.drain();
+            assertEquals(4L, controller.newestState().sequence(), "no state from the crash on");
+        }
+    }
+
+    /**
+     * Encoder faults over the link, lockstep: joint 1 reads NaN from state 3 (t = 2.5 ms rounds up
+     * to the 3 ms boundary), joint 2 reads 0.5 rad too much from state 4; the other joints and the
+     * earlier states are those of the fault-free arm driven with the same torques.
+     */
+    @Test
+    void encoderFaultsShowUpInThePublishedStates()
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final SimulatedArm arm = new SimulatedArm(MODEL, config()
+                .fault(InjectedFault.parse("nan@0.0025:1")).fault(InjectedFault.parse("jump@0.004:2:0.5")));
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink, AdapterSettings.defaults(),
+                SimulationMode.LOCKSTEP, SystemNanoClock.INSTANCE, NO_CRASH);
+            final SimulatedArm clean = new SimulatedArm(MODEL, config());
+            final JointStateSample expected = new JointStateSample(DOF);
+            final LockstepControllerEnd controller = new LockstepControllerEnd(link.controllerLink, DOF, TARGET);
+            adapter.doWork();
+            controller.awaitState(0);
+            for (long n = 1; n <= 8; n++)
+            {
+                controller.answer();
+                LinkFixture.awaitCondition(() -> adapter.doWork() > 0, "the adapter takes the command");
+                final JointStateSample state = controller.awaitState(n);
+                clean.command(controller.torques(), DriveMode.TORQUE, true);
+                clean.step();
+                clean.sample(expected);
+                assertEquals(n >= 3, Double.isNaN(state.q()[1]), "state " + n);
+                if (n < 3)
+                {
+                    assertEquals(expected.q()[1], state.q()[1], 0.0, "state " + n);
+                }
+                assertEquals(expected.q()[2] + (n >= 4 ? 0.5 : 0.0), state.q()[2], 1e-12, "state " + n);
+                assertEquals(expected.q()[0], state.q()[0], 0.0, "state " + n);
+                assertEquals(expected.q()[3], state.q()[3], 0.0, "state " + n);
+            }
+        }
+    }
+
+    /** One simulated period through the adapter, including its IPC publication, allocates nothing. */
+    @Test
+    void aSimulationPeriodThroughTheAdapterAllocatesNothing()
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final CachedNanoClock clock = new CachedNanoClock();
+            final SimulatedArm arm = new SimulatedArm(MODEL, config().countsPerRevolution(1 << 20).noise(1e-5, 1e-4, SEED));
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink, AdapterSettings.defaults(),
+                SimulationMode.REALTIME, clock, NO_CRASH);
+            final JointStateSample state = new JointStateSample(DOF);
+            final HeartbeatSample heartbeat = new HeartbeatSample();
+            final MotorCommandSample command = new MotorCommandSample(DOF);
+            command.mode(DriveMode.TORQUE).enable(true);
+            final long bytes = AllocationMeter.bytesAllocated(() ->
+            {
+                link.controllerLink.publishMotorCommand(command);
+                clock.advance(PERIOD_NS);
+                adapter.doWork();
+                link.controllerLink.pollJointState(state);
+                link.controllerLink.pollHeartbeat(heartbeat);
+            }, 10_000, 20_000);
+            assertEquals(0L, bytes, "bytes allocated over 20000 periods");
+            assertEquals(0L, adapter.droppedStateCount());
+        }
+    }
+
+    private static SimulatedArmConfig config()
+    {
+        return new SimulatedArmConfig(MODEL).periodNs(PERIOD_NS);
+    }
+
+    private static List<long[]> lockstepRun(final int periods)
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final SimulatedArm arm = new SimulatedArm(MODEL, config().countsPerRevolution(1 << 16).noise(1e-4, 1e-3, SEED)
+                .latencyPeriods(1));
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink, AdapterSettings.defaults(),
+                SimulationMode.LOCKSTEP, SystemNanoClock.INSTANCE, NO_CRASH);
+            final LockstepControllerEnd controller = new LockstepControllerEnd(link.controllerLink, DOF, TARGET);
+            final AgentRunner runner = startOnThread(adapter);
+            try
+            {
+                controller.awaitState(0);
+                for (long n = 0; n < periods; n++)
+                {
+                    controller.answer();
+                    controller.awaitState(n + 1);
+                }
+            }
+            finally
+            {
+                runner.close();
+            }
+            return controller.received;
+        }
+    }
+
+    private static AgentRunner startOnThread(final SimulatedArmAdapter adapter)
+    {
+        final AgentRunner runner = new AgentRunner(new YieldingIdleStrategy(), Throwable::printStackTrace, null, adapter);
+        AgentRunner.startOnThread(runner);
+        return runner;
+    }
+}

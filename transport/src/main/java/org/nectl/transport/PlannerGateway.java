@@ -1,0 +1,205 @@
+package org.nectl.transport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.nectl.transport.sbe.CommandAckEncoder;
+import org.nectl.transport.sbe.CommandRejectEncoder;
+import org.nectl.transport.sbe.MessageHeaderEncoder;
+import org.nectl.transport.sbe.RejectReason;
+import org.nectl.transport.sbe.TelemetryEncoder;
+
+/**
+ * Receives planner commands as raw UDP datagrams (any language can send them), validates them,
+ * forwards valid ones to the control loop through a {@link PlannerCommandQueue}, counts rejections
+ * by reason and answers every datagram with a CommandAck or CommandReject sent to its source
+ * (docs/PROTOCOL.md).
+ *
+ * <p>Authentication: every datagram ends in a 32-byte trailer reserved for an HMAC-SHA256 over the
+ * message; this version checks that the trailer is present but does not verify it yet.
+ *
+ * <p>An Agrona {@link Agent} for a non-real-time thread: the JDK allocates a source address per
+ * received datagram. Counters may be read from any thread.
+ */
+public final class PlannerGateway implements Agent
+{
+    /** Number of reject counters: the RejectCounts array length of Telemetry. */
+    public static final int REJECT_COUNTER_COUNT = TelemetryEncoder.rejectCountsLength();
+
+    private final DatagramChannel channel;
+    private final InetSocketAddress localAddress;
+    private final int datagramsPerDutyCycle;
+    private final PlannerCommandValidator validator;
+    private final PlannerCommandQueue queue;
+    private final NanoClock clock;
+    private final ByteBuffer receiveBuffer;
+    private final UnsafeBuffer datagram;
+    private final ByteBuffer replyBuffer = ByteBuffer.allocateDirect(64);
+    private final UnsafeBuffer reply = new UnsafeBuffer(replyBuffer);
+    private final MessageHeaderEncoder replyHeader = new MessageHeaderEncoder();
+    private final CommandAckEncoder ack = new CommandAckEncoder();
+    private final CommandRejectEncoder reject = new CommandRejectEncoder();
+    private final AtomicLongArray rejectCounts = new AtomicLongArray(REJECT_COUNTER_COUNT);
+    private final AtomicLong acceptedCount = new AtomicLong();
+    private final AtomicLong unsentReplyCount = new AtomicLong();
+
+    /**
+     * Binds the UDP socket (non-blocking). Not real-time safe.
+     *
+     * @param config address, datagram size and queue capacity.
+     * @param limits joint count and limits commands must respect.
+     * @param clock host monotonic clock for reply timestamps.
+     */
+    public PlannerGateway(final PlannerGatewayConfig config, final CommandLimits limits, final NanoClock clock)
+    {
+        this.datagramsPerDutyCycle = config.datagramsPerDutyCycle();
+        this.validator = new PlannerCommandValidator(limits, config.maxDatagramLength());
+        this.queue = new PlannerCommandQueue(config.queueCapacityBytes());
+        this.clock = clock;
+        receiveBuffer = ByteBuffer.allocateDirect(config.maxDatagramLength() + 1);
+        datagram = new UnsafeBuffer(receiveBuffer);
+        try
+        {
+            final StandardProtocolFamily family = config.bindAddress().getAddress() instanceof Inet6Address
+                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
+            channel = DatagramChannel.open(family);
+            channel.configureBlocking(false);
+            channel.bind(config.bindAddress());
+            localAddress = (InetSocketAddress)channel.getLocalAddress();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot bind planner gateway to " + config.bindAddress(), ex);
+        }
+    }
+
+    /** @return the queue the control loop drains. */
+    public PlannerCommandQueue commandQueue()
+    {
+        return queue;
+    }
+
+    /** @return the bound UDP address (with the actual port when 0 was configured). */
+    public InetSocketAddress localAddress()
+    {
+        return localAddress;
+    }
+
+    /** Handles up to the configured number of datagrams. Gateway thread only. */
+    @Override
+    public int doWork() throws IOException
+    {
+        int work = 0;
+        while (work < datagramsPerDutyCycle)
+        {
+            receiveBuffer.clear();
+            final SocketAddress source = channel.receive(receiveBuffer);
+            if (source == null)
+            {
+                break;
+            }
+            onDatagram(receiveBuffer.position(), source);
+            work++;
+        }
+        return work;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "planner-gateway";
+    }
+
+    /** Closes the UDP socket. */
+    @Override
+    public void onClose()
+    {
+        CloseHelper.quietClose(channel);
+    }
+
+    /** @return datagrams rejected for {@code reason} since start. Any thread. */
+    public long rejectCount(final RejectReason reason)
+    {
+        return rejectCounts.get(reason.value());
+    }
+
+    /** Copies the reject counters, indexed by RejectReason value, into {@code counts}. Real-time safe, any thread. */
+    public void copyRejectCounts(final long[] counts)
+    {
+        for (int r = 0; r < REJECT_COUNTER_COUNT; r++)
+        {
+            counts[r] = rejectCounts.get(r);
+        }
+    }
+
+    /** @return commands accepted and queued since start. Any thread. */
+    public long acceptedCount()
+    {
+        return acceptedCount.get();
+    }
+
+    /** @return replies the socket could not send (send buffer full). Any thread. */
+    public long unsentReplyCount()
+    {
+        return unsentReplyCount.get();
+    }
+
+    private void onDatagram(final int length, final SocketAddress source) throws IOException
+    {
+        int result = validator.validate(datagram, length);
+        if (result == PlannerCommandValidator.ACCEPTED
+            && !queue.offer(datagram, 0, validator.messageLength(), validator.templateId()))
+        {
+            validator.abortSegment();
+            result = RejectReason.QUEUE_FULL.value();
+        }
+        if (result == PlannerCommandValidator.ACCEPTED)
+        {
+            acceptedCount.lazySet(acceptedCount.get() + 1);
+            encodeAck();
+        }
+        else
+        {
+            rejectCounts.lazySet(result, rejectCounts.get(result) + 1);
+            encodeReject(result);
+        }
+        if (channel.send(replyBuffer, source) == 0)
+        {
+            unsentReplyCount.lazySet(unsentReplyCount.get() + 1);
+        }
+    }
+
+    private void encodeAck()
+    {
+        ack.wrapAndApplyHeader(reply, 0, replyHeader)
+            .commandSequence(validator.sequence())
+            .gatewayTimestampNs(clock.nanoTime())
+            .plannerId(validator.plannerId())
+            .commandTemplateId(validator.templateId());
+        replyBuffer.clear().limit(Wire.HEADER_LENGTH + ack.encodedLength());
+    }
+
+    private void encodeReject(final int reason)
+    {
+        reject.wrapAndApplyHeader(reply, 0, replyHeader)
+            .commandSequence(validator.sequence())
+            .gatewayTimestampNs(clock.nanoTime())
+            .plannerId(validator.plannerId())
+            .commandTemplateId(validator.templateId())
+            .reason(RejectReason.get((short)reason))
+            .jointIndex(validator.jointIndex());
+        replyBuffer.clear().limit(Wire.HEADER_LENGTH + reject.encodedLength());
+    }
+}

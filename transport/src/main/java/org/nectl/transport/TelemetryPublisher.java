@@ -1,0 +1,93 @@
+package org.nectl.transport;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import org.agrona.CloseHelper;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ControlledMessageHandler;
+
+/**
+ * Moves queued telemetry samples from the {@link TelemetryQueue} ring to an Aeron publication,
+ * copying each encoded message straight from the ring. Under back pressure the sample stays in the
+ * ring and is retried on the next duty cycle, so a slow consumer fills the ring and the loop then
+ * drops and counts; with no subscriber at all (or a closed publication) samples are discarded and
+ * counted here.
+ *
+ * <p>An Agrona {@link Agent} for a non-real-time thread. Counters may be read from any thread.
+ */
+public final class TelemetryPublisher implements Agent
+{
+    private static final int SAMPLES_PER_DUTY_CYCLE = 16;
+
+    private final TelemetryQueue queue;
+    private final Publication publication;
+    private final ControlledMessageHandler forwarder = this::forward;
+    private final AtomicLong publishedCount = new AtomicLong();
+    private final AtomicLong unpublishedCount = new AtomicLong();
+
+    /**
+     * Not real-time safe.
+     *
+     * @param aeron connected client.
+     * @param config channel and stream id.
+     * @param queue the ring the loop fills.
+     */
+    public TelemetryPublisher(final Aeron aeron, final TelemetryConfig config, final TelemetryQueue queue)
+    {
+        this.queue = queue;
+        this.publication = aeron.addPublication(config.channel(), config.streamId());
+    }
+
+    @Override
+    public int doWork()
+    {
+        return queue.read(forwarder, SAMPLES_PER_DUTY_CYCLE);
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "telemetry-publisher";
+    }
+
+    /** Closes the publication. */
+    @Override
+    public void onClose()
+    {
+        CloseHelper.quietClose(publication);
+    }
+
+    /** @return true when at least one subscriber is connected. */
+    public boolean isConnected()
+    {
+        return publication.isConnected();
+    }
+
+    /** @return samples published since start. Any thread. */
+    public long publishedCount()
+    {
+        return publishedCount.get();
+    }
+
+    /** @return samples taken from the ring and discarded: no subscriber, or the publication closed. Any thread. */
+    public long unpublishedCount()
+    {
+        return unpublishedCount.get();
+    }
+
+    private ControlledMessageHandler.Action forward(
+        final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final long result = publication.offer(buffer, index, length);
+        if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION)
+        {
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        final AtomicLong counter = result > 0 ? publishedCount : unpublishedCount;
+        counter.lazySet(counter.get() + 1);
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+}

@@ -1,0 +1,141 @@
+package org.nectl.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.nectl.transport.sbe.AdapterState;
+import org.nectl.transport.sbe.DriveMode;
+import org.nectl.transport.sbe.JointStateStatusDecoder;
+import org.nectl.transport.sbe.JointStateStatusEncoder;
+
+/** Controller and adapter ends of the hardware link over a real embedded media driver and aeron:ipc. */
+final class HardwareLinkTest
+{
+    private static final long SEED = 0x11A_C0DEL;
+    private static final int DOF = 7;
+
+    private AeronTransport transport;
+    private ControllerLink controller;
+    private AdapterLink adapter;
+
+    @BeforeEach
+    void start()
+    {
+        transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
+        controller = new ControllerLink(transport.aeron(), LinkConfig.ipcDefaults(), DOF);
+        adapter = new AdapterLink(transport.aeron(), LinkConfig.ipcDefaults(), DOF);
+        Await.until(() -> controller.isConnected() && adapter.isConnected(), "hardware link connected");
+    }
+
+    @AfterEach
+    void stop()
+    {
+        adapter.close();
+        controller.close();
+        final File directory = new File(transport.aeronDirectory());
+        transport.close();
+        assertFalse(directory.exists(), "embedded driver directory deleted on close: " + directory);
+    }
+
+    @Test
+    void jointStateAndMotorCommandRoundTripBitExactViaTryClaim()
+    {
+        final SplittableRandom random = new SplittableRandom(SEED);
+        final JointStateSample sent = new JointStateSample(DOF)
+            .sequence(17L).timestampNs(System.nanoTime()).elasticMask(0b100_0001)
+            .statusBits(JointStateStatusEncoder.drivesEnabled((short)0, true));
+        fill(random, sent.q());
+        fill(random, sent.qd());
+        fill(random, sent.theta());
+        fill(random, sent.thetaDot());
+        assertTrue(adapter.publishJointState(sent) > 0, "tryClaim of JointState");
+
+        final JointStateSample received = new JointStateSample(DOF);
+        Await.until(() -> controller.pollJointState(received) == 1, "JointState at the controller");
+        assertEquals(17L, received.sequence());
+        assertEquals(sent.timestampNs(), received.timestampNs());
+        assertEquals(0b100_0001, received.elasticMask());
+        assertTrue(JointStateStatusDecoder.drivesEnabled(received.statusBits()));
+        assertArrayEquals(sent.q(), received.q(), 0.0, "seed " + SEED);
+        assertArrayEquals(sent.qd(), received.qd(), 0.0, "seed " + SEED);
+        assertArrayEquals(sent.theta(), received.theta(), 0.0, "seed " + SEED);
+        assertArrayEquals(sent.thetaDot(), received.thetaDot(), 0.0, "seed " + SEED);
+
+        final MotorCommandSample command = new MotorCommandSample(DOF)
+            .sequence(3L).timestampNs(123L).jointStateSequence(received.sequence()).mode(DriveMode.TORQUE).enable(true);
+        fill(random, command.tau());
+        assertTrue(controller.publishMotorCommand(command) > 0, "tryClaim of MotorCommand");
+
+        final MotorCommandSample applied = new MotorCommandSample(DOF);
+        Await.until(() -> adapter.pollMotorCommand(applied) == 1, "MotorCommand at the adapter");
+        assertEquals(3L, applied.sequence());
+        assertEquals(123L, applied.timestampNs());
+        assertEquals(17L, applied.jointStateSequence());
+        assertEquals(DriveMode.TORQUE, applied.mode());
+        assertTrue(applied.enable());
+        assertArrayEquals(command.tau(), applied.tau(), 0.0, "seed " + SEED);
+        assertEquals(0L, controller.invalidMessageCount());
+        assertEquals(0L, adapter.invalidMessageCount());
+    }
+
+    @Test
+    void controllerKeepsOnlyTheNewestOfSeveralQueuedStates()
+    {
+        final JointStateSample sent = new JointStateSample(DOF);
+        for (int i = 0; i < 5; i++)
+        {
+            sent.sequence(100L + i).q()[0] = i;
+            assertTrue(adapter.publishJointState(sent) > 0);
+        }
+        final JointStateSample received = new JointStateSample(DOF);
+        final int[] total = new int[1];
+        Await.until(() -> (total[0] += controller.pollJointState(received)) == 5, "five states");
+        assertEquals(104L, received.sequence());
+        assertEquals(4.0, received.q()[0]);
+    }
+
+    @Test
+    void heartbeatRoundTrips()
+    {
+        final HeartbeatSample sent = new HeartbeatSample()
+            .sequence(9L).timestampNs(77L).lastMotorCommandSequence(8L).adapterId(0xFFFF_FFFEL).state(AdapterState.RUNNING);
+        assertTrue(adapter.publishHeartbeat(sent) > 0);
+        final HeartbeatSample received = new HeartbeatSample();
+        Await.until(() -> controller.pollHeartbeat(received) == 1, "heartbeat at the controller");
+        assertEquals(9L, received.sequence());
+        assertEquals(77L, received.timestampNs());
+        assertEquals(8L, received.lastMotorCommandSequence());
+        assertEquals(0xFFFF_FFFEL, received.adapterId());
+        assertEquals(AdapterState.RUNNING, received.state());
+    }
+
+    @Test
+    void stateOfAnotherJointCountIsCountedInvalidAndIgnored()
+    {
+        try (AdapterLink wrongArm = new AdapterLink(transport.aeron(), LinkConfig.ipcDefaults(), DOF - 1))
+        {
+            Await.until(wrongArm::isConnected, "second adapter connected");
+            assertTrue(wrongArm.publishJointState(new JointStateSample(DOF - 1).sequence(5L)) > 0);
+            final JointStateSample received = new JointStateSample(DOF).sequence(-1L);
+            Await.until(() -> controller.pollJointState(received) == 0 && controller.invalidMessageCount() == 1,
+                "6-joint state rejected by a 7-joint controller");
+            assertEquals(-1L, received.sequence(), "sample untouched");
+        }
+    }
+
+    private static void fill(final SplittableRandom random, final double[] values)
+    {
+        for (int i = 0; i < values.length; i++)
+        {
+            values[i] = random.nextDouble(-Math.PI, Math.PI);
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package org.nectl.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+
+import io.aeron.Aeron;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.nectl.transport.sbe.DriveMode;
+import org.nectl.transport.sbe.EStopDecoder;
+import org.nectl.transport.sbe.ModeRequestDecoder;
+import org.nectl.transport.sbe.StreamSetpointDecoder;
+import org.nectl.transport.sbe.TrajectorySegmentDecoder;
+
+/**
+ * After warm-up, the calls the control loop makes every tick allocate nothing on the loop thread:
+ * take the newest JointState, publish a MotorCommand by tryClaim, drain the planner queue, offer a
+ * telemetry sample. Measured with the JVM's per-thread allocation counter, with real messages
+ * flowing through a real embedded media driver.
+ */
+final class LoopPathAllocationTest
+{
+    private static final int DOF = 7;
+    /**
+     * Long enough for C2 to settle: with 30 000 ticks, late compilations and deoptimisations
+     * re-materialised a few scalar-replaced objects once (about 100 bytes in total), which is
+     * the JIT at work, not the steady-state path this test is about.
+     */
+    private static final int WARM_UP_TICKS = 200_000;
+    private static final int MEASURED_TICKS = 50_000;
+
+    private final com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+
+    @Test
+    void loopSideCallsAllocateNothingAfterWarmUp()
+    {
+        assertTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
+            "per-thread allocation accounting available");
+        try (AeronTransport transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
+            ControllerLink controller = new ControllerLink(transport.aeron(), LinkConfig.ipcDefaults(), DOF);
+            AdapterLink adapter = new AdapterLink(transport.aeron(), LinkConfig.ipcDefaults(), DOF))
+        {
+            Await.until(() -> controller.isConnected() && adapter.isConnected(), "hardware link connected");
+            final Tick tick = new Tick(transport.aeron(), controller, adapter);
+            for (int i = 0; i < WARM_UP_TICKS; i++)
+            {
+                tick.run(i);
+            }
+            final long overheadBytes = allocatedBytes() - allocatedBytes();
+            final long before = allocatedBytes();
+            for (int i = WARM_UP_TICKS; i < WARM_UP_TICKS + MEASURED_TICKS; i++)
+            {
+                tick.run(i);
+            }
+            final long allocated = allocatedBytes() - before + overheadBytes;
+            assertEquals(0L, allocated, "bytes allocated on the loop thread over " + MEASURED_TICKS + " ticks");
+            assertTrue(tick.statesReceived > MEASURED_TICKS, "states flowed: " + tick.statesReceived);
+            assertTrue(tick.commandsPublished > MEASURED_TICKS, "commands flowed: " + tick.commandsPublished);
+            assertEquals(WARM_UP_TICKS + MEASURED_TICKS, tick.setpointsDrained, "every queued setpoint drained");
+            assertTrue(tick.telemetryQueued > 0, "telemetry flowed");
+        }
+    }
+
+    private long allocatedBytes()
+    {
+        return threads.getCurrentThreadAllocatedBytes();
+    }
+
+    /** One simulated tick: the adapter's and gateway's producer calls feed the loop's consumer calls. */
+    private static final class Tick implements PlannerCommandHandler
+    {
+        private final ControllerLink controller;
+        private final AdapterLink adapter;
+        private final JointStateSample published = new JointStateSample(DOF);
+        private final JointStateSample newest = new JointStateSample(DOF);
+        private final MotorCommandSample command = new MotorCommandSample(DOF).mode(DriveMode.TORQUE).enable(true);
+        private final MotorCommandSample applied = new MotorCommandSample(DOF);
+        private final PlannerCommandQueue commands = new PlannerCommandQueue(64 * 1024);
+        private final UnsafeBuffer setpoint;
+        private final int setpointLength;
+        private final double[] reference = new double[DOF];
+        private final TelemetryConfig telemetryConfig = TelemetryConfig.ipcDefaults();
+        private final TelemetryQueue telemetry = new TelemetryQueue(telemetryConfig);
+        private final TelemetryPublisher publisher;
+        private final TelemetrySample sample = new TelemetrySample(DOF);
+        private long statesReceived;
+        private long commandsPublished;
+        private long setpointsDrained;
+        private long telemetryQueued;
+
+        Tick(final Aeron aeron, final ControllerLink controller, final AdapterLink adapter)
+        {
+            this.controller = controller;
+            this.adapter = adapter;
+            final byte[] datagram = new PlannerDatagrams().setpoint(1L, new double[DOF], new double[DOF]);
+            setpointLength = datagram.length - PlannerCommandValidator.AUTH_TRAILER_LENGTH;
+            setpoint = new UnsafeBuffer(datagram);
+            publisher = new TelemetryPublisher(aeron, telemetryConfig, telemetry);
+        }
+
+        void run(final int i)
+        {
+            published.sequence(i).q()[0] = i;
+            adapter.publishJointState(published);
+            commands.offer(setpoint, 0, setpointLength, StreamSetpointDecoder.TEMPLATE_ID);
+
+            statesReceived += controller.pollJointState(newest);
+            commands.drain(this, 8);
+            command.sequence(i).jointStateSequence(newest.sequence()).tau()[0] = reference[0] - newest.q()[0];
+            if (controller.publishMotorCommand(command) > 0)
+            {
+                commandsPublished++;
+            }
+            sample.tickCount(i).q()[0] = newest.q()[0];
+            if (telemetry.offer(sample) == TelemetryQueue.QUEUED)
+            {
+                telemetryQueued++;
+            }
+
+            adapter.pollMotorCommand(applied);
+            publisher.doWork();
+        }
+
+        @Override
+        public void onStreamSetpoint(final StreamSetpointDecoder decoder)
+        {
+            int k = 0;
+            for (final StreamSetpointDecoder.JointsDecoder joint : decoder.joints())
+            {
+                reference[k++] = joint.q();
+            }
+            setpointsDrained++;
+        }
+
+        @Override
+        public void onTrajectorySegment(final TrajectorySegmentDecoder segment)
+        {
+            throw new IllegalStateException("unexpected segment");
+        }
+
+        @Override
+        public void onModeRequest(final ModeRequestDecoder request)
+        {
+            throw new IllegalStateException("unexpected mode request");
+        }
+
+        @Override
+        public void onEStop(final EStopDecoder stop)
+        {
+            throw new IllegalStateException("unexpected e-stop");
+        }
+    }
+}
