@@ -16,6 +16,8 @@ import picocli.CommandLine.Command;
         DynamicsCommand.class,
         ModelCommand.class,
         SimCommand.class,
+        PlanCommand.class,
+        MonitorCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class NectlCommand implements Runnable
