@@ -10,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-import org.nectl.config.DescriptionException;
-import org.nectl.config.RobotDescriptions;
 import org.nectl.core.model.RobotModel;
 
 import picocli.CommandLine.Command;
@@ -43,14 +41,9 @@ final class DynamicsCommand implements Callable<Integer>
     @Override
     public Integer call() throws IOException
     {
-        final RobotModel model;
-        try
+        final RobotModel model = ModelCommand.loadOrReport(modelFile, "nectl dynamics");
+        if (model == null)
         {
-            model = RobotDescriptions.load(modelFile);
-        }
-        catch (final DescriptionException e)
-        {
-            System.err.println("nectl dynamics: " + e.getMessage());
             return 2;
         }
         final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, !rigidBody);

@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
         SimCommand.class,
         PlanCommand.class,
         MonitorCommand.class,
+        DemoCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class NectlCommand implements Runnable

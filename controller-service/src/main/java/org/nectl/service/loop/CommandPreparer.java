@@ -1,0 +1,211 @@
+package org.nectl.service.loop;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+import org.nectl.core.control.JointWaypoints;
+import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.ControlLaw;
+import org.nectl.transport.PlannerCommandHandler;
+import org.nectl.transport.PlannerCommandQueue;
+import org.nectl.transport.sbe.ControllerKind;
+import org.nectl.transport.sbe.EStopDecoder;
+import org.nectl.transport.sbe.ModeRequestDecoder;
+import org.nectl.transport.sbe.StreamSetpointDecoder;
+import org.nectl.transport.sbe.TrajectorySegmentDecoder;
+
+/**
+ * Turns validated planner commands from the gateway into {@link PreparedCommand}s for the control
+ * loop: assembles trajectory chunks and builds the jerk-continuous {@link TrajectorySampler} here,
+ * off the real-time thread, where allocating and rejecting are allowed.
+ *
+ * <p>An Agrona agent for a non-real-time thread. Not real-time safe. Counters readable from any thread.
+ */
+final class CommandPreparer implements Agent, PlannerCommandHandler
+{
+    private static final int COMMANDS_PER_DUTY_CYCLE = 16;
+
+    private final RobotModel model;
+    private final PlannerCommandQueue gatewayQueue;
+    private final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue;
+    private final AtomicLong trajectoryRejectCount = new AtomicLong();
+    private final AtomicLong loopQueueFullCount = new AtomicLong();
+    private final int dof;
+    private double[] segmentTimesS;
+    private double[][] segmentPositions;
+    private int segmentWaypoints;
+    private long segmentId = -1;
+    private volatile String lastRejection = "";
+
+    CommandPreparer(
+        final RobotModel model, final PlannerCommandQueue gatewayQueue, final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue)
+    {
+        this.model = model;
+        this.gatewayQueue = gatewayQueue;
+        this.loopQueue = loopQueue;
+        this.dof = model.dof();
+    }
+
+    @Override
+    public int doWork()
+    {
+        return gatewayQueue.drain(this, COMMANDS_PER_DUTY_CYCLE);
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "command-preparer";
+    }
+
+    @Override
+    public void onTrajectorySegment(final TrajectorySegmentDecoder segment)
+    {
+        if (segment.chunkIndex() == 0)
+        {
+            segmentId = segment.segmentId();
+            segmentTimesS = new double[0];
+            segmentPositions = new double[0][];
+            segmentWaypoints = 0;
+        }
+        else if (segment.segmentId() != segmentId)
+        {
+            reject("trajectory segment " + segment.segmentId() + " chunk " + segment.chunkIndex() + " without its chunk 0");
+            return;
+        }
+        for (final TrajectorySegmentDecoder.WaypointsDecoder waypoint : segment.waypoints())
+        {
+            appendWaypoint(waypoint);
+        }
+        if (segment.chunkIndex() == segment.chunkCount() - 1)
+        {
+            finishSegment();
+        }
+    }
+
+    private void appendWaypoint(final TrajectorySegmentDecoder.WaypointsDecoder waypoint)
+    {
+        if (segmentWaypoints == segmentTimesS.length)
+        {
+            final int capacity = Math.max(8, 2 * segmentWaypoints);
+            segmentTimesS = java.util.Arrays.copyOf(segmentTimesS, capacity);
+            segmentPositions = java.util.Arrays.copyOf(segmentPositions, capacity);
+        }
+        segmentTimesS[segmentWaypoints] = waypoint.timeFromStartNs() * 1e-9;
+        final double[] q = new double[dof];
+        int j = 0;
+        for (final TrajectorySegmentDecoder.WaypointsDecoder.JointsDecoder joint : waypoint.joints())
+        {
+            q[j++] = joint.q();
+        }
+        segmentPositions[segmentWaypoints++] = q;
+    }
+
+    private void finishSegment()
+    {
+        final double[] times = java.util.Arrays.copyOf(segmentTimesS, segmentWaypoints);
+        final double[][] positions = java.util.Arrays.copyOf(segmentPositions, segmentWaypoints);
+        segmentId = -1;
+        try
+        {
+            offer(PreparedCommand.trajectory(new TrajectorySampler(model, new JointWaypoints(times, positions))));
+        }
+        catch (final IllegalArgumentException e)
+        {
+            reject(e.getMessage());
+        }
+    }
+
+    @Override
+    public void onStreamSetpoint(final StreamSetpointDecoder setpoint)
+    {
+        final double[] q = new double[dof];
+        final double[] qd = new double[dof];
+        final double[] qdd = new double[dof];
+        final double[] qddd = new double[dof];
+        int j = 0;
+        for (final StreamSetpointDecoder.JointsDecoder joint : setpoint.joints())
+        {
+            q[j] = joint.q();
+            qd[j] = joint.qd();
+            qdd[j] = joint.qdd();
+            qddd[j] = joint.qddd();
+            j++;
+        }
+        offer(PreparedCommand.setpoint(q, qd, qdd, qddd));
+    }
+
+    @Override
+    public void onModeRequest(final ModeRequestDecoder request)
+    {
+        final ControlLaw law = law(request.controller());
+        switch (request.request())
+        {
+            case ENABLE:
+                offer(PreparedCommand.mode(PreparedCommand.Kind.ENABLE, law));
+                break;
+            case DISABLE:
+                offer(PreparedCommand.mode(PreparedCommand.Kind.DISABLE, law));
+                break;
+            case HOLD:
+                offer(PreparedCommand.mode(PreparedCommand.Kind.HOLD, law));
+                break;
+            default:
+                reject("unknown mode request " + request.request());
+                break;
+        }
+    }
+
+    @Override
+    public void onEStop(final EStopDecoder stop)
+    {
+        offer(PreparedCommand.mode(PreparedCommand.Kind.EMERGENCY_STOP, null));
+    }
+
+    private static ControlLaw law(final ControllerKind kind)
+    {
+        switch (kind)
+        {
+            case COMPUTED_TORQUE:
+                return ControlLaw.COMPUTED_TORQUE;
+            case PD_GRAVITY:
+                return ControlLaw.PD_GRAVITY;
+            default:
+                return null;
+        }
+    }
+
+    private void offer(final PreparedCommand command)
+    {
+        if (!loopQueue.offer(command))
+        {
+            loopQueueFullCount.incrementAndGet();
+        }
+    }
+
+    private void reject(final String reason)
+    {
+        trajectoryRejectCount.incrementAndGet();
+        lastRejection = reason;
+    }
+
+    /** @return trajectories refused when built (e.g. a limit violated between waypoints). */
+    long trajectoryRejectCount()
+    {
+        return trajectoryRejectCount.get();
+    }
+
+    /** @return commands dropped because the loop's queue was full. */
+    long loopQueueFullCount()
+    {
+        return loopQueueFullCount.get();
+    }
+
+    /** @return the reason of the last refused trajectory, or "". */
+    String lastRejection()
+    {
+        return lastRejection;
+    }
+}

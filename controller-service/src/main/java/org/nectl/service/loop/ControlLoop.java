@@ -1,0 +1,393 @@
+package org.nectl.service.loop;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+import org.nectl.core.runtime.ControlCycle;
+import org.nectl.core.runtime.ControlLaw;
+import org.nectl.core.runtime.ControllerMode;
+import org.nectl.transport.ControllerLink;
+import org.nectl.transport.HeartbeatSample;
+import org.nectl.transport.JointStateSample;
+import org.nectl.transport.MotorCommandSample;
+import org.nectl.transport.PlannerGateway;
+import org.nectl.transport.TelemetryQueue;
+import org.nectl.transport.TelemetrySample;
+import org.nectl.transport.sbe.ControllerKind;
+import org.nectl.transport.sbe.ControllerState;
+import org.nectl.transport.sbe.DriveMode;
+
+/**
+ * The control-loop thread: busy-spins, and once per period (realtime) or per new JointState
+ * (lockstep) takes the newest state, applies prepared planner commands, runs one
+ * {@link ControlCycle} tick, publishes the MotorCommand by tryClaim and hands a telemetry sample
+ * to the telemetry ring. Overruns (compute longer than the period) and deadline misses (a tick
+ * starting more than half a period late) are counted and published; tick compute time goes into
+ * an HdrHistogram.
+ *
+ * <p>{@link #run} is the real-time path: after construction it allocates nothing, takes no locks,
+ * logs nothing and never blocks. Status accessors may be read from any thread; the cycle and the
+ * histogram only after the loop thread has been joined.
+ */
+public final class ControlLoop implements Runnable
+{
+    /** Status slots published with release semantics for other threads. */
+    private static final int TICKS = 0;
+    private static final int MODE = 1;
+    private static final int FAULTS = 2;
+    private static final int COMPLETED = 3;
+    private static final int OVERRUNS = 4;
+    private static final int MISSES = 5;
+    private static final int MISSING_STATES = 6;
+    private static final int STATES_SEEN = 7;
+    private static final int PUBLISH_FAILURES = 8;
+    private static final int REJECTED_COMMANDS = 9;
+    private static final int STATUS_SLOTS = 10;
+
+    /** JointState status bits that mean the adapter cannot be trusted: drive fault, encoder fault. */
+    private static final int ADAPTER_FAULT_BITS = (1 << 1) | (1 << 2);
+    /** JointState status bit: the adapter watchdog has zeroed the torque. */
+    private static final int WATCHDOG_BIT = 1 << 3;
+    /**
+     * Consecutive states with the watchdog bit that count as a fault: one stale trip (from a stall
+     * while idle) clears with the next command; a persisting one means commands do not arrive.
+     */
+    private static final int WATCHDOG_STATES_TO_FAULT = 3;
+    private static final long HISTOGRAM_MAX_NS = 10_000_000_000L;
+    private static final ControllerState[] STATE_OF_MODE = {
+        ControllerState.IDLE, ControllerState.ENABLED, ControllerState.TRACKING, ControllerState.HOLD, ControllerState.FAULT};
+
+    private final ControlCycle cycle;
+    private final ControllerLink link;
+    private final PlannerGateway gateway;
+    private final TelemetryQueue telemetryQueue;
+    private final OneToOneConcurrentArrayQueue<PreparedCommand> commands;
+    private final LoopMode mode;
+    private final long periodNs;
+    private final long heartbeatTimeoutNs;
+    private final int core;
+    private final int dof;
+    private final JointStateSample state;
+    private final HeartbeatSample heartbeat = new HeartbeatSample();
+    private final MotorCommandSample command;
+    private final TelemetrySample telemetry;
+    private final Histogram computeHistogram = new Histogram(HISTOGRAM_MAX_NS, 3);
+    private final AtomicLongArray status = new AtomicLongArray(STATUS_SLOTS);
+
+    private volatile boolean running = true;
+    private volatile String pinning = "not started";
+    private boolean freshState;
+    private long statesSeen;
+    private long lastHeartbeatNs;
+    private long lastTickWallNs;
+    private long lastComputeNs;
+    private long overruns;
+    private long misses;
+    private long missingStates;
+    private long publishFailures;
+    private long rejectedCommands;
+    private int watchdogStates;
+
+    ControlLoop(
+        final ControlCycle cycle, final int dof, final ControllerLink link, final PlannerGateway gateway,
+        final TelemetryQueue telemetryQueue, final OneToOneConcurrentArrayQueue<PreparedCommand> commands,
+        final LoopMode mode, final long periodNs, final long heartbeatTimeoutNs, final int core)
+    {
+        this.cycle = cycle;
+        this.dof = dof;
+        this.link = link;
+        this.gateway = gateway;
+        this.telemetryQueue = telemetryQueue;
+        this.commands = commands;
+        this.mode = mode;
+        this.periodNs = periodNs;
+        this.heartbeatTimeoutNs = heartbeatTimeoutNs;
+        this.core = core;
+        state = new JointStateSample(dof);
+        command = new MotorCommandSample(dof);
+        telemetry = new TelemetrySample(dof);
+    }
+
+    @Override
+    public void run()
+    {
+        pinning = ThreadPinning.pinCurrentThread(core);
+        final long startNs = System.nanoTime();
+        // Heartbeat age is measured on the clock the adapter stamps: the wall clock in realtime,
+        // simulated time (from 0) in lockstep.
+        lastHeartbeatNs = mode == LoopMode.REALTIME ? startNs : 0L;
+        lastTickWallNs = startNs;
+        if (mode == LoopMode.REALTIME)
+        {
+            runRealtime(startNs);
+        }
+        else
+        {
+            runLockstep();
+        }
+    }
+
+    private void runRealtime(final long startNs)
+    {
+        long deadlineNs = startNs + periodNs;
+        while (running)
+        {
+            pollInputs();
+            final long nowNs = System.nanoTime();
+            if (nowNs < deadlineNs)
+            {
+                continue;
+            }
+            if (nowNs - deadlineNs > periodNs / 2)
+            {
+                misses++;
+            }
+            applyCommands();
+            tick(nowNs, nowNs);
+            deadlineNs += periodNs;
+            if (nowNs - deadlineNs > periodNs)
+            {
+                // Far behind (pre-emption): re-anchor rather than burst through the missed ticks.
+                deadlineNs = nowNs + periodNs;
+            }
+        }
+    }
+
+    private void runLockstep()
+    {
+        while (running)
+        {
+            pollInputs();
+            applyCommands();
+            final long nowNs = System.nanoTime();
+            if (freshState)
+            {
+                tick(state.timestampNs(), nowNs);
+            }
+            else if (statesSeen > 0 && nowNs - lastTickWallNs > heartbeatTimeoutNs)
+            {
+                // No state from the simulator: keep supervising on the last simulated time.
+                tick(state.timestampNs(), nowNs);
+            }
+        }
+    }
+
+    private void pollInputs()
+    {
+        if (link.pollJointState(state) > 0)
+        {
+            freshState = true;
+            statesSeen++;
+        }
+        if (link.pollHeartbeat(heartbeat) > 0)
+        {
+            lastHeartbeatNs = mode == LoopMode.REALTIME ? System.nanoTime() : heartbeat.timestampNs();
+        }
+    }
+
+    private void applyCommands()
+    {
+        PreparedCommand next;
+        while ((next = commands.poll()) != null)
+        {
+            if (apply(next) != ControlCycle.ACCEPTED)
+            {
+                rejectedCommands++;
+            }
+        }
+    }
+
+    private int apply(final PreparedCommand c)
+    {
+        switch (c.kind)
+        {
+            case ENABLE:
+                return cycle.enable(c.law);
+            case DISABLE:
+                return cycle.disable();
+            case HOLD:
+                return cycle.hold(c.law);
+            case EMERGENCY_STOP:
+                cycle.emergencyStop();
+                return ControlCycle.ACCEPTED;
+            case TRAJECTORY:
+                return cycle.startTrajectory(c.trajectory);
+            default:
+                return cycle.streamSetpoint(c.q, c.qd, c.qdd, c.qddd);
+        }
+    }
+
+    private void tick(final long timeNs, final long wallStartNs)
+    {
+        final boolean newState = freshState;
+        freshState = false;
+        if (!newState)
+        {
+            missingStates++;
+        }
+        System.arraycopy(state.q(), 0, cycle.measuredQ(), 0, dof);
+        System.arraycopy(state.qd(), 0, cycle.measuredQd(), 0, dof);
+        final boolean adapterFault = adapterFault(newState);
+        final long heartbeatAgeNs = (mode == LoopMode.REALTIME ? wallStartNs : timeNs) - lastHeartbeatNs;
+        cycle.tick(timeNs, newState, heartbeatAgeNs, adapterFault);
+        publishCommand(timeNs);
+        final long computeNs = System.nanoTime() - wallStartNs;
+        computeHistogram.recordValue(Math.min(computeNs, HISTOGRAM_MAX_NS));
+        if (computeNs > periodNs)
+        {
+            overruns++;
+        }
+        offerTelemetry(timeNs);
+        lastComputeNs = computeNs;
+        lastTickWallNs = wallStartNs;
+        publishStatus();
+    }
+
+    private boolean adapterFault(final boolean newState)
+    {
+        if (statesSeen == 0)
+        {
+            return false;
+        }
+        final int bits = state.statusBits();
+        if (newState)
+        {
+            watchdogStates = (bits & WATCHDOG_BIT) != 0 ? watchdogStates + 1 : 0;
+        }
+        return (bits & ADAPTER_FAULT_BITS) != 0 || watchdogStates >= WATCHDOG_STATES_TO_FAULT;
+    }
+
+    private void publishCommand(final long timeNs)
+    {
+        System.arraycopy(cycle.tauCommand(), 0, command.tau(), 0, dof);
+        final boolean enabled = cycle.drivesEnabled();
+        command.sequence(cycle.tickCount())
+            .timestampNs(timeNs)
+            .jointStateSequence(state.sequence())
+            .mode(enabled ? DriveMode.TORQUE : DriveMode.ZERO_TORQUE)
+            .enable(enabled);
+        if (link.publishMotorCommand(command) < 0)
+        {
+            publishFailures++;
+        }
+    }
+
+    private void offerTelemetry(final long timeNs)
+    {
+        System.arraycopy(state.q(), 0, telemetry.q(), 0, dof);
+        System.arraycopy(state.qd(), 0, telemetry.qd(), 0, dof);
+        System.arraycopy(cycle.tauCommand(), 0, telemetry.tauCommand(), 0, dof);
+        System.arraycopy(cycle.trackingError(), 0, telemetry.trackingError(), 0, dof);
+        gateway.copyRejectCounts(telemetry.rejectCounts());
+        telemetry.timestampNs(timeNs)
+            .tickCount(cycle.tickCount())
+            .overrunCount(overruns)
+            .deadlineMissCount(misses)
+            .missingStateCount(missingStates)
+            .jointStateSequence(state.sequence())
+            .jointStateTimestampNs(state.timestampNs())
+            .tickComputeNs(lastComputeNs)
+            .state(STATE_OF_MODE[cycle.mode().ordinal()])
+            .controller(cycle.law() == ControlLaw.COMPUTED_TORQUE ? ControllerKind.COMPUTED_TORQUE : ControllerKind.PD_GRAVITY);
+        telemetryQueue.offer(telemetry);
+    }
+
+    private void publishStatus()
+    {
+        status.lazySet(TICKS, cycle.tickCount());
+        status.lazySet(MODE, cycle.mode().ordinal());
+        status.lazySet(FAULTS, cycle.faults());
+        status.lazySet(COMPLETED, cycle.completedTrajectories());
+        status.lazySet(OVERRUNS, overruns);
+        status.lazySet(MISSES, misses);
+        status.lazySet(MISSING_STATES, missingStates);
+        status.lazySet(STATES_SEEN, statesSeen);
+        status.lazySet(PUBLISH_FAILURES, publishFailures);
+        status.lazySet(REJECTED_COMMANDS, rejectedCommands);
+    }
+
+    /** Asks the loop to stop after its current iteration. Any thread. */
+    public void stop()
+    {
+        running = false;
+    }
+
+    /** @return whether the loop thread was pinned, as a sentence. Any thread. */
+    public String pinning()
+    {
+        return pinning;
+    }
+
+    /** @return ticks run. Any thread. */
+    public long tickCount()
+    {
+        return status.get(TICKS);
+    }
+
+    /** @return the controller mode after the last tick. Any thread. */
+    public ControllerMode mode()
+    {
+        return ControllerMode.values()[(int)status.get(MODE)];
+    }
+
+    /** @return latched fault bits. Any thread. */
+    public int faults()
+    {
+        return (int)status.get(FAULTS);
+    }
+
+    /** @return trajectories followed to their end. Any thread. */
+    public long completedTrajectories()
+    {
+        return status.get(COMPLETED);
+    }
+
+    /** @return ticks whose compute time exceeded the period. Any thread. */
+    public long overrunCount()
+    {
+        return status.get(OVERRUNS);
+    }
+
+    /** @return ticks that started more than half a period late. Any thread. */
+    public long deadlineMissCount()
+    {
+        return status.get(MISSES);
+    }
+
+    /** @return ticks without a new JointState. Any thread. */
+    public long missingStateCount()
+    {
+        return status.get(MISSING_STATES);
+    }
+
+    /** @return JointStates received. Any thread. */
+    public long statesSeen()
+    {
+        return status.get(STATES_SEEN);
+    }
+
+    /** @return MotorCommands that could not be claimed. Any thread. */
+    public long publishFailureCount()
+    {
+        return status.get(PUBLISH_FAILURES);
+    }
+
+    /** @return planner commands the cycle refused (wrong mode, discontinuous reference). Any thread. */
+    public long rejectedCommandCount()
+    {
+        return status.get(REJECTED_COMMANDS);
+    }
+
+    /** @return the tick compute-time histogram, ns; read only after the loop thread has ended. */
+    public Histogram computeHistogram()
+    {
+        return computeHistogram;
+    }
+
+    /** @return the cycle; read only after the loop thread has ended. */
+    public ControlCycle cycle()
+    {
+        return cycle;
+    }
+}

@@ -1,0 +1,170 @@
+package org.nectl.service.loop;
+
+import java.net.InetSocketAddress;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+import org.agrona.concurrent.SystemNanoClock;
+import org.nectl.core.model.JointLimits;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.ControlCycle;
+import org.nectl.transport.AeronTransport;
+import org.nectl.transport.CommandLimits;
+import org.nectl.transport.ControllerLink;
+import org.nectl.transport.PlannerGateway;
+import org.nectl.transport.TelemetryPublisher;
+import org.nectl.transport.TelemetryQueue;
+
+/**
+ * The controller service: the media driver (embedded or external), the hardware link, the planner
+ * gateway, command preparation and telemetry on one non-real-time agent thread, and the control
+ * loop on its own thread. Not real-time safe (start and close); accessors are thread safe.
+ */
+public final class ControllerService implements AutoCloseable
+{
+    private static final int LOOP_QUEUE_CAPACITY = 1024;
+
+    private final ServiceSettings settings;
+    private final AeronTransport transport;
+    private final ControllerLink link;
+    private final PlannerGateway gateway;
+    private final CommandPreparer preparer;
+    private final TelemetryPublisher telemetryPublisher;
+    private final AgentRunner agents;
+    private final ControlLoop loop;
+    private final Thread loopThread;
+    private boolean closed;
+
+    private ControllerService(final ServiceSettings settings)
+    {
+        this.settings = settings;
+        final RobotModel model = settings.model();
+        final int dof = model.dof();
+        transport = AeronTransport.launch(settings.aeron());
+        try
+        {
+            link = new ControllerLink(transport.aeron(), settings.link(), dof);
+            gateway = new PlannerGateway(settings.planner(), commandLimits(model), new SystemNanoClock());
+            final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue = new OneToOneConcurrentArrayQueue<>(LOOP_QUEUE_CAPACITY);
+            preparer = new CommandPreparer(model, gateway.commandQueue(), loopQueue);
+            final TelemetryQueue telemetryQueue = new TelemetryQueue(settings.telemetry());
+            telemetryPublisher = new TelemetryPublisher(transport.aeron(), settings.telemetry(), telemetryQueue);
+            agents = new AgentRunner(
+                new BackoffIdleStrategy(100, 10, 1_000, 100_000),
+                Throwable::printStackTrace,
+                null,
+                new CompositeAgent(gateway, preparer, telemetryPublisher));
+            loop = new ControlLoop(
+                new ControlCycle(model, settings.cycle()), dof, link, gateway, telemetryQueue, loopQueue,
+                settings.mode(), settings.cycle().periodNs(), settings.cycle().heartbeatTimeoutNs(), settings.core());
+            loopThread = new Thread(loop, "nectl-control-loop");
+        }
+        catch (final RuntimeException e)
+        {
+            CloseHelper.quietClose(transport);
+            throw e;
+        }
+    }
+
+    /**
+     * Starts the driver, the agents and the control loop. Not real-time safe.
+     *
+     * @param settings resolved settings.
+     * @return the running service.
+     */
+    public static ControllerService start(final ServiceSettings settings)
+    {
+        final ControllerService service = new ControllerService(settings);
+        AgentRunner.startOnThread(service.agents);
+        service.loopThread.start();
+        return service;
+    }
+
+    private static CommandLimits commandLimits(final RobotModel model)
+    {
+        final int dof = model.dof();
+        final double[] min = new double[dof];
+        final double[] max = new double[dof];
+        final double[] velocity = new double[dof];
+        for (int j = 0; j < dof; j++)
+        {
+            final JointLimits limits = model.limits(j);
+            min[j] = limits.positionMin();
+            max[j] = limits.positionMax();
+            velocity[j] = limits.velocityMax();
+        }
+        return new CommandLimits(min, max, velocity);
+    }
+
+    /** @return the control loop, for status (any thread) and, after {@link #close}, statistics. */
+    public ControlLoop loop()
+    {
+        return loop;
+    }
+
+    /** @return the planner gateway, for its counters. */
+    public PlannerGateway gateway()
+    {
+        return gateway;
+    }
+
+    /** @return the UDP address planners send to. */
+    public InetSocketAddress plannerAddress()
+    {
+        return gateway.localAddress();
+    }
+
+    /** @return the Aeron directory adapters and monitors connect to. */
+    public String aeronDirectory()
+    {
+        return transport.aeronDirectory();
+    }
+
+    /** @return the settings the service runs with. */
+    public ServiceSettings settings()
+    {
+        return settings;
+    }
+
+    /** @return trajectories refused while being prepared (after the gateway acknowledged them). */
+    public long trajectoryRejectCount()
+    {
+        return preparer.trajectoryRejectCount();
+    }
+
+    /** @return the reason the last trajectory was refused while being prepared, or "". */
+    public String lastTrajectoryRejection()
+    {
+        return preparer.lastRejection();
+    }
+
+    /** @return the telemetry publisher, for its counters. */
+    public TelemetryPublisher telemetryPublisher()
+    {
+        return telemetryPublisher;
+    }
+
+    /** Stops the loop (joining it), the agents, the link and the driver; idempotent. Not real-time safe. */
+    @Override
+    public synchronized void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        loop.stop();
+        try
+        {
+            loopThread.join();
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
+        CloseHelper.closeAll(agents, link, transport);
+    }
+}

@@ -1,0 +1,73 @@
+package org.nectl.service.loop;
+
+import java.net.InetSocketAddress;
+
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.CycleSettings;
+import org.nectl.transport.AeronConfig;
+import org.nectl.transport.LinkConfig;
+import org.nectl.transport.PlannerGatewayConfig;
+import org.nectl.transport.TelemetryConfig;
+
+/**
+ * Everything a {@link ControllerService} needs, resolved and validated. Immutable.
+ *
+ * @param model the controlled robot.
+ * @param cycle control-cycle settings (period, gains, supervision).
+ * @param mode realtime or lockstep.
+ * @param core CPU to pin the control loop to, or -1.
+ * @param aeron media driver (embedded or external).
+ * @param link hardware link channel and streams.
+ * @param planner planner gateway UDP settings.
+ * @param telemetry telemetry publication settings.
+ */
+public record ServiceSettings(
+    RobotModel model,
+    CycleSettings cycle,
+    LoopMode mode,
+    int core,
+    AeronConfig aeron,
+    LinkConfig link,
+    PlannerGatewayConfig planner,
+    TelemetryConfig telemetry)
+{
+    /**
+     * Defaults around a model: realtime at the given period, embedded driver in a fresh directory,
+     * IPC hardware link and telemetry, planner gateway on the given address.
+     *
+     * @param model the robot.
+     * @param periodNs control period, ns.
+     * @param plannerAddress UDP address of the planner gateway.
+     * @return the settings.
+     */
+    public static ServiceSettings defaults(final RobotModel model, final long periodNs, final InetSocketAddress plannerAddress)
+    {
+        return new ServiceSettings(
+            model,
+            CycleSettings.defaults(model.dof(), periodNs),
+            LoopMode.REALTIME,
+            -1,
+            AeronConfig.embeddedDefaults(),
+            LinkConfig.ipcDefaults(),
+            PlannerGatewayConfig.defaults(plannerAddress),
+            TelemetryConfig.ipcDefaults());
+    }
+
+    /** @return a copy in the given loop mode. */
+    public ServiceSettings withMode(final LoopMode loopMode)
+    {
+        return new ServiceSettings(model, cycle, loopMode, core, aeron, link, planner, telemetry);
+    }
+
+    /** @return a copy whose control loop is pinned to {@code cpu} (negative: not pinned). */
+    public ServiceSettings withCore(final int cpu)
+    {
+        return new ServiceSettings(model, cycle, mode, cpu, aeron, link, planner, telemetry);
+    }
+
+    /** @return a copy with other cycle settings. */
+    public ServiceSettings withCycle(final CycleSettings cycleSettings)
+    {
+        return new ServiceSettings(model, cycleSettings, mode, core, aeron, link, planner, telemetry);
+    }
+}
