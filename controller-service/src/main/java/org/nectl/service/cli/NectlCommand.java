@@ -16,6 +16,8 @@ import picocli.CommandLine.Command;
         DynamicsCommand.class,
         ModelCommand.class,
         SimCommand.class,
+        PlanCommand.class,
+        MonitorCommand.class,
         DemoCommand.class,
         CommandLine.HelpCommand.class
     })
