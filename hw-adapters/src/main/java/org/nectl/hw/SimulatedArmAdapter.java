@@ -22,9 +22,10 @@ import org.nectl.transport.sbe.AdapterState;
  * latest JointState's sequence applies its torques for exactly one control period; simulated time
  * advances by the period and JointState sequence + 1 is published with timestamp = simulated time in
  * ns. Other commands are ignored and counted. Heartbeats are sent every heartbeat period of
- * simulated time, stamped with simulated time. The clock only paces the start-up re-publishing,
- * so every JointState is a function of the configuration and the commands alone. No watchdog: the
- * arm does not move between commands.
+ * simulated time and, for liveness whatever the pace of the run, at least every heartbeat period of
+ * clock time; they are stamped with simulated time. The clock only paces re-publishing and
+ * heartbeats, so every JointState is a function of the configuration and the commands alone. No
+ * watchdog: the arm does not move between commands.
  *
  * <p>Faults: STALL stops all publishing and command reading (in realtime the drives keep
  * integrating under the watchdog); CRASH runs the crash action (the CLI halts the process) and
@@ -56,6 +57,7 @@ public final class SimulatedArmAdapter implements HardwareAdapter
     private boolean statePending;
     private long nextPeriodNs;
     private long nextHeartbeatNs;
+    private long nextClockHeartbeatNs;
     private long nextRepublishNs;
     private long lastCommandSequence;
     private long staleCommandCount;
@@ -168,7 +170,7 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         final long timestampNs = mode == SimulationMode.LOCKSTEP ? 0L : nowNs;
         nextHeartbeatNs = timestampNs + heartbeatPeriodNs;
         publishState(timestampNs);
-        publishHeartbeat(timestampNs);
+        publishHeartbeat(timestampNs, nowNs);
     }
 
     private int realtimeWork(final long nowNs)
@@ -192,7 +194,7 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         }
         if (!arm.stalled() && nowNs - nextHeartbeatNs >= 0)
         {
-            publishHeartbeat(nowNs);
+            publishHeartbeat(nowNs, nowNs);
             nextHeartbeatNs = Math.max(nextHeartbeatNs + heartbeatPeriodNs, nowNs);
             work++;
         }
@@ -215,22 +217,27 @@ public final class SimulatedArmAdapter implements HardwareAdapter
             if (command.jointStateSequence() == arm.stepCount())
             {
                 accept(nowNs);
-                lockstepPeriod();
+                lockstepPeriod(nowNs);
                 return 1;
             }
             staleCommandCount++;
         }
+        int work = 0;
         if (!commanded && nowNs - nextRepublishNs >= 0)
         {
             publishState(0L);
-            publishHeartbeat(0L);
             nextRepublishNs += LOCKSTEP_REPUBLISH_NS;
-            return 1;
+            work++;
         }
-        return 0;
+        if (nowNs - nextClockHeartbeatNs >= 0)
+        {
+            publishHeartbeat(arm.timeNs(), nowNs);
+            work++;
+        }
+        return work;
     }
 
-    private void lockstepPeriod()
+    private void lockstepPeriod(final long nowNs)
     {
         arm.step();
         if (faultStopsPublishing())
@@ -241,7 +248,7 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         publishState(simulatedNs);
         if (simulatedNs - nextHeartbeatNs >= 0)
         {
-            publishHeartbeat(simulatedNs);
+            publishHeartbeat(simulatedNs, nowNs);
             nextHeartbeatNs += heartbeatPeriodNs;
         }
     }
@@ -291,8 +298,9 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         }
     }
 
-    private void publishHeartbeat(final long timestampNs)
+    private void publishHeartbeat(final long timestampNs, final long nowNs)
     {
+        nextClockHeartbeatNs = nowNs + heartbeatPeriodNs;
         heartbeat.sequence(heartbeatCount++).timestampNs(timestampNs).lastMotorCommandSequence(lastCommandSequence).state(state());
         link.publishHeartbeat(heartbeat);
     }

@@ -44,7 +44,8 @@ class SimulatedArmAdapterTest
     /**
      * The lockstep contract: state 0 at simulated time 0, re-published until the first command;
      * then one command acknowledging the latest state gives exactly the next state, one period
-     * later in simulated time; a command acknowledging an older state changes nothing. The states
+     * later in simulated time; a command acknowledging an older state changes nothing; heartbeats
+     * keep coming on the clock while the arm waits, stamped with simulated time. The states
      * equal, bit for bit, those of the same arm driven directly with the same torques.
      */
     @Test
@@ -66,6 +67,12 @@ class SimulatedArmAdapterTest
                 final AtomicInteger republished = new AtomicInteger();
                 LinkFixture.awaitCondition(() -> link.controllerLink.pollJointState(first) > 0
                     && first.sequence() == 0 && republished.incrementAndGet() >= 2, "state 0 re-published twice");
+                final HeartbeatSample heartbeat = new HeartbeatSample();
+                final AtomicInteger heartbeats = new AtomicInteger();
+                LinkFixture.awaitCondition(() -> heartbeats.addAndGet(link.controllerLink.pollHeartbeat(heartbeat)) >= 3,
+                    "heartbeats on the clock while no command has arrived");
+                assertEquals(0L, heartbeat.timestampNs(), "stamped with simulated time");
+                assertEquals(AdapterState.STARTING, heartbeat.state());
                 for (long n = 0; n < 100; n++)
                 {
                     if (n == 50)
@@ -254,9 +261,12 @@ class SimulatedArmAdapterTest
         }
     }
 
-    /** One simulated period through the adapter, including its IPC publication, allocates nothing. */
+    /**
+     * One realtime period through the adapter (command in, step, state and heartbeat out over IPC)
+     * allocates nothing.
+     */
     @Test
-    void aSimulationPeriodThroughTheAdapterAllocatesNothing()
+    void aRealtimePeriodThroughTheAdapterAllocatesNothing()
     {
         try (LinkFixture link = new LinkFixture(DOF))
         {
@@ -278,6 +288,34 @@ class SimulatedArmAdapterTest
             }, 10_000, 20_000);
             assertEquals(0L, bytes, "bytes allocated over 20000 periods");
             assertEquals(0L, adapter.droppedStateCount());
+        }
+    }
+
+    /** One lockstep period (command in, step, state out over IPC) allocates nothing either. */
+    @Test
+    void aLockstepPeriodThroughTheAdapterAllocatesNothing()
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final SimulatedArm arm = new SimulatedArm(MODEL, config().countsPerRevolution(1 << 20).noise(1e-5, 1e-4, SEED)
+                .latencyPeriods(1));
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink, AdapterSettings.defaults(),
+                SimulationMode.LOCKSTEP, SystemNanoClock.INSTANCE, NO_CRASH);
+            final JointStateSample state = new JointStateSample(DOF);
+            final HeartbeatSample heartbeat = new HeartbeatSample();
+            final MotorCommandSample command = new MotorCommandSample(DOF);
+            command.mode(DriveMode.TORQUE).enable(true);
+            adapter.doWork();
+            final long bytes = AllocationMeter.bytesAllocated(() ->
+            {
+                link.controllerLink.publishMotorCommand(command.jointStateSequence(arm.stepCount()));
+                adapter.doWork();
+                link.controllerLink.pollJointState(state);
+                link.controllerLink.pollHeartbeat(heartbeat);
+            }, 10_000, 20_000);
+            assertEquals(0L, bytes, "bytes allocated over 20000 lockstep periods");
+            assertEquals(arm.stepCount(), state.sequence(), "every command advanced the arm one period");
+            assertEquals(0L, adapter.staleCommandCount());
         }
     }
 

@@ -64,7 +64,7 @@ class ClosedLoopControlTest
         final RobotModel model = RandomRobots.robot(seed, 7, false, RandomRobots.Joints.REVOLUTE, false);
         final TrajectorySampler sampler = ControlFixtures.randomTrajectory(model, seed, 4.0);
         final ComputedTorqueController controller = ControlFixtures.controller(model, kp);
-        final RigidArmPlant plant = new RigidArmPlant(model);
+        final RigidArmPlant plant = new RigidArmPlant(model, periodS, subSteps);
         final ControlFixtures.Reference r = new ControlFixtures.Reference(7);
         final ControlFixtures.Outputs out = new ControlFixtures.Outputs(7);
         r.sample(sampler, 0.0);
@@ -94,7 +94,7 @@ class ClosedLoopControlTest
             }
             assertEquals(ControlStatus.OK, controller.compute(plant.q(), plant.qd(), r.q, r.qd, r.qdd, r.qddd,
                 out.tau, out.tauFf, out.tauFfRate), "seed " + seed + ", tick " + tick);
-            plant.advance(out.tau, periodS, subSteps);
+            plant.advance(out.tau);
         }
         assertTrue(plant.solvable(), "seed " + seed);
         return new double[] {worstDeviation, worstTracking};
@@ -121,7 +121,7 @@ class ClosedLoopControlTest
                 kd[j] = 20.0 * mass[8 * j];
             }
             final PdGravityController controller = new PdGravityController(model, kp, kd);
-            final RigidArmPlant plant = new RigidArmPlant(model);
+            final RigidArmPlant plant = new RigidArmPlant(model, PERIOD_S, SUB_STEPS);
             final double[] start = qDesired.clone();
             for (int j = 0; j < 7; j++)
             {
@@ -136,7 +136,7 @@ class ClosedLoopControlTest
             for (int tick = 0; tick < 8000; tick++)
             {
                 assertEquals(ControlStatus.OK, controller.compute(plant.q(), plant.qd(), qDesired, zero, tau));
-                plant.advance(tau, PERIOD_S, SUB_STEPS);
+                plant.advance(tau);
                 final double v = lyapunov(massMatrix, mass, plant, qDesired, kp);
                 worstRise = Math.max(worstRise, (v - previous) / initial);
                 previous = v;
@@ -173,7 +173,7 @@ class ClosedLoopControlTest
             final TrajectorySampler sampler = ControlFixtures.randomTrajectory(nominal, seed, 4.0);
             final ComputedTorqueController controller = ControlFixtures.controller(nominal, kp);
             final TorqueLimiter limiter = limiterAroundTheFeedforward(controller, sampler, 4.0);
-            final RigidArmPlant plant = new RigidArmPlant(actual);
+            final RigidArmPlant plant = new RigidArmPlant(actual, PERIOD_S, SUB_STEPS);
             final ControlFixtures.Reference r = new ControlFixtures.Reference(7);
             final ControlFixtures.Outputs out = new ControlFixtures.Outputs(7);
             final double[] command = new double[7];
@@ -230,7 +230,7 @@ class ClosedLoopControlTest
                     }
                 }
                 System.arraycopy(command, 0, previous, 0, 7);
-                plant.advance(command, PERIOD_S, SUB_STEPS);
+                plant.advance(command);
             }
             long torqueClips = 0;
             long rateClips = 0;

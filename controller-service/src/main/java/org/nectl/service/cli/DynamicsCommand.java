@@ -10,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-import org.nectl.config.DescriptionException;
-import org.nectl.config.RobotDescriptions;
 import org.nectl.core.model.RobotModel;
 
 import picocli.CommandLine.Command;
@@ -28,7 +26,10 @@ import picocli.CommandLine.Option;
         "Reads JSON Lines from stdin, one state per line:",
         "  {\"q\":[..],\"qd\":[..],\"qdd\":[..],\"qddd\":[..],\"gravity\":[gx,gy,gz]}",
         "(qddd optional; gravity optional, default [0,0,-9.81] m/s^2 in the base frame)",
-        "and writes one JSON line per input: {\"tau\":[..],\"tau_dot\":[..]}.",
+        "and optionally \"tau\":[..] (applied joint forces), and writes one JSON line per input:",
+        "  {\"tau\":[..],\"tau_dot\":[..],\"M\":[[..],..],\"dtau_dq\":[[..],..],\"dtau_dqd\":[[..],..],\"qdd\":[..]}",
+        "(tau_dot when qddd was given; qdd = forward dynamics of the given tau; qdd may then be omitted,",
+        "and the other outputs are evaluated at that forward-dynamics qdd; matrix row i = d tau_i / d .).",
         "A bad line yields {\"line\":N,\"error\":\"..\"}; processing goes on; exit status 1 if any line failed."
     })
 final class DynamicsCommand implements Callable<Integer>
@@ -43,14 +44,9 @@ final class DynamicsCommand implements Callable<Integer>
     @Override
     public Integer call() throws IOException
     {
-        final RobotModel model;
-        try
+        final RobotModel model = ModelCommand.loadOrReport(modelFile, "nectl dynamics");
+        if (model == null)
         {
-            model = RobotDescriptions.load(modelFile);
-        }
-        catch (final DescriptionException e)
-        {
-            System.err.println("nectl dynamics: " + e.getMessage());
             return 2;
         }
         final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, !rigidBody);

@@ -1,5 +1,6 @@
 package org.nectl.service.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -11,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.nectl.config.DescriptionException;
 import org.nectl.config.RobotDescriptions;
+import org.nectl.config.urdf.UrdfWriter;
 import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
 
@@ -18,12 +20,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code nectl model}: inspect and validate robot descriptions. Not real-time safe. */
+/** {@code nectl model}: inspect, validate and convert robot descriptions. Not real-time safe. */
 @Command(
     name = "model",
     mixinStandardHelpOptions = true,
-    description = "Inspect and validate robot descriptions.",
-    subcommands = {ModelCommand.Show.class, ModelCommand.Check.class})
+    description = "Inspect, validate and convert robot descriptions.",
+    subcommands = {ModelCommand.Show.class, ModelCommand.Check.class, ModelCommand.Export.class})
 final class ModelCommand
 {
     /** {@code nectl model show FILE [--json]}. */
@@ -40,14 +42,9 @@ final class ModelCommand
         @Override
         public Integer call() throws Exception
         {
-            final RobotModel model;
-            try
+            final RobotModel model = loadOrReport(file, "nectl model show");
+            if (model == null)
             {
-                model = RobotDescriptions.load(file);
-            }
-            catch (final DescriptionException e)
-            {
-                System.err.println("nectl model show: " + e.getMessage());
                 return 2;
             }
             if (json)
@@ -84,6 +81,62 @@ final class ModelCommand
                 System.err.println(e.getMessage());
                 return 2;
             }
+        }
+    }
+
+    /** {@code nectl model export FILE --urdf [-o OUT]}: any supported description written as URDF. */
+    @Command(name = "export", mixinStandardHelpOptions = true,
+        description = "Write a description as URDF, to standard output or to --output; re-importing it gives the "
+            + "same torques. Torque-rate limits have no URDF form and are left out.")
+    static final class Export implements Callable<Integer>
+    {
+        @Parameters(paramLabel = "FILE", description = "Robot description (.yaml, .urdf).")
+        private Path file;
+
+        // Required although URDF is the only export format, so that the command line says what it writes.
+        @Option(names = "--urdf", required = true, description = "Write URDF.")
+        private boolean urdf;
+
+        @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "Write to this file instead of stdout.")
+        private Path output;
+
+        @Override
+        public Integer call() throws IOException
+        {
+            final RobotModel model = loadOrReport(file, "nectl model export");
+            if (model == null)
+            {
+                return 2;
+            }
+            if (output == null)
+            {
+                System.out.print(UrdfWriter.write(model));
+            }
+            else
+            {
+                UrdfWriter.write(model, output);
+            }
+            return 0;
+        }
+    }
+
+    /**
+     * Loads a description for a command, printing a description error on standard error.
+     *
+     * @param file the description file.
+     * @param command the command's name, prefixed to the error.
+     * @return the model, or null if the description is invalid (the command then exits with status 2).
+     */
+    static RobotModel loadOrReport(final Path file, final String command)
+    {
+        try
+        {
+            return RobotDescriptions.load(file);
+        }
+        catch (final DescriptionException e)
+        {
+            System.err.println(command + ": " + e.getMessage());
+            return null;
         }
     }
 

@@ -1,0 +1,101 @@
+package org.nectl.service.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nectl.config.RobotDescriptions;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.testing.RandomRobots;
+import picocli.CommandLine;
+
+/**
+ * The URDF side of the command line: {@code nectl model export --urdf} and {@code nectl dynamics}
+ * on a URDF model. Torques and torque rates agree to 1e-12 relative: the two models differ only by the rounding of
+ * rotation -> rpy -> rotation and of the centre-of-mass form of the inertias.
+ */
+class UrdfCommandsTest
+{
+    private static final Path ROBOTS = Path.of("..", "config", "robots");
+
+    @TempDir
+    Path temporary;
+
+    @Test
+    void exportedUrdfReloadsWithTheSameTorques() throws Exception
+    {
+        for (final String name : new String[] {"panda.yaml", "stanford.yaml", "torso-two-arms.urdf"})
+        {
+            final Path out = temporary.resolve(name + ".urdf");
+            final int status = new CommandLine(new NectlCommand())
+                .execute("model", "export", ROBOTS.resolve(name).toString(), "--urdf", "-o", out.toString());
+            assertEquals(0, status, name);
+            assertSameTorques(RobotDescriptions.load(ROBOTS.resolve(name)), RobotDescriptions.load(out), name);
+        }
+    }
+
+    @Test
+    void exportAndCheckOfAnInvalidUrdfExitWithStatusTwo() throws Exception
+    {
+        final Path bad = temporary.resolve("bad.urdf");
+        Files.writeString(bad, "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>"
+            + "<joint name=\"j\" type=\"floating\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>",
+            StandardCharsets.UTF_8);
+        assertEquals(2, new CommandLine(new NectlCommand()).execute("model", "check", bad.toString()));
+        assertEquals(2, new CommandLine(new NectlCommand())
+            .execute("model", "export", bad.toString(), "--urdf", "-o", temporary.resolve("x.urdf").toString()));
+    }
+
+    @Test
+    void dynamicsOfThePandaUrdfMatchesThePandaYaml() throws Exception
+    {
+        assertSameTorques(RobotDescriptions.load(ROBOTS.resolve("panda.yaml")),
+            RobotDescriptions.load(ROBOTS.resolve("panda.urdf")), "panda");
+    }
+
+    /** Same JSON request through the {@code nectl dynamics} evaluator of both models. */
+    private static void assertSameTorques(final RobotModel expected, final RobotModel actual, final String name)
+        throws Exception
+    {
+        final ObjectMapper mapper = new ObjectMapper();
+        final SplittableRandom rnd = new SplittableRandom(name.hashCode());
+        for (int sample = 0; sample < 20; sample++)
+        {
+            final int n = expected.dof();
+            final String request = "{\"q\":" + Arrays.toString(RandomRobots.vector(rnd, n, 2.0))
+                + ",\"qd\":" + Arrays.toString(RandomRobots.vector(rnd, n, 2.0))
+                + ",\"qdd\":" + Arrays.toString(RandomRobots.vector(rnd, n, 2.0))
+                + ",\"qddd\":" + Arrays.toString(RandomRobots.vector(rnd, n, 2.0))
+                + ",\"gravity\":" + Arrays.toString(RandomRobots.vector(rnd, 3, 10.0)) + "}";
+            final JsonNode a = mapper.readTree(new DynamicsEvaluator(expected, true).evaluate(request));
+            final JsonNode b = mapper.readTree(new DynamicsEvaluator(actual, true).evaluate(request));
+            for (final String field : new String[] {"tau", "tau_dot"})
+            {
+                assertSameValues(a.get(field), b.get(field), name + ", sample " + sample + ", " + field);
+            }
+        }
+    }
+
+    private static void assertSameValues(final JsonNode expected, final JsonNode actual, final String where)
+    {
+        double scale = 1.0;
+        for (int i = 0; i < expected.size(); i++)
+        {
+            scale = Math.max(scale, Math.abs(expected.get(i).doubleValue()));
+        }
+        assertEquals(expected.size(), actual.size(), where);
+        for (int i = 0; i < expected.size(); i++)
+        {
+            assertEquals(expected.get(i).doubleValue(), actual.get(i).doubleValue(), 1e-12 * scale, where + " " + i);
+        }
+    }
+}
