@@ -293,7 +293,9 @@ public final class YamlField
         final double v = number();
         if (v < min || v > max)
         {
-            throw error("value " + text() + " is outside the allowed range " + min + ".." + max);
+            throw error("value " + text() + (max == Double.POSITIVE_INFINITY
+                ? " is below the allowed minimum " + plain(min)
+                : " is outside the allowed range " + plain(min) + ".." + plain(max)));
         }
         return v;
     }
@@ -366,6 +368,12 @@ public final class YamlField
     public DescriptionException keyError(final String reason)
     {
         return new YamlField(file, path, key, keyNode, keyNode).error(reason);
+    }
+
+    /** @return a limit as written in a file: whole numbers without a fraction. */
+    private static String plain(final double limit)
+    {
+        return limit == Math.rint(limit) && Math.abs(limit) < 1e15 ? Long.toString((long)limit) : Double.toString(limit);
     }
 
     private String childPath(final String k)

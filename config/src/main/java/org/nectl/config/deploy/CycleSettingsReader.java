@@ -52,8 +52,8 @@ final class CycleSettingsReader
             periodNs,
             control.flatMap(c -> c.optional("kp")).map(f -> stiffness(f, dof, periodS)).orElse(d.kp()),
             control.flatMap(c -> c.optional("kd")).map(f -> damping(f, dof, periodS)).orElse(d.kd()),
-            control.flatMap(c -> c.optional("pd_kp")).map(f -> perJoint(f, dof, Double.POSITIVE_INFINITY)).orElse(d.pdKp()),
-            control.flatMap(c -> c.optional("pd_kd")).map(f -> perJoint(f, dof, Double.POSITIVE_INFINITY)).orElse(d.pdKd()),
+            control.flatMap(c -> c.optional("pd_kp")).map(f -> perJoint(f, dof, Limit.NONE)).orElse(d.pdKp()),
+            control.flatMap(c -> c.optional("pd_kd")).map(f -> perJoint(f, dof, Limit.NONE)).orElse(d.pdKd()),
             gravity.map(CycleSettingsReader::gravity).orElse(d.gravity()),
             supervision.flatMap(s -> s.optional("heartbeat_timeout_ms")).map(f -> timeoutNs(f, periodNs))
                 .orElse(d.heartbeatTimeoutNs()),
@@ -75,21 +75,21 @@ final class CycleSettingsReader
      */
     private static double[] stiffness(final YamlField field, final int dof, final double periodS)
     {
-        return perJoint(field, dof, 1.0 / (periodS * periodS));
+        return perJoint(field, dof, new Limit(1.0 / (periodS * periodS), "1/period^2 (sqrt(kp) at most 1 rad per period)"));
     }
 
     /** Computed-torque damping, 1/s: kd / 2 (the critically damped frequency) within one radian per period. */
     private static double[] damping(final YamlField field, final int dof, final double periodS)
     {
-        return perJoint(field, dof, 2.0 / periodS);
+        return perJoint(field, dof, new Limit(2.0 / periodS, "2/period (kd/2 at most 1 rad per period)"));
     }
 
-    /** @return one gain in 0..max for every joint, written as a scalar or as a list of dof numbers. */
-    private static double[] perJoint(final YamlField field, final int dof, final double max)
+    /** @return one gain of at least 0 for every joint, written as a scalar or as a list of dof numbers. */
+    private static double[] perJoint(final YamlField field, final int dof, final Limit limit)
     {
         if (!field.isList())
         {
-            return CycleSettings.filled(dof, field.number(0.0, max));
+            return CycleSettings.filled(dof, limit.check(field));
         }
         final List<YamlField> items = field.elements();
         if (items.size() != dof)
@@ -100,7 +100,7 @@ final class CycleSettingsReader
         final double[] gains = new double[dof];
         for (int j = 0; j < dof; j++)
         {
-            gains[j] = items.get(j).number(0.0, max);
+            gains[j] = limit.check(items.get(j));
         }
         return gains;
     }
@@ -137,5 +137,26 @@ final class CycleSettingsReader
     {
         final long ns = (long)(field.integer(1, MAX_TIMEOUT_MS) * NS_PER_MS);
         return (int)((ns + periodNs - 1) / periodNs);
+    }
+
+    /**
+     * An upper bound on a gain and the rule it comes from.
+     *
+     * @param max largest value.
+     * @param rule how the bound follows from the period, for messages.
+     */
+    private record Limit(double max, String rule)
+    {
+        static final Limit NONE = new Limit(Double.POSITIVE_INFINITY, "");
+
+        double check(final YamlField field)
+        {
+            final double v = field.number(0.0, Double.POSITIVE_INFINITY);
+            if (v > max)
+            {
+                throw field.error("value " + field.text() + " is above the allowed maximum " + max + " = " + rule);
+            }
+            return v;
+        }
     }
 }

@@ -191,26 +191,26 @@ final class DeploymentValidationTest
     @Test
     void aNegativeGainIsRejectedNamingTheLimit() throws IOException
     {
-        rejects(23, "  pd_kp: [60, -25]", 23, "control.pd_kp[1]", "value -25 is outside the allowed range 0.0..");
+        rejects(23, "  pd_kp: [60, -25]", 23, "control.pd_kp[1]", "value -25 is below the allowed minimum 0");
     }
 
     @Test
     void aComputedTorqueStiffnessBeyondOneRadianPerPeriodIsRejected() throws IOException
     {
-        rejects(21, "  kp: 2e6", 21, "control.kp", "value 2e6 is outside the allowed range 0.0..1000000.0");
+        rejects(21, "  kp: 2e6", 21, "control.kp", "value 2e6 is above the allowed maximum 1000000.0 = 1/period^2");
     }
 
     @Test
     void aComputedTorqueDampingBeyondTwoRadiansPerPeriodIsRejected() throws IOException
     {
-        rejects(22, "  kd: [40, 2001]", 22, "control.kd[1]", "value 2001 is outside the allowed range 0.0..2000.0");
+        rejects(22, "  kd: [40, 2001]", 22, "control.kd[1]", "value 2001 is above the allowed maximum 2000.0 = 2/period");
     }
 
     @Test
     void aPositionMarginAboveHalfARadianIsRejected() throws IOException
     {
         rejects(30, "  position_margin: 0.6", 30, "supervision.position_margin",
-            "value 0.6 is outside the allowed range 0.0..0.5");
+            "value 0.6 is outside the allowed range 0..0.5");
     }
 
     @Test
