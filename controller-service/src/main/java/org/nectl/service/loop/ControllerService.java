@@ -107,6 +107,12 @@ public final class ControllerService implements AutoCloseable
         return loop;
     }
 
+    /** @return the id of the control-loop thread, for per-thread CPU and allocation accounting. */
+    public long loopThreadId()
+    {
+        return loopThread.getId();
+    }
+
     /** @return the planner gateway, for its counters. */
     public PlannerGateway gateway()
     {
