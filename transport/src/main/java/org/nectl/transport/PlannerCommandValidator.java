@@ -26,7 +26,7 @@ final class PlannerCommandValidator
     /** Result of {@link #validate} for an acceptable command; any other result is a RejectReason value. */
     static final int ACCEPTED = -1;
     /** Bytes of the authentication trailer that follows every planner command. */
-    static final int AUTH_TRAILER_LENGTH = 32;
+    static final int AUTH_TRAILER_LENGTH = Wire.AUTH_TRAILER_LENGTH;
     /** {@link #jointIndex()} when the rejection does not concern one joint. */
     static final short NO_JOINT = 255;
 

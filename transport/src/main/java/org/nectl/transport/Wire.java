@@ -19,6 +19,8 @@ public final class Wire
     public static final int SCHEMA_ID = JointStateEncoder.SCHEMA_ID;
     /** Schema version this build encodes with and the newest it decodes. */
     public static final int SCHEMA_VERSION = JointStateEncoder.SCHEMA_VERSION;
+    /** Bytes of the authentication trailer that ends every planner datagram (docs/PROTOCOL.md). */
+    public static final int AUTH_TRAILER_LENGTH = 32;
 
     private Wire()
     {

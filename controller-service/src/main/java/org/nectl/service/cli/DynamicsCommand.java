@@ -26,7 +26,10 @@ import picocli.CommandLine.Option;
         "Reads JSON Lines from stdin, one state per line:",
         "  {\"q\":[..],\"qd\":[..],\"qdd\":[..],\"qddd\":[..],\"gravity\":[gx,gy,gz]}",
         "(qddd optional; gravity optional, default [0,0,-9.81] m/s^2 in the base frame)",
-        "and writes one JSON line per input: {\"tau\":[..],\"tau_dot\":[..]}.",
+        "and optionally \"tau\":[..] (applied joint forces), and writes one JSON line per input:",
+        "  {\"tau\":[..],\"tau_dot\":[..],\"M\":[[..],..],\"dtau_dq\":[[..],..],\"dtau_dqd\":[[..],..],\"qdd\":[..]}",
+        "(tau_dot when qddd was given; qdd = forward dynamics of the given tau; qdd may then be omitted,",
+        "and the other outputs are evaluated at that forward-dynamics qdd; matrix row i = d tau_i / d .).",
         "A bad line yields {\"line\":N,\"error\":\"..\"}; processing goes on; exit status 1 if any line failed."
     })
 final class DynamicsCommand implements Callable<Integer>

@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
         DynamicsCommand.class,
         ModelCommand.class,
         SimCommand.class,
+        DemoCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class NectlCommand implements Runnable

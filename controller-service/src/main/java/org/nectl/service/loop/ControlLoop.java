@@ -45,8 +45,15 @@ public final class ControlLoop implements Runnable
     private static final int REJECTED_COMMANDS = 9;
     private static final int STATUS_SLOTS = 10;
 
-    /** JointState status bits that mean the adapter cannot be trusted: drive fault, encoder fault, watchdog. */
-    private static final int ADAPTER_FAULT_BITS = (1 << 1) | (1 << 2) | (1 << 3);
+    /** JointState status bits that mean the adapter cannot be trusted: drive fault, encoder fault. */
+    private static final int ADAPTER_FAULT_BITS = (1 << 1) | (1 << 2);
+    /** JointState status bit: the adapter watchdog has zeroed the torque. */
+    private static final int WATCHDOG_BIT = 1 << 3;
+    /**
+     * Consecutive states with the watchdog bit that count as a fault: one stale trip (from a stall
+     * while idle) clears with the next command; a persisting one means commands do not arrive.
+     */
+    private static final int WATCHDOG_STATES_TO_FAULT = 3;
     private static final long HISTOGRAM_MAX_NS = 10_000_000_000L;
     private static final ControllerState[] STATE_OF_MODE = {
         ControllerState.IDLE, ControllerState.ENABLED, ControllerState.TRACKING, ControllerState.HOLD, ControllerState.FAULT};
@@ -80,6 +87,7 @@ public final class ControlLoop implements Runnable
     private long missingStates;
     private long publishFailures;
     private long rejectedCommands;
+    private int watchdogStates;
 
     ControlLoop(
         final ControlCycle cycle, final int dof, final ControllerLink link, final PlannerGateway gateway,
@@ -106,7 +114,9 @@ public final class ControlLoop implements Runnable
     {
         pinning = ThreadPinning.pinCurrentThread(core);
         final long startNs = System.nanoTime();
-        lastHeartbeatNs = startNs;
+        // Heartbeat age is measured on the clock the adapter stamps: the wall clock in realtime,
+        // simulated time (from 0) in lockstep.
+        lastHeartbeatNs = mode == LoopMode.REALTIME ? startNs : 0L;
         lastTickWallNs = startNs;
         if (mode == LoopMode.REALTIME)
         {
@@ -172,7 +182,7 @@ public final class ControlLoop implements Runnable
         }
         if (link.pollHeartbeat(heartbeat) > 0)
         {
-            lastHeartbeatNs = System.nanoTime();
+            lastHeartbeatNs = mode == LoopMode.REALTIME ? System.nanoTime() : heartbeat.timestampNs();
         }
     }
 
@@ -218,8 +228,9 @@ public final class ControlLoop implements Runnable
         }
         System.arraycopy(state.q(), 0, cycle.measuredQ(), 0, dof);
         System.arraycopy(state.qd(), 0, cycle.measuredQd(), 0, dof);
-        final boolean adapterFault = statesSeen > 0 && (state.statusBits() & ADAPTER_FAULT_BITS) != 0;
-        cycle.tick(timeNs, newState, wallStartNs - lastHeartbeatNs, adapterFault);
+        final boolean adapterFault = adapterFault(newState);
+        final long heartbeatAgeNs = (mode == LoopMode.REALTIME ? wallStartNs : timeNs) - lastHeartbeatNs;
+        cycle.tick(timeNs, newState, heartbeatAgeNs, adapterFault);
         publishCommand(timeNs);
         final long computeNs = System.nanoTime() - wallStartNs;
         computeHistogram.recordValue(Math.min(computeNs, HISTOGRAM_MAX_NS));
@@ -231,6 +242,20 @@ public final class ControlLoop implements Runnable
         lastComputeNs = computeNs;
         lastTickWallNs = wallStartNs;
         publishStatus();
+    }
+
+    private boolean adapterFault(final boolean newState)
+    {
+        if (statesSeen == 0)
+        {
+            return false;
+        }
+        final int bits = state.statusBits();
+        if (newState)
+        {
+            watchdogStates = (bits & WATCHDOG_BIT) != 0 ? watchdogStates + 1 : 0;
+        }
+        return (bits & ADAPTER_FAULT_BITS) != 0 || watchdogStates >= WATCHDOG_STATES_TO_FAULT;
     }
 
     private void publishCommand(final long timeNs)

@@ -36,6 +36,7 @@ public final class ControllerService implements AutoCloseable
     private final AgentRunner agents;
     private final ControlLoop loop;
     private final Thread loopThread;
+    private boolean closed;
 
     private ControllerService(final ServiceSettings settings)
     {
@@ -146,10 +147,15 @@ public final class ControllerService implements AutoCloseable
         return telemetryPublisher;
     }
 
-    /** Stops the loop (joining it), the agents, the link and the driver. Not real-time safe. */
+    /** Stops the loop (joining it), the agents, the link and the driver; idempotent. Not real-time safe. */
     @Override
-    public void close()
+    public synchronized void close()
     {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
         loop.stop();
         try
         {

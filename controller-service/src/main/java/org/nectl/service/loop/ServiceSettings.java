@@ -59,6 +59,12 @@ public record ServiceSettings(
         return new ServiceSettings(model, cycle, loopMode, core, aeron, link, planner, telemetry);
     }
 
+    /** @return a copy whose control loop is pinned to {@code cpu} (negative: not pinned). */
+    public ServiceSettings withCore(final int cpu)
+    {
+        return new ServiceSettings(model, cycle, mode, cpu, aeron, link, planner, telemetry);
+    }
+
     /** @return a copy with other cycle settings. */
     public ServiceSettings withCycle(final CycleSettings cycleSettings)
     {

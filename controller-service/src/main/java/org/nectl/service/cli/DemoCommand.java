@@ -1,0 +1,278 @@
+package org.nectl.service.cli;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import org.HdrHistogram.Histogram;
+import org.nectl.config.DescriptionException;
+import org.nectl.config.RobotDescriptions;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.ControlCycle;
+import org.nectl.core.runtime.ControllerMode;
+import org.nectl.core.runtime.Faults;
+import org.nectl.service.loop.ControlLoop;
+import org.nectl.service.loop.ControllerService;
+import org.nectl.service.loop.LoopMode;
+import org.nectl.service.loop.ServiceSettings;
+import org.nectl.service.planner.CommandResult;
+import org.nectl.service.planner.JointTrajectory;
+import org.nectl.service.planner.PlannerClient;
+import org.nectl.transport.sbe.ControllerKind;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nectl demo}: the whole system on one machine — embedded media driver and controller
+ * service in this process, the simulated arm as a separate process, and a demo planner that
+ * enables the arm and sends a trajectory over UDP; then a summary. Not real-time safe (it
+ * orchestrates; the control loop runs on its own thread).
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = "Run the media driver, the service, the simulated arm (separate process) and a demo planner; print a summary.")
+final class DemoCommand implements Callable<Integer>
+{
+    /** A ready pose of the Franka Panda, away from singularities and limits, rad. */
+    private static final double[] PANDA_READY = {0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785};
+
+    @Option(names = "--model", paramLabel = "FILE", defaultValue = "config/robots/panda.yaml",
+        description = "Robot description; default ${DEFAULT-VALUE}.")
+    private Path modelFile;
+
+    @Option(names = "--period-us", paramLabel = "US", defaultValue = "1000", description = "Control period, us; default ${DEFAULT-VALUE}.")
+    private long periodUs;
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "realtime",
+        description = "realtime (wall clock) or lockstep (the simulator advances one period per command; deterministic); "
+            + "default ${DEFAULT-VALUE}.")
+    private String mode;
+
+    @Option(names = "--duration", paramLabel = "S", defaultValue = "6", description = "Trajectory duration, s; default ${DEFAULT-VALUE}.")
+    private double durationS;
+
+    @Option(names = "--amplitude", paramLabel = "RAD", defaultValue = "0.3",
+        description = "Joint excursion of the demo move, rad (m); default ${DEFAULT-VALUE}.")
+    private double amplitude;
+
+    @Option(names = "--core", paramLabel = "CPU", defaultValue = "-1", description = "CPU to pin the control loop to; default none.")
+    private int core;
+
+    @Option(names = "--max-rms", paramLabel = "RAD", defaultValue = "0.01",
+        description = "Largest per-joint RMS tracking error counted as success, rad; default ${DEFAULT-VALUE}.")
+    private double maxRms;
+
+    @Override
+    public Integer call() throws IOException
+    {
+        final RobotModel model;
+        try
+        {
+            model = RobotDescriptions.load(modelFile);
+        }
+        catch (final DescriptionException e)
+        {
+            System.err.println("nectl demo: " + e.getMessage());
+            return 2;
+        }
+        final double[] initialQ = initialPose(model);
+        final ServiceSettings settings = ServiceSettings.defaults(model, periodUs * 1_000L, new InetSocketAddress("127.0.0.1", 0))
+            .withCore(core)
+            .withMode(loopMode());
+        final Path simLog = Files.createTempFile("nectl-demo-sim", ".log");
+        Process sim = null;
+        final ControllerService service = ControllerService.start(settings);
+        try
+        {
+            say("service up: %d-dof %s at %d Hz, planner udp %s, aeron dir %s", model.dof(), model.name(),
+                1_000_000 / periodUs, service.plannerAddress(), service.aeronDirectory());
+            sim = startSimulator(service.aeronDirectory(), initialQ, simLog);
+            final ControlLoop loop = service.loop();
+            if (!await(() -> loop.statesSeen() > 0, 30_000))
+            {
+                say("no JointState from the simulated arm within 30 s; its log: %s", simLog);
+                return 1;
+            }
+            say("simulated arm connected (separate process, pid %d)", sim.pid());
+            final boolean moved = runPlanner(service, model, initialQ);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            service.close();
+            return summarise(service, moved) ? 0 : 1;
+        }
+        finally
+        {
+            service.close();
+            stop(sim);
+        }
+    }
+
+    private LoopMode loopMode()
+    {
+        switch (mode)
+        {
+            case "realtime":
+                return LoopMode.REALTIME;
+            case "lockstep":
+                return LoopMode.LOCKSTEP;
+            default:
+                throw new picocli.CommandLine.ParameterException(
+                    new picocli.CommandLine(this), "--mode must be realtime or lockstep, got '" + mode + "'");
+        }
+    }
+
+    private boolean runPlanner(final ControllerService service, final RobotModel model, final double[] initialQ)
+    {
+        final ControlLoop loop = service.loop();
+        try (PlannerClient planner = new PlannerClient(service.plannerAddress(), 1, Duration.ofSeconds(2), service.settings().planner().maxDatagramLength()))
+        {
+            final CommandResult enabled = planner.enable(ControllerKind.COMPUTED_TORQUE);
+            say("planner: enable -> %s", enabled.describe());
+            if (!enabled.accepted() || !await(() -> loop.mode() == ControllerMode.ENABLED, 5_000))
+            {
+                say("the arm did not reach ENABLED (mode %s, faults %s)", loop.mode(), Faults.describe(loop.faults()));
+                return false;
+            }
+            // Let the torque ramp (rate-limited from zero) settle before moving.
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
+            final CommandResult sent = planner.sendTrajectory(demoMove(model, initialQ));
+            say("planner: %.1f s trajectory -> %s", durationS, sent.describe());
+            if (!sent.accepted() || !await(() -> loop.completedTrajectories() > 0 || loop.mode() == ControllerMode.FAULT,
+                (long)(durationS * 1000) + 10_000))
+            {
+                say("the trajectory did not complete (mode %s, faults %s)", loop.mode(), Faults.describe(loop.faults()));
+                return false;
+            }
+            say("planner: disable -> %s", planner.disable(ControllerKind.UNCHANGED).describe());
+            return loop.completedTrajectories() > 0;
+        }
+    }
+
+    private JointTrajectory demoMove(final RobotModel model, final double[] initialQ)
+    {
+        final int n = model.dof();
+        final double[] times = {0, durationS / 3, 2 * durationS / 3, durationS};
+        final double[][] q = new double[4][n];
+        for (int j = 0; j < n; j++)
+        {
+            final double sign = j % 2 == 0 ? 1.0 : -1.0;
+            q[0][j] = initialQ[j];
+            q[1][j] = clampToLimits(model, j, initialQ[j] + sign * amplitude);
+            q[2][j] = clampToLimits(model, j, initialQ[j] - sign * amplitude);
+            q[3][j] = initialQ[j];
+        }
+        return JointTrajectory.fromPositions(times, q);
+    }
+
+    private static double clampToLimits(final RobotModel model, final int joint, final double q)
+    {
+        final double margin = 0.05;
+        return Math.max(model.limits(joint).positionMin() + margin, Math.min(model.limits(joint).positionMax() - margin, q));
+    }
+
+    private static double[] initialPose(final RobotModel model)
+    {
+        if (model.dof() == PANDA_READY.length && model.name().toLowerCase(Locale.ROOT).contains("panda"))
+        {
+            return PANDA_READY.clone();
+        }
+        final double[] q = new double[model.dof()];
+        for (int j = 0; j < q.length; j++)
+        {
+            q[j] = clampToLimits(model, j, 0.0);
+        }
+        return q;
+    }
+
+    private Process startSimulator(final String aeronDirectory, final double[] initialQ, final Path log) throws IOException
+    {
+        final List<String> command = NectlProcess.command(
+            "sim", "--model", modelFile.toString(), "--mode", mode, "--period-us", Long.toString(periodUs),
+            "--aeron-dir", aeronDirectory);
+        final StringBuilder q = new StringBuilder();
+        for (final double v : initialQ)
+        {
+            q.append(q.length() == 0 ? "" : ",").append(v);
+        }
+        command.add("--initial-q=" + q);
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private static void stop(final Process sim)
+    {
+        if (sim == null)
+        {
+            return;
+        }
+        sim.destroy();
+        try
+        {
+            if (!sim.waitFor(5, TimeUnit.SECONDS))
+            {
+                sim.destroyForcibly();
+            }
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+            sim.destroyForcibly();
+        }
+    }
+
+    private boolean summarise(final ControllerService service, final boolean moved)
+    {
+        final ControlLoop loop = service.loop();
+        final ControlCycle cycle = loop.cycle();
+        final Histogram compute = loop.computeHistogram();
+        System.out.println();
+        System.out.println("nectl demo summary");
+        System.out.printf(Locale.ROOT, "  %s%n", loop.pinning());
+        System.out.printf(Locale.ROOT, "  ticks %d, tracking ticks %d, trajectories completed %d%n",
+            cycle.tickCount(), cycle.trackingTicks(), cycle.completedTrajectories());
+        boolean tracked = cycle.trackingTicks() > 0;
+        final StringBuilder rms = new StringBuilder("  RMS tracking error [rad]:");
+        for (int j = 0; j < cycle.trackingError().length; j++)
+        {
+            rms.append(String.format(Locale.ROOT, " %.3e", cycle.trackingRms(j)));
+            tracked &= cycle.trackingRms(j) <= maxRms;
+        }
+        System.out.println(rms);
+        System.out.printf(Locale.ROOT, "  tick compute [us]: p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f%n",
+            compute.getValueAtPercentile(50) / 1e3, compute.getValueAtPercentile(99) / 1e3,
+            compute.getValueAtPercentile(99.9) / 1e3, compute.getMaxValue() / 1e3);
+        System.out.printf(Locale.ROOT, "  deadline misses %d, overruns %d, ticks without new state %d, command publish failures %d%n",
+            loop.deadlineMissCount(), loop.overrunCount(), loop.missingStateCount(), loop.publishFailureCount());
+        System.out.printf(Locale.ROOT, "  final state %s, faults %s%n", cycle.mode(), Faults.describe(cycle.faults()));
+        final boolean success = moved && tracked && cycle.faults() == 0;
+        System.out.println(success ? "  result: OK" : "  result: FAILED (RMS limit " + maxRms + " rad)");
+        return success;
+    }
+
+    private static boolean await(final BooleanSupplier condition, final long timeoutMs)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() > deadline)
+            {
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        return true;
+    }
+
+    private static void say(final String format, final Object... args)
+    {
+        System.out.printf(Locale.ROOT, "nectl demo: " + format + "%n", args);
+    }
+}
