@@ -37,9 +37,10 @@ final class DynamicsCommand implements Callable<Integer>
     @Option(names = "--model", required = true, paramLabel = "FILE", description = "Robot description (.yaml, .urdf).")
     private Path modelFile;
 
-    @Option(names = "--rigid-body", description = "Leave out joint friction (Coulomb, viscous); "
-        + "rotor inertia stays. Gives the pure rigid-body torques of libraries that ignore URDF <dynamics>.")
-    private boolean rigidBody;
+    @Option(names = "--friction", description = "Add the description's joint friction (Coulomb Fs sign(qd) + viscous "
+        + "Fv qd; URDF <dynamics friction damping>) to every output. Default: rigid-body dynamics plus rotor inertia, "
+        + "as rigid-body libraries compute them.")
+    private boolean friction;
 
     @Override
     public Integer call() throws IOException
@@ -49,7 +50,7 @@ final class DynamicsCommand implements Callable<Integer>
         {
             return 2;
         }
-        final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, !rigidBody);
+        final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, friction);
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         final PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         final boolean allGood = evaluator.evaluateLines(in, out);
