@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
         PlanCommand.class,
         MonitorCommand.class,
         DemoCommand.class,
+        RunCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class NectlCommand implements Runnable

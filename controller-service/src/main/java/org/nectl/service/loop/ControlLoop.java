@@ -43,7 +43,8 @@ public final class ControlLoop implements Runnable
     private static final int STATES_SEEN = 7;
     private static final int PUBLISH_FAILURES = 8;
     private static final int REJECTED_COMMANDS = 9;
-    private static final int STATUS_SLOTS = 10;
+    private static final int APPLIED_COMMANDS = 10;
+    private static final int STATUS_SLOTS = 11;
 
     /** JointState status bits that mean the adapter cannot be trusted: drive fault, encoder fault. */
     private static final int ADAPTER_FAULT_BITS = (1 << 1) | (1 << 2);
@@ -88,6 +89,7 @@ public final class ControlLoop implements Runnable
     private long publishFailures;
     private long rejectedCommands;
     private int watchdogStates;
+    private long appliedCommands;
 
     ControlLoop(
         final ControlCycle cycle, final int dof, final ControllerLink link, final PlannerGateway gateway,
@@ -188,13 +190,20 @@ public final class ControlLoop implements Runnable
 
     private void applyCommands()
     {
+        final long appliedBefore = appliedCommands;
         PreparedCommand next;
         while ((next = commands.poll()) != null)
         {
+            appliedCommands++;
             if (apply(next) != ControlCycle.ACCEPTED)
             {
                 rejectedCommands++;
             }
+        }
+        if (appliedCommands != appliedBefore)
+        {
+            // Lockstep may wait long between ticks: the new mode must be visible before the next state.
+            publishStatus();
         }
     }
 
@@ -305,6 +314,7 @@ public final class ControlLoop implements Runnable
         status.lazySet(STATES_SEEN, statesSeen);
         status.lazySet(PUBLISH_FAILURES, publishFailures);
         status.lazySet(REJECTED_COMMANDS, rejectedCommands);
+        status.lazySet(APPLIED_COMMANDS, appliedCommands);
     }
 
     /** Asks the loop to stop after its current iteration. Any thread. */
@@ -377,6 +387,15 @@ public final class ControlLoop implements Runnable
     public long rejectedCommandCount()
     {
         return status.get(REJECTED_COMMANDS);
+    }
+
+    /**
+     * @return planner commands taken from the queue and applied or refused; the status accessors
+     *     reflect them once this count includes them. Any thread.
+     */
+    public long appliedCommandCount()
+    {
+        return status.get(APPLIED_COMMANDS);
     }
 
     /** @return the tick compute-time histogram, ns; read only after the loop thread has ended. */

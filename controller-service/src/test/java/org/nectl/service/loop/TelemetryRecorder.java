@@ -1,0 +1,97 @@
+package org.nectl.service.loop;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+import io.aeron.Aeron;
+import io.aeron.FragmentAssembler;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.nectl.transport.TelemetryConfig;
+import org.nectl.transport.Wire;
+import org.nectl.transport.sbe.ControllerState;
+import org.nectl.transport.sbe.MessageHeaderDecoder;
+import org.nectl.transport.sbe.TelemetryDecoder;
+import org.nectl.transport.sbe.TelemetryEncoder;
+
+/**
+ * Subscribes to the service's Telemetry publication and keeps what the tests read from every
+ * sample, plus a CRC-32C of the sample's bytes with the two wall-clock fields zeroed:
+ * {@code tickComputeNs} (a measured duration) and {@code overrunCount} (a count of measured
+ * durations above the period). Everything else in a lockstep sample is a function of the
+ * simulated arm and the commands. Not thread safe: one thread polls.
+ */
+final class TelemetryRecorder implements AutoCloseable
+{
+    /** The fields of one Telemetry sample the tests use. */
+    record Sample(
+        long sequence, long timestampNs, long tickCount, long deadlineMissCount, long missingStateCount,
+        long telemetryDropCount, long jointStateSequence, long jointStateTimestampNs, long[] rejectCounts,
+        ControllerState state, long crc)
+    {
+    }
+
+    private static final int MESSAGE_LENGTH = Wire.HEADER_LENGTH + TelemetryEncoder.BLOCK_LENGTH;
+
+    private final Subscription subscription;
+    private final FragmentHandler assembler = new FragmentAssembler(this::onFragment);
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final TelemetryDecoder decoder = new TelemetryDecoder();
+    private final UnsafeBuffer copy = new UnsafeBuffer(new byte[MESSAGE_LENGTH]);
+    private final TelemetryEncoder scrubber = new TelemetryEncoder();
+    private final CRC32C crc = new CRC32C();
+    final List<Sample> samples = new ArrayList<>();
+
+    TelemetryRecorder(final Aeron aeron)
+    {
+        subscription = aeron.addSubscription(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID);
+    }
+
+    boolean isConnected()
+    {
+        return subscription.isConnected();
+    }
+
+    /** Reads what has arrived. @return fragments read. */
+    int poll()
+    {
+        return subscription.poll(assembler, 64);
+    }
+
+    /** @return the last sample received, or null. */
+    Sample last()
+    {
+        return samples.isEmpty() ? null : samples.get(samples.size() - 1);
+    }
+
+    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header frame)
+    {
+        header.wrap(buffer, offset);
+        if (header.templateId() != TelemetryDecoder.TEMPLATE_ID)
+        {
+            return;
+        }
+        decoder.wrapAndApplyHeader(buffer, offset, header);
+        final long[] rejects = new long[TelemetryDecoder.rejectCountsLength()];
+        for (int r = 0; r < rejects.length; r++)
+        {
+            rejects[r] = decoder.rejectCounts(r);
+        }
+        copy.putBytes(0, buffer, offset, MESSAGE_LENGTH);
+        scrubber.wrap(copy, Wire.HEADER_LENGTH).tickComputeNs(0).overrunCount(0);
+        crc.reset();
+        crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
+        samples.add(new Sample(decoder.sequence(), decoder.timestampNs(), decoder.tickCount(), decoder.deadlineMissCount(),
+            decoder.missingStateCount(), decoder.telemetryDropCount(), decoder.jointStateSequence(),
+            decoder.jointStateTimestampNs(), rejects, decoder.state(), crc.getValue()));
+    }
+
+    @Override
+    public void close()
+    {
+        subscription.close();
+    }
+}
