@@ -25,17 +25,7 @@ enum AngleUnit
         {
             return RAD;
         }
-        final YamlField field = root.child("angles");
-        final String text = field.text();
-        for (final AngleUnit unit : values())
-        {
-            if (unit.name().toLowerCase(Locale.ROOT).equals(text))
-            {
-                return unit;
-            }
-        }
-        throw field.error("unknown angle unit '" + text + "'" + Suggestions.didYouMean(text, List.of("rad", "deg"))
-            + "; use rad or deg");
+        return valueOf(root.child("angles").choice("angle unit", List.of("rad", "deg")).toUpperCase(Locale.ROOT));
     }
 
     /**

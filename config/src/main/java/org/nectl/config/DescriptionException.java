@@ -1,8 +1,9 @@
 package org.nectl.config;
 
 /**
- * A robot description that cannot be read or breaks a rule. The message names the file, the line
- * and column (1-based; 0 when unknown), the field and the rule broken, for example
+ * A robot description or deployment configuration that cannot be read or breaks a rule. The
+ * message names the file, the line and column (1-based; 0 when unknown), the field and the rule
+ * broken, for example
  * {@code stanford.yaml:14:7: links.link3.inertia: ... violates the triangle inequality}.
  */
 public final class DescriptionException extends RuntimeException

@@ -1,13 +1,23 @@
 package org.nectl.config;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
 import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -17,11 +27,14 @@ import org.snakeyaml.engine.v2.nodes.Tag;
 
 /**
  * One node of a composed YAML document together with its file and its dotted field path, so that
- * every value read from it can be reported as {@code file:line:column: field: rule broken}.
- * Not real-time safe; immutable.
+ * every value read from it can be reported as {@code file:line:column: field: rule broken}. Shared
+ * by the readers of robot descriptions and of deployment configurations. Not real-time safe;
+ * immutable, thread safe.
  */
-final class YamlField
+public final class YamlField
 {
+    private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
+
     private final String file;
     private final String path;
     private final String key;
@@ -38,6 +51,38 @@ final class YamlField
     }
 
     /**
+     * Reads a YAML file into its root field.
+     *
+     * @param path the file; messages name it as given.
+     * @return the root field (empty path).
+     * @throws DescriptionException if the file cannot be read, is malformed or holds no document.
+     */
+    public static YamlField load(final Path path)
+    {
+        final String file = path.toString();
+        final LoadSettings settings = LoadSettings.builder().setLabel(file).build();
+        try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8))
+        {
+            return root(file, new Compose(settings).composeReader(reader)
+                .orElseThrow(() -> new DescriptionException(file, 0, 0, "", "the file holds no YAML document")));
+        }
+        catch (final MarkedYamlEngineException e)
+        {
+            final int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
+            final int column = e.getProblemMark().map(m -> m.getColumn() + 1).orElse(0);
+            throw new DescriptionException(file, line, column, "", "malformed YAML: " + e.getProblem());
+        }
+        catch (final YamlEngineException e)
+        {
+            throw new DescriptionException(file, 0, 0, "", "malformed YAML: " + e.getMessage());
+        }
+        catch (final IOException e)
+        {
+            throw new DescriptionException(file, 0, 0, "", "cannot read the file: " + e);
+        }
+    }
+
+    /**
      * @param file file name used in messages.
      * @param node the document's root node.
      * @return the root field (empty path).
@@ -48,19 +93,19 @@ final class YamlField
     }
 
     /** @return the dotted path of this field, e.g. {@code links.link3.mass}. */
-    String path()
+    public String path()
     {
         return path;
     }
 
     /** @return the mapping key this field was found under (empty for the root and list elements). */
-    String key()
+    public String key()
     {
         return key;
     }
 
     /** @return the file name used in messages. */
-    String file()
+    public String file()
     {
         return file;
     }
@@ -69,7 +114,7 @@ final class YamlField
      * @param reason the value and the rule broken.
      * @return an exception located at this field.
      */
-    DescriptionException error(final String reason)
+    public DescriptionException error(final String reason)
     {
         final Optional<Mark> mark = node.getStartMark();
         final int line = mark.map(m -> m.getLine() + 1).orElse(0);
@@ -81,7 +126,7 @@ final class YamlField
      * @param newPath the name to report this node under.
      * @return the same node reported under another field path.
      */
-    YamlField named(final String newPath)
+    public YamlField named(final String newPath)
     {
         return new YamlField(file, newPath, key, keyNode, node);
     }
@@ -92,7 +137,7 @@ final class YamlField
      * @param allowed the keys this mapping may hold.
      * @return this field.
      */
-    YamlField mapping(final Collection<String> allowed)
+    public YamlField mapping(final Collection<String> allowed)
     {
         for (final YamlField entry : entries())
         {
@@ -108,7 +153,7 @@ final class YamlField
     /**
      * @return the mapping's values in file order, each named by its key; keys must be unique scalars.
      */
-    List<YamlField> entries()
+    public List<YamlField> entries()
     {
         if (!(node instanceof MappingNode))
         {
@@ -135,7 +180,7 @@ final class YamlField
     }
 
     /** @return true if this mapping has the key. */
-    boolean has(final String k)
+    public boolean has(final String k)
     {
         return optional(k).isPresent();
     }
@@ -145,14 +190,14 @@ final class YamlField
      * @return the value under the key.
      * @throws DescriptionException at this mapping's own key if the key is missing.
      */
-    YamlField child(final String k)
+    public YamlField child(final String k)
     {
         return optional(k).orElseThrow(() -> named(childPath(k))
             .keyError("missing field '" + k + "'" + (path.isEmpty() ? "" : " in '" + path + "'")));
     }
 
     /** @return the value under the key, if present. */
-    Optional<YamlField> optional(final String k)
+    public Optional<YamlField> optional(final String k)
     {
         for (final YamlField entry : entries())
         {
@@ -165,7 +210,7 @@ final class YamlField
     }
 
     /** @return the elements of this sequence, named {@code path[i]} (0-based). */
-    List<YamlField> elements()
+    public List<YamlField> elements()
     {
         if (!(node instanceof SequenceNode))
         {
@@ -181,7 +226,7 @@ final class YamlField
     }
 
     /** @return the text of this scalar; never empty. */
-    String text()
+    public String text()
     {
         if (!(node instanceof ScalarNode) || node.getTag().equals(Tag.NULL))
         {
@@ -196,7 +241,7 @@ final class YamlField
     }
 
     /** @return this scalar as a finite number (decimal, or a multiple of pi). */
-    double number()
+    public double number()
     {
         final String t = text();
         if (!((ScalarNode) node).isPlain())
@@ -223,7 +268,7 @@ final class YamlField
      * @param count expected number of elements.
      * @return the elements of a list of exactly {@code count} numbers.
      */
-    double[] numbers(final int count)
+    public double[] numbers(final int count)
     {
         final List<YamlField> items = elements();
         if (items.size() != count)
@@ -239,12 +284,96 @@ final class YamlField
     }
 
     /**
+     * @param min smallest allowed value.
+     * @param max largest allowed value.
+     * @return this scalar as a finite number within {@code min..max}.
+     */
+    public double number(final double min, final double max)
+    {
+        final double v = number();
+        if (v < min || v > max)
+        {
+            throw error("value " + text() + (max == Double.POSITIVE_INFINITY
+                ? " is below the allowed minimum " + plain(min)
+                : " is outside the allowed range " + plain(min) + ".." + plain(max)));
+        }
+        return v;
+    }
+
+    /**
+     * @param min smallest allowed value.
+     * @param max largest allowed value.
+     * @return this scalar as a whole decimal number within {@code min..max}.
+     */
+    public long integer(final long min, final long max)
+    {
+        final String t = text();
+        if (!((ScalarNode) node).isPlain() || !INTEGER.matcher(t).matches())
+        {
+            throw error("value '" + t + "' is not a whole number");
+        }
+        final long v;
+        try
+        {
+            v = Long.parseLong(t);
+        }
+        catch (final NumberFormatException e)
+        {
+            throw error("value " + t + " is outside the allowed range " + min + ".." + max);
+        }
+        if (v < min || v > max)
+        {
+            throw error("value " + t + " is outside the allowed range " + min + ".." + max);
+        }
+        return v;
+    }
+
+    /** @return this scalar as a boolean, written {@code true} or {@code false}. */
+    public boolean bool()
+    {
+        final String t = text();
+        if (!node.getTag().equals(Tag.BOOL))
+        {
+            throw error("value '" + t + "' is not a boolean (expected true or false)");
+        }
+        return Boolean.parseBoolean(t);
+    }
+
+    /**
+     * @param what what the value names, for messages (e.g. {@code format}).
+     * @param allowed the accepted words.
+     * @return this scalar's text, one of {@code allowed}.
+     */
+    public String choice(final String what, final Collection<String> allowed)
+    {
+        final String t = text();
+        if (!allowed.contains(t))
+        {
+            throw error("unknown " + what + " '" + t + "'" + Suggestions.didYouMean(t, allowed)
+                + "; allowed: " + String.join(", ", allowed));
+        }
+        return t;
+    }
+
+    /** @return true if this node is a list. */
+    public boolean isList()
+    {
+        return node instanceof SequenceNode;
+    }
+
+    /**
      * @param reason the rule broken by the key itself.
      * @return an exception located at the key of this entry rather than at its value.
      */
-    DescriptionException keyError(final String reason)
+    public DescriptionException keyError(final String reason)
     {
         return new YamlField(file, path, key, keyNode, keyNode).error(reason);
+    }
+
+    /** @return a limit as written in a file: whole numbers without a fraction. */
+    private static String plain(final double limit)
+    {
+        return limit == Math.rint(limit) && Math.abs(limit) < 1e15 ? Long.toString((long)limit) : Double.toString(limit);
     }
 
     private String childPath(final String k)

@@ -1,9 +1,5 @@
 package org.nectl.config;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,11 +11,6 @@ import java.util.Map;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.model.Transforms;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
-import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
-import org.snakeyaml.engine.v2.nodes.Node;
 
 /**
  * Reads a YAML robot description (format {@code modified-dh} or {@code standard-dh}, see
@@ -52,8 +43,7 @@ final class YamlRobotDescription
      */
     static RobotModel read(final Path path)
     {
-        final String file = path.toString();
-        final YamlField root = YamlField.root(file, compose(path, file));
+        final YamlField root = YamlField.load(path);
         final String format = format(root);
         root.mapping(MODIFIED_DH.equals(format) ? MODIFIED_DH_KEYS : STANDARD_DH_KEYS);
         final String name = root.child("name").text();
@@ -90,40 +80,9 @@ final class YamlRobotDescription
         }
     }
 
-    private static Node compose(final Path path, final String file)
-    {
-        final LoadSettings settings = LoadSettings.builder().setLabel(file).build();
-        try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8))
-        {
-            return new Compose(settings).composeReader(reader)
-                .orElseThrow(() -> new DescriptionException(file, 0, 0, "", "the file holds no YAML document"));
-        }
-        catch (final MarkedYamlEngineException e)
-        {
-            final int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
-            final int column = e.getProblemMark().map(m -> m.getColumn() + 1).orElse(0);
-            throw new DescriptionException(file, line, column, "", "malformed YAML: " + e.getProblem());
-        }
-        catch (final YamlEngineException e)
-        {
-            throw new DescriptionException(file, 0, 0, "", "malformed YAML: " + e.getMessage());
-        }
-        catch (final IOException e)
-        {
-            throw new DescriptionException(file, 0, 0, "", "cannot read the file: " + e);
-        }
-    }
-
     private static String format(final YamlField root)
     {
-        final YamlField field = root.child("format");
-        final String format = field.text();
-        if (!FORMATS.contains(format))
-        {
-            throw field.error("unknown format '" + format + "'" + Suggestions.didYouMean(format, FORMATS)
-                + "; known formats: " + String.join(", ", FORMATS));
-        }
-        return format;
+        return root.child("format").choice("format", FORMATS);
     }
 
     /**

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** Locates the shipped robot descriptions, config/robots/ of the repository. */
-final class ShippedRobots
+/** Locates the shipped robot descriptions, config/robots/ of the repository, and its sibling directories. */
+public final class ShippedRobots
 {
     private static final String PROPERTY = "nectl.robots.dir";
 
@@ -23,20 +23,31 @@ final class ShippedRobots
      */
     static Path directory()
     {
-        final String configured = System.getProperty(PROPERTY);
+        return configDirectory(PROPERTY, "robots");
+    }
+
+    /**
+     * @param property the system property the build sets to the directory.
+     * @param name the directory's name under config/, found by walking up from the working directory
+     *     when the property is not set (for runs outside Maven).
+     * @return the directory.
+     */
+    public static Path configDirectory(final String property, final String name)
+    {
+        final String configured = System.getProperty(property);
         if (configured != null)
         {
             return Paths.get(configured);
         }
         for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent())
         {
-            final Path candidate = p.resolve("config").resolve("robots");
+            final Path candidate = p.resolve("config").resolve(name);
             if (Files.isDirectory(candidate))
             {
                 return candidate;
             }
         }
-        throw new IllegalStateException("config/robots not found: set -D" + PROPERTY);
+        throw new IllegalStateException("config/" + name + " not found: set -D" + property);
     }
 
     /** @return the shipped description files (YAML and URDF), sorted by name. */

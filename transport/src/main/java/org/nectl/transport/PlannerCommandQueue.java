@@ -59,12 +59,14 @@ public final class PlannerCommandQueue
     /**
      * Hands up to {@code limit} queued commands to {@code handler}, oldest first. Consumer thread only.
      *
-     * @return number of commands handed over.
+     * @return number of commands handed over; fewer than {@code limit} means the queue is now empty.
      */
     public int drain(final PlannerCommandHandler handler, final int limit)
     {
         this.handler = handler;
-        return ring.read(dispatcher, limit);
+        // One ring read stops at the end of the buffer; the second continues after the wrap.
+        final int firstCount = ring.read(dispatcher, limit);
+        return firstCount < limit ? firstCount + ring.read(dispatcher, limit - firstCount) : firstCount;
     }
 
     private void dispatch(final int templateId, final MutableDirectBuffer buffer, final int index, final int length)

@@ -12,9 +12,12 @@ import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.SystemNanoClock;
@@ -230,6 +233,71 @@ final class PlannerGatewayTest
     }
 
     @Test
+    void loopDrainingOnItsOwnThreadReceivesEveryAckedCommandOnceAndInOrder() throws Exception
+    {
+        final int commandCount = 4096;
+        final int burst = 32;
+        final long[] drainedSequences = new long[commandCount];
+        final int[] drainedCount = new int[1];
+        final AtomicBoolean running = new AtomicBoolean(true);
+        final PlannerCommandHandler loopHandler = new RecordingHandler()
+        {
+            @Override
+            public void onStreamSetpoint(final StreamSetpointDecoder setpoint)
+            {
+                drainedSequences[drainedCount[0]++] = setpoint.header().sequence();
+            }
+        };
+        final Thread loop = new Thread(() ->
+        {
+            while (running.get())
+            {
+                gateway.commandQueue().drain(loopHandler, 16);
+            }
+            while (gateway.commandQueue().drain(loopHandler, 16) > 0)
+            {
+                Thread.onSpinWait();
+            }
+        }, "loop");
+        loop.start();
+
+        final double[] zeros = new double[DOF];
+        final Set<Long> acked = new HashSet<>();
+        long queueFull = 0;
+        for (int first = 0; first < commandCount; first += burst)
+        {
+            for (int i = first; i < first + burst; i++)
+            {
+                final byte[] datagram = datagrams.setpoint(i, zeros, zeros);
+                planner.send(new DatagramPacket(datagram, datagram.length, gateway.localAddress()));
+            }
+            for (int i = 0; i < burst; i++)
+            {
+                final Reply reply = receiveReply();
+                if (reply.templateId == CommandAckDecoder.TEMPLATE_ID)
+                {
+                    acked.add(reply.commandSequence);
+                }
+                else
+                {
+                    assertEquals(RejectReason.QUEUE_FULL, reply.reason);
+                    queueFull++;
+                }
+            }
+        }
+        running.set(false);
+        loop.join();
+
+        assertEquals(commandCount, acked.size() + queueFull, "one reply per command");
+        assertEquals(acked.size(), drainedCount[0], "every acked command drained exactly once");
+        for (int i = 0; i < drainedCount[0]; i++)
+        {
+            assertTrue(acked.contains(drainedSequences[i]), "drained " + drainedSequences[i] + " was acked");
+            assertTrue(i == 0 || drainedSequences[i] > drainedSequences[i - 1], "in order at " + i);
+        }
+    }
+
+    @Test
     void randomBytesAreAllRejectedAndTheGatewayKeepsServing() throws IOException
     {
         final long seed = 0xF022L;
@@ -272,6 +340,11 @@ final class PlannerGatewayTest
     private Reply exchange(final byte[] datagram) throws IOException
     {
         planner.send(new DatagramPacket(datagram, datagram.length, gateway.localAddress()));
+        return receiveReply();
+    }
+
+    private Reply receiveReply() throws IOException
+    {
         final byte[] bytes = new byte[256];
         final DatagramPacket packet = new DatagramPacket(bytes, bytes.length);
         planner.receive(packet);
@@ -338,7 +411,7 @@ final class PlannerGatewayTest
     }
 
     /** The loop side: records what it was handed. */
-    private static final class RecordingHandler implements PlannerCommandHandler
+    private static class RecordingHandler implements PlannerCommandHandler
     {
         final List<String> events = new ArrayList<>();
         final double[] setpointQ = new double[DOF];

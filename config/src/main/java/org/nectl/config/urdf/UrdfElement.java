@@ -1,7 +1,6 @@
 package org.nectl.config.urdf;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,12 +62,6 @@ final class UrdfElement
     String path()
     {
         return path;
-    }
-
-    /** @return all child elements, in document order. */
-    List<UrdfElement> children()
-    {
-        return Collections.unmodifiableList(children);
     }
 
     /** @return the child elements with that tag name, in document order. */

@@ -119,8 +119,8 @@ record UrdfJoint(
         {
             return JointLimits.NONE;
         }
-        final double effort = UrdfLimitValues.fromUrdf(limit.requiredNumber("effort"));
-        final double velocity = UrdfLimitValues.fromUrdf(limit.requiredNumber("velocity"));
+        final double effort = UrdfLimitValues.fromUrdfRate(limit.requiredNumber("effort"));
+        final double velocity = UrdfLimitValues.fromUrdfRate(limit.requiredNumber("velocity"));
         final JointLimits limits = continuous
             ? new JointLimits(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, velocity, effort,
                 Double.POSITIVE_INFINITY)

@@ -23,6 +23,18 @@ final class UrdfLimitValues
         return value;
     }
 
+    /**
+     * Reads an effort or velocity limit. Simulator-generated URDFs write 0 for "not specified" (Drake
+     * reads an effort of 0 as an unactuated joint); a controller cannot use a zero limit, so 0 is
+     * read as unlimited, like the largest double. Negative values stay, and are rejected later.
+     *
+     * @return the limit as the model holds it.
+     */
+    static double fromUrdfRate(final double value)
+    {
+        return value == 0.0 ? Double.POSITIVE_INFINITY : fromUrdf(value);
+    }
+
     /** @return the value as URDF can hold it: +-Double.MAX_VALUE for +-infinity, else unchanged. */
     static double toUrdf(final double value)
     {

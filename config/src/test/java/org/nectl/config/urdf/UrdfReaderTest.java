@@ -97,6 +97,19 @@ class UrdfReaderTest
     }
 
     @Test
+    void zeroEffortAndVelocityAsSimulatorsWriteThemReadAsUnlimited()
+    {
+        final String urdf = "<robot name=\"r\"><link name=\"a\"/>"
+            + "<link name=\"b\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\""
+            + " izz=\"1\"/></inertial></link>"
+            + "<joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/>"
+            + "<limit lower=\"-1\" upper=\"1\" effort=\"0\" velocity=\"0\"/></joint></robot>";
+        final RobotModel model = UrdfReader.read(urdf, "zero-limits.urdf");
+        assertEquals(new JointLimits(-1, 1, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY,
+            Double.POSITIVE_INFINITY), model.limits(0));
+    }
+
+    @Test
     void zAxisJointsKeepTheirLinkFrames()
     {
         final double[] rpy = {0.3, -0.4, 1.2};

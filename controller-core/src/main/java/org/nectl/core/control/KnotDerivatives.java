@@ -11,7 +11,7 @@ package org.nectl.core.control;
  * no linear solve, and no overshoot at direction reversals, so waypoints inside the position
  * limits rarely give a curve outside them. Stateless; not real-time safe (used at construction).
  */
-final class KnotDerivatives
+public final class KnotDerivatives
 {
     private KnotDerivatives()
     {
@@ -24,7 +24,7 @@ final class KnotDerivatives
      * @param joint which joint.
      * @param derivatives receives the derivative at each knot, same layout.
      */
-    static void choose(
+    public static void choose(
         final double[] timesS, final double[] values, final int stride, final int joint, final double[] derivatives)
     {
         final int n = timesS.length;

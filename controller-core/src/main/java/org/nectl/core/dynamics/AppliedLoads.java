@@ -37,13 +37,24 @@ final class AppliedLoads
     void externalWrench(
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
+        store(externalWrench, body, fx, fy, fz, mx, my, mz);
+    }
+
+    /**
+     * Writes a wrench (force then moment) into body's 6 slots of a 6-per-body array. Real-time safe.
+     *
+     * @param wrenches 6 per body.
+     */
+    static void store(final double[] wrenches,
+        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
+    {
         final int e = 6 * body;
-        externalWrench[e] = fx;
-        externalWrench[e + 1] = fy;
-        externalWrench[e + 2] = fz;
-        externalWrench[e + 3] = mx;
-        externalWrench[e + 4] = my;
-        externalWrench[e + 5] = mz;
+        wrenches[e] = fx;
+        wrenches[e + 1] = fy;
+        wrenches[e + 2] = fz;
+        wrenches[e + 3] = mx;
+        wrenches[e + 4] = my;
+        wrenches[e + 5] = mz;
     }
 
     /** Real-time safe. */
@@ -59,7 +70,13 @@ final class AppliedLoads
     void subtractExternalWrenchInBase(final BaseFrameBodies bodies, final int body, final double[] scratch6,
         final double[] out, final int io)
     {
-        SpatialAlgebra.wrenchToBase(bodies.rotation, 9 * body, bodies.position, 3 * body, externalWrench, 6 * body, scratch6, 0);
+        final int e = 6 * body;
+        if (externalWrench[e] == 0.0 && externalWrench[e + 1] == 0.0 && externalWrench[e + 2] == 0.0
+            && externalWrench[e + 3] == 0.0 && externalWrench[e + 4] == 0.0 && externalWrench[e + 5] == 0.0)
+        {
+            return;
+        }
+        SpatialAlgebra.wrenchToBase(bodies.rotation, 9 * body, bodies.position, 3 * body, externalWrench, e, scratch6, 0);
         for (int c = 0; c < 6; c++)
         {
             out[io + c] -= scratch6[c];

@@ -339,31 +339,31 @@ final class BaseFrameBodies
         final int r = 9 * i;
         final int t = 3 * i;
         final double m = mass[i];
-        final double[] c = centreOfMass;
-        final double cx = position[t] + rotation[r] * c[t] + rotation[r + 1] * c[t + 1] + rotation[r + 2] * c[t + 2];
-        final double cy = position[t + 1] + rotation[r + 3] * c[t] + rotation[r + 4] * c[t + 1] + rotation[r + 5] * c[t + 2];
-        final double cz = position[t + 2] + rotation[r + 6] * c[t] + rotation[r + 7] * c[t + 1] + rotation[r + 8] * c[t + 2];
-        firstMoment[t] = m * cx;
-        firstMoment[t + 1] = m * cy;
-        firstMoment[t + 2] = m * cz;
-        final double c2 = cx * cx + cy * cy + cz * cz;
         final double[] w = pair;
-        w[0] = cx;
-        w[1] = cy;
-        w[2] = cz;
+        Vec3.multiply(rotation, r, centreOfMass, t, w, 0);
+        for (int c = 0; c < 3; c++)
+        {
+            w[c] += position[t + c];
+            firstMoment[t + c] = m * w[c];
+        }
+        final double c2 = Vec3.dot(w, 0, w, 0);
+        // T = R Ic, then O = T R^T, upper triangle mirrored.
+        final double[] rIc = angularTimesInertia;
+        for (int row = 0; row < 3; row++)
+        {
+            for (int k = 0; k < 3; k++)
+            {
+                rIc[3 * row + k] = rotation[r + 3 * row] * inertiaAtCentre[r + k]
+                    + rotation[r + 3 * row + 1] * inertiaAtCentre[r + 3 + k]
+                    + rotation[r + 3 * row + 2] * inertiaAtCentre[r + 6 + k];
+            }
+        }
         for (int row = 0; row < 3; row++)
         {
             for (int col = row; col < 3; col++)
             {
-                double sum = 0.0;
-                for (int k = 0; k < 3; k++)
-                {
-                    final double rowTimesIc = rotation[r + 3 * row] * inertiaAtCentre[r + k]
-                        + rotation[r + 3 * row + 1] * inertiaAtCentre[r + 3 + k]
-                        + rotation[r + 3 * row + 2] * inertiaAtCentre[r + 6 + k];
-                    sum += rowTimesIc * rotation[r + 3 * col + k];
-                }
-                final double value = sum + m * ((row == col ? c2 : 0.0) - w[row] * w[col]);
+                final double value = Vec3.dot(rIc, 3 * row, rotation, r + 3 * col)
+                    + m * ((row == col ? c2 : 0.0) - w[row] * w[col]);
                 inertia[r + 3 * row + col] = value;
                 inertia[r + 3 * col + row] = value;
             }

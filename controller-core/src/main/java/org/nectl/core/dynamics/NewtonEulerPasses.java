@@ -73,13 +73,7 @@ final class NewtonEulerPasses
     void externalWrench(
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
-        final int e = 6 * body;
-        externalWrench[e] = fx;
-        externalWrench[e + 1] = fy;
-        externalWrench[e + 2] = fz;
-        externalWrench[e + 3] = mx;
-        externalWrench[e + 4] = my;
-        externalWrench[e + 5] = mz;
+        AppliedLoads.store(externalWrench, body, fx, fy, fz, mx, my, mz);
     }
 
     /** Real-time safe. */

@@ -187,12 +187,15 @@ public final class RecursiveForwardDynamics
         final double h = SpatialAlgebra.dot6(bodies.axis, s, projected, s) + bodies.rotorInertia[k];
         inverseH[i] = 1.0 / h;
         drive[i] = jointTorque - SpatialAlgebra.dot6(bodies.axis, s, biasWrench, s);
+        // K stays symmetric: update the upper triangle and mirror it.
         for (int r = 0; r < 6; r++)
         {
             final double ur = projected[s + r] * inverseH[i];
-            for (int c = 0; c < 6; c++)
+            for (int c = r; c < 6; c++)
             {
-                articulatedInertia[a + 6 * r + c] -= ur * projected[s + c];
+                final double reduced = articulatedInertia[a + 6 * r + c] - ur * projected[s + c];
+                articulatedInertia[a + 6 * r + c] = reduced;
+                articulatedInertia[a + 6 * c + r] = reduced;
             }
         }
         final double rate = bodies.jointRate[i];

@@ -215,6 +215,22 @@ public final class ControlCycle
     }
 
     /**
+     * Selects the control law used from the next enable on, while IDLE.
+     *
+     * @param controlLaw the law.
+     * @return {@link #ACCEPTED} or {@link #REJECTED_MODE} when not IDLE.
+     */
+    public int selectLaw(final ControlLaw controlLaw)
+    {
+        if (mode != ControllerMode.IDLE)
+        {
+            return REJECTED_MODE;
+        }
+        law = controlLaw;
+        return ACCEPTED;
+    }
+
+    /**
      * Any state but FAULT to IDLE: zero torque, drives disabled.
      *
      * @return {@link #ACCEPTED} or {@link #REJECTED_MODE}.

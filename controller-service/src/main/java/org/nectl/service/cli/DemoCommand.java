@@ -12,11 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
-import org.HdrHistogram.Histogram;
 import org.nectl.config.DescriptionException;
 import org.nectl.config.RobotDescriptions;
 import org.nectl.core.model.RobotModel;
-import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControllerMode;
 import org.nectl.core.runtime.Faults;
 import org.nectl.service.loop.ControlLoop;
@@ -107,7 +105,7 @@ final class DemoCommand implements Callable<Integer>
             final boolean moved = runPlanner(service, model, initialQ);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
             service.close();
-            return summarise(service, moved) ? 0 : 1;
+            return ServiceSummary.print(service, "nectl demo summary", maxRms) && moved ? 0 : 1;
         }
         finally
         {
@@ -226,35 +224,6 @@ final class DemoCommand implements Callable<Integer>
             Thread.currentThread().interrupt();
             sim.destroyForcibly();
         }
-    }
-
-    private boolean summarise(final ControllerService service, final boolean moved)
-    {
-        final ControlLoop loop = service.loop();
-        final ControlCycle cycle = loop.cycle();
-        final Histogram compute = loop.computeHistogram();
-        System.out.println();
-        System.out.println("nectl demo summary");
-        System.out.printf(Locale.ROOT, "  %s%n", loop.pinning());
-        System.out.printf(Locale.ROOT, "  ticks %d, tracking ticks %d, trajectories completed %d%n",
-            cycle.tickCount(), cycle.trackingTicks(), cycle.completedTrajectories());
-        boolean tracked = cycle.trackingTicks() > 0;
-        final StringBuilder rms = new StringBuilder("  RMS tracking error [rad]:");
-        for (int j = 0; j < cycle.trackingError().length; j++)
-        {
-            rms.append(String.format(Locale.ROOT, " %.3e", cycle.trackingRms(j)));
-            tracked &= cycle.trackingRms(j) <= maxRms;
-        }
-        System.out.println(rms);
-        System.out.printf(Locale.ROOT, "  tick compute [us]: p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f%n",
-            compute.getValueAtPercentile(50) / 1e3, compute.getValueAtPercentile(99) / 1e3,
-            compute.getValueAtPercentile(99.9) / 1e3, compute.getMaxValue() / 1e3);
-        System.out.printf(Locale.ROOT, "  deadline misses %d, overruns %d, ticks without new state %d, command publish failures %d%n",
-            loop.deadlineMissCount(), loop.overrunCount(), loop.missingStateCount(), loop.publishFailureCount());
-        System.out.printf(Locale.ROOT, "  final state %s, faults %s%n", cycle.mode(), Faults.describe(cycle.faults()));
-        final boolean success = moved && tracked && cycle.faults() == 0;
-        System.out.println(success ? "  result: OK" : "  result: FAILED (RMS limit " + maxRms + " rad)");
-        return success;
     }
 
     private static boolean await(final BooleanSupplier condition, final long timeoutMs)

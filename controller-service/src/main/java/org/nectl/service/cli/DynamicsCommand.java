@@ -26,7 +26,10 @@ import picocli.CommandLine.Option;
         "Reads JSON Lines from stdin, one state per line:",
         "  {\"q\":[..],\"qd\":[..],\"qdd\":[..],\"qddd\":[..],\"gravity\":[gx,gy,gz]}",
         "(qddd optional; gravity optional, default [0,0,-9.81] m/s^2 in the base frame)",
-        "and writes one JSON line per input: {\"tau\":[..],\"tau_dot\":[..]}.",
+        "and optionally \"tau\":[..] (applied joint forces), and writes one JSON line per input:",
+        "  {\"tau\":[..],\"tau_dot\":[..],\"M\":[[..],..],\"dtau_dq\":[[..],..],\"dtau_dqd\":[[..],..],\"qdd\":[..]}",
+        "(tau_dot when qddd was given; qdd = forward dynamics of the given tau; qdd may then be omitted,",
+        "and the other outputs are evaluated at that forward-dynamics qdd; matrix row i = d tau_i / d .).",
         "A bad line yields {\"line\":N,\"error\":\"..\"}; processing goes on; exit status 1 if any line failed."
     })
 final class DynamicsCommand implements Callable<Integer>
@@ -34,9 +37,10 @@ final class DynamicsCommand implements Callable<Integer>
     @Option(names = "--model", required = true, paramLabel = "FILE", description = "Robot description (.yaml, .urdf).")
     private Path modelFile;
 
-    @Option(names = "--rigid-body", description = "Leave out joint friction (Coulomb, viscous); "
-        + "rotor inertia stays. Gives the pure rigid-body torques of libraries that ignore URDF <dynamics>.")
-    private boolean rigidBody;
+    @Option(names = "--friction", description = "Add the description's joint friction (Coulomb Fs sign(qd) + viscous "
+        + "Fv qd; URDF <dynamics friction damping>) to every output. Default: rigid-body dynamics plus rotor inertia, "
+        + "as rigid-body libraries compute them.")
+    private boolean friction;
 
     @Override
     public Integer call() throws IOException
@@ -46,7 +50,7 @@ final class DynamicsCommand implements Callable<Integer>
         {
             return 2;
         }
-        final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, !rigidBody);
+        final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, friction);
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         final PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         final boolean allGood = evaluator.evaluateLines(in, out);

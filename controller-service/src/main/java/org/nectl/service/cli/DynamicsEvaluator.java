@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.dynamics.InverseDynamicsDerivatives;
+import org.nectl.core.dynamics.RecursiveForwardDynamics;
 import org.nectl.core.dynamics.TorqueDerivative;
 import org.nectl.core.model.RobotModel;
 
@@ -30,18 +32,33 @@ final class DynamicsEvaluator
     private final RobotModel model;
     private final InverseDynamics inverseDynamics;
     private final TorqueDerivative torqueDerivative;
+    private final InverseDynamicsDerivatives derivatives;
+    private final RecursiveForwardDynamics forwardDynamics;
     private final double[] tau;
     private final double[] tauDot;
+    private final double[] forwardQdd;
+    private final double[] dtauDq;
+    private final double[] dtauDqd;
+    private final double[] massMatrix;
 
     DynamicsEvaluator(final RobotModel model, final boolean jointFriction)
     {
         this.model = model;
         inverseDynamics = new InverseDynamics(model);
         torqueDerivative = new TorqueDerivative(model);
+        derivatives = new InverseDynamicsDerivatives(model);
+        forwardDynamics = new RecursiveForwardDynamics(model);
         inverseDynamics.jointFriction(jointFriction);
         torqueDerivative.jointFriction(jointFriction);
-        tau = new double[model.dof()];
-        tauDot = new double[model.dof()];
+        derivatives.jointFriction(jointFriction);
+        forwardDynamics.jointFriction(jointFriction);
+        final int n = model.dof();
+        tau = new double[n];
+        tauDot = new double[n];
+        forwardQdd = new double[n];
+        dtauDq = new double[n * n];
+        dtauDqd = new double[n * n];
+        massMatrix = new double[n * n];
     }
 
     /**
@@ -85,25 +102,42 @@ final class DynamicsEvaluator
         final int n = model.dof();
         final double[] q = vector(request, "q", n, true);
         final double[] qd = vector(request, "qd", n, true);
-        final double[] qdd = vector(request, "qdd", n, true);
+        final double[] appliedTau = vector(request, "tau", n, false);
+        final double[] qdd = vector(request, "qdd", n, appliedTau == null);
         final double[] qddd = vector(request, "qddd", n, false);
         final double[] gravity = request.has("gravity") ? vector(request, "gravity", 3, true) : DEFAULT_GRAVITY;
+        inverseDynamics.gravity(gravity[0], gravity[1], gravity[2]);
+        torqueDerivative.gravity(gravity[0], gravity[1], gravity[2]);
+        derivatives.gravity(gravity[0], gravity[1], gravity[2]);
+        forwardDynamics.gravity(gravity[0], gravity[1], gravity[2]);
+        if (appliedTau != null && !forwardDynamics.compute(q, qd, appliedTau, forwardQdd))
+        {
+            throw new RequestException("forward dynamics failed: the mass matrix is singular at this q");
+        }
+        // Without an explicit qdd, the inverse-dynamics outputs are evaluated at the forward-dynamics qdd.
+        final double[] qddUsed = qdd != null ? qdd : forwardQdd;
         final StringWriter text = new StringWriter();
         try (JsonGenerator json = factory.createGenerator(text))
         {
             json.writeStartObject();
             if (qddd == null)
             {
-                inverseDynamics.gravity(gravity[0], gravity[1], gravity[2]);
-                inverseDynamics.compute(q, qd, qdd, tau);
+                inverseDynamics.compute(q, qd, qddUsed, tau);
                 writeArray(json, "tau", tau);
             }
             else
             {
-                torqueDerivative.gravity(gravity[0], gravity[1], gravity[2]);
-                torqueDerivative.compute(q, qd, qdd, qddd, tau, tauDot);
+                torqueDerivative.compute(q, qd, qddUsed, qddd, tau, tauDot);
                 writeArray(json, "tau", tau);
                 writeArray(json, "tau_dot", tauDot);
+            }
+            derivatives.compute(q, qd, qddUsed, tau, dtauDq, dtauDqd, massMatrix);
+            writeMatrix(json, "M", massMatrix, n);
+            writeMatrix(json, "dtau_dq", dtauDq, n);
+            writeMatrix(json, "dtau_dqd", dtauDqd, n);
+            if (appliedTau != null)
+            {
+                writeArray(json, "qdd", forwardQdd);
             }
             json.writeEndObject();
         }
@@ -135,7 +169,7 @@ final class DynamicsEvaluator
             final String name = names.next();
             if (!isKnownField(name))
             {
-                throw new RequestException("unknown field '" + name + "' (known: q, qd, qdd, qddd, gravity)");
+                throw new RequestException("unknown field '" + name + "' (known: q, qd, qdd, qddd, tau, gravity)");
             }
         }
         return request;
@@ -150,6 +184,7 @@ final class DynamicsEvaluator
             case "qdd":
             case "qddd":
             case "gravity":
+            case "tau":
                 return true;
             default:
                 return false;
@@ -200,6 +235,22 @@ final class DynamicsEvaluator
         for (final double v : values)
         {
             json.writeNumber(v);
+        }
+        json.writeEndArray();
+    }
+
+    private static void writeMatrix(final JsonGenerator json, final String name, final double[] rowMajor, final int n)
+        throws IOException
+    {
+        json.writeArrayFieldStart(name);
+        for (int i = 0; i < n; i++)
+        {
+            json.writeStartArray();
+            for (int j = 0; j < n; j++)
+            {
+                json.writeNumber(rowMajor[i * n + j]);
+            }
+            json.writeEndArray();
         }
         json.writeEndArray();
     }

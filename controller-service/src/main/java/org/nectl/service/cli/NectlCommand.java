@@ -16,7 +16,10 @@ import picocli.CommandLine.Command;
         DynamicsCommand.class,
         ModelCommand.class,
         SimCommand.class,
+        PlanCommand.class,
+        MonitorCommand.class,
         DemoCommand.class,
+        RunCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class NectlCommand implements Runnable

@@ -160,7 +160,10 @@ final class SimCommand implements Callable<Integer>
                 AgentRunner.startOnThread(runner);
                 barrier.await();
             }
-            System.err.printf(Locale.ROOT, "nectl sim: stopped after %d periods%n", arm.stepCount());
+            System.err.printf(Locale.ROOT, "nectl sim: stopped after %d periods; %d realtime schedule restarts after lag, "
+                + "%d states dropped, %d stale lockstep commands, %d watchdog trips, %d saturated periods%n",
+                arm.stepCount(), adapter.lagRestartCount(), adapter.droppedStateCount(), adapter.staleCommandCount(),
+                adapter.watchdog().tripCount(), arm.saturationCount());
         }
         return 0;
     }

@@ -57,8 +57,10 @@ public final class ControllerService implements AutoCloseable
                 Throwable::printStackTrace,
                 null,
                 new CompositeAgent(gateway, preparer, telemetryPublisher));
+            final ControlCycle cycle = new ControlCycle(model, settings.cycle());
+            cycle.selectLaw(settings.law());
             loop = new ControlLoop(
-                new ControlCycle(model, settings.cycle()), dof, link, gateway, telemetryQueue, loopQueue,
+                cycle, dof, link, gateway, telemetryQueue, loopQueue,
                 settings.mode(), settings.cycle().periodNs(), settings.cycle().heartbeatTimeoutNs(), settings.core());
             loopThread = new Thread(loop, "nectl-control-loop");
         }

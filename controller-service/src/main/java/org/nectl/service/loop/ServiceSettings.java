@@ -2,7 +2,13 @@ package org.nectl.service.loop;
 
 import java.net.InetSocketAddress;
 
+import org.nectl.config.deploy.AeronSettings;
+import org.nectl.config.deploy.DeploymentConfig;
+import org.nectl.config.deploy.DeploymentMode;
+import org.nectl.config.deploy.HardwareSettings;
+import org.nectl.config.deploy.TelemetrySettings;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.LinkConfig;
@@ -20,6 +26,7 @@ import org.nectl.transport.TelemetryConfig;
  * @param link hardware link channel and streams.
  * @param planner planner gateway UDP settings.
  * @param telemetry telemetry publication settings.
+ * @param law the control law selected at start (planners may switch it when enabling).
  */
 public record ServiceSettings(
     RobotModel model,
@@ -29,7 +36,8 @@ public record ServiceSettings(
     AeronConfig aeron,
     LinkConfig link,
     PlannerGatewayConfig planner,
-    TelemetryConfig telemetry)
+    TelemetryConfig telemetry,
+    ControlLaw law)
 {
     /**
      * Defaults around a model: realtime at the given period, embedded driver in a fresh directory,
@@ -50,24 +58,62 @@ public record ServiceSettings(
             AeronConfig.embeddedDefaults(),
             LinkConfig.ipcDefaults(),
             PlannerGatewayConfig.defaults(plannerAddress),
-            TelemetryConfig.ipcDefaults());
+            TelemetryConfig.ipcDefaults(),
+            ControlLaw.COMPUTED_TORQUE);
+    }
+
+    /**
+     * Resolves a validated deployment configuration into service settings.
+     *
+     * @param config the loaded deployment file.
+     * @return the settings.
+     */
+    public static ServiceSettings from(final DeploymentConfig config)
+    {
+        final AeronSettings aeronSettings = config.aeron();
+        final AeronConfig aeronConfig;
+        if (aeronSettings.embeddedDriver())
+        {
+            final AeronConfig defaults = AeronConfig.embeddedDefaults();
+            // Aeron's standard directory by default, so `nectl sim` and `nectl monitor` find the driver unasked.
+            aeronConfig = new AeronConfig(true, aeronSettings.directory().orElse(io.aeron.CommonContext.getAeronDirectoryName()),
+                defaults.threadingMode(), defaults.driverIdleStrategy());
+        }
+        else
+        {
+            aeronConfig = AeronConfig.external(aeronSettings.directory().orElse(io.aeron.CommonContext.getAeronDirectoryName()));
+        }
+        final HardwareSettings hardware = config.hardware();
+        final TelemetrySettings telemetrySettings = config.telemetry();
+        final TelemetryConfig telemetryDefaults = TelemetryConfig.ipcDefaults();
+        return new ServiceSettings(
+            config.model(),
+            config.cycleSettings(),
+            config.mode() == DeploymentMode.LOCKSTEP ? LoopMode.LOCKSTEP : LoopMode.REALTIME,
+            config.core().orElse(-1),
+            aeronConfig,
+            new LinkConfig(hardware.channel(), hardware.jointStateStreamId(), hardware.motorCommandStreamId(), hardware.heartbeatStreamId()),
+            PlannerGatewayConfig.defaults(new InetSocketAddress(config.planner().host(), config.planner().port())),
+            new TelemetryConfig(telemetrySettings.channel(), telemetrySettings.streamId(), telemetrySettings.decimation(),
+                telemetryDefaults.ringCapacityBytes()),
+            config.law());
     }
 
     /** @return a copy in the given loop mode. */
     public ServiceSettings withMode(final LoopMode loopMode)
     {
-        return new ServiceSettings(model, cycle, loopMode, core, aeron, link, planner, telemetry);
+        return new ServiceSettings(model, cycle, loopMode, core, aeron, link, planner, telemetry, law);
     }
 
     /** @return a copy whose control loop is pinned to {@code cpu} (negative: not pinned). */
     public ServiceSettings withCore(final int cpu)
     {
-        return new ServiceSettings(model, cycle, mode, cpu, aeron, link, planner, telemetry);
+        return new ServiceSettings(model, cycle, mode, cpu, aeron, link, planner, telemetry, law);
     }
 
     /** @return a copy with other cycle settings. */
     public ServiceSettings withCycle(final CycleSettings cycleSettings)
     {
-        return new ServiceSettings(model, cycleSettings, mode, core, aeron, link, planner, telemetry);
+        return new ServiceSettings(model, cycleSettings, mode, core, aeron, link, planner, telemetry, law);
     }
 }

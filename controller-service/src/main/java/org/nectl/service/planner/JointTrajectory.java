@@ -1,5 +1,7 @@
 package org.nectl.service.planner;
 
+import org.nectl.core.control.KnotDerivatives;
+
 /**
  * Timed joint-space waypoints a planner sends as one TrajectorySegment: positions, velocities and
  * accelerations per waypoint, in coordinate order of the robot description (rad, rad/s, rad/s²;
@@ -42,9 +44,10 @@ public final class JointTrajectory
     }
 
     /**
-     * Waypoints given by positions only: velocities by central differences over the neighbouring
-     * waypoints (zero at the first and last waypoint, so the motion starts and ends at rest), zero
-     * accelerations. Not real-time safe.
+     * Waypoints given by positions only, with velocities and accelerations chosen by the rule the
+     * control loop's trajectory sampler uses ({@link KnotDerivatives}): zero at the first and last
+     * waypoint and where a joint reverses, else the slope of the parabola through the waypoint and
+     * its neighbours. Not real-time safe.
      *
      * @param timesS waypoint times, s, strictly increasing.
      * @param q positions, [waypoint][joint].
@@ -54,16 +57,29 @@ public final class JointTrajectory
     {
         final int count = timesS.length;
         final int jointCount = count == 0 ? 0 : q[0].length;
-        final double[][] qd = new double[count][jointCount];
-        for (int p = 1; p < count - 1; p++)
+        final double[] positions = new double[count * jointCount];
+        for (int p = 0; p < count; p++)
         {
-            final double dtS = timesS[p + 1] - timesS[p - 1];
-            for (int k = 0; k < jointCount; k++)
-            {
-                qd[p][k] = (q[p + 1][k] - q[p - 1][k]) / dtS;
-            }
+            System.arraycopy(q[p], 0, positions, p * jointCount, Math.min(jointCount, q[p].length));
         }
-        return new JointTrajectory(timesS, q, qd, new double[count][jointCount]);
+        final double[] velocities = new double[positions.length];
+        final double[] accelerations = new double[positions.length];
+        for (int k = 0; k < jointCount && count > 1; k++)
+        {
+            KnotDerivatives.choose(timesS, positions, jointCount, k, velocities);
+            KnotDerivatives.choose(timesS, velocities, jointCount, k, accelerations);
+        }
+        return new JointTrajectory(timesS, q, unflatten(velocities, count, jointCount), unflatten(accelerations, count, jointCount));
+    }
+
+    private static double[][] unflatten(final double[] values, final int count, final int jointCount)
+    {
+        final double[][] result = new double[count][jointCount];
+        for (int p = 0; p < count; p++)
+        {
+            System.arraycopy(values, p * jointCount, result[p], 0, jointCount);
+        }
+        return result;
     }
 
     private static double[][] copy(final String name, final double[][] values, final int count, final int jointCount)

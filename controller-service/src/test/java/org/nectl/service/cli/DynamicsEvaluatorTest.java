@@ -74,6 +74,44 @@ class DynamicsEvaluatorTest
     }
 
     @Test
+    void massMatrixDerivativesAndForwardDynamicsAreConsistentWithTheTorques() throws Exception
+    {
+        for (long seed = 30; seed < 40; seed++)
+        {
+            final RobotModel model = RandomRobots.robot(seed, 5, true, RandomRobots.Joints.ALL, true);
+            final int n = model.dof();
+            final SplittableRandom rnd = new SplittableRandom(seed);
+            final double[] q = RandomRobots.vector(rnd, n, 2.0);
+            final double[] qd = RandomRobots.vector(rnd, n, 2.0);
+            final double[] qdd = RandomRobots.vector(rnd, n, 2.0);
+            final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, true);
+            final JsonNode inverse = mapper.readTree(evaluator.evaluate("{\"q\":" + Arrays.toString(q)
+                + ",\"qd\":" + Arrays.toString(qd) + ",\"qdd\":" + Arrays.toString(qdd) + "}"));
+            assertEquals(n, inverse.get("M").size());
+            assertEquals(n, inverse.get("dtau_dq").get(0).size());
+            assertFalse(inverse.has("qdd"));
+            final double[] tau = new double[n];
+            for (int i = 0; i < n; i++)
+            {
+                tau[i] = inverse.get("tau").get(i).doubleValue();
+            }
+            // Forward dynamics of the printed torque returns the acceleration it came from.
+            final JsonNode forward = mapper.readTree(evaluator.evaluate("{\"q\":" + Arrays.toString(q)
+                + ",\"qd\":" + Arrays.toString(qd) + ",\"tau\":" + Arrays.toString(tau) + "}"));
+            for (int i = 0; i < n; i++)
+            {
+                assertEquals(qdd[i], forward.get("qdd").get(i).doubleValue(), 1e-9 * (1 + Math.abs(qdd[i])), "seed " + seed);
+                assertEquals(tau[i], forward.get("tau").get(i).doubleValue(), 1e-9 * (1 + Math.abs(tau[i])), "seed " + seed);
+                for (int j = 0; j < n; j++)
+                {
+                    assertEquals(inverse.get("M").get(i).get(j).doubleValue(), inverse.get("M").get(j).get(i).doubleValue(),
+                        1e-12, "M symmetric, seed " + seed);
+                }
+            }
+        }
+    }
+
+    @Test
     void badLinesAreReportedWithTheirLineNumberAndProcessingGoesOn() throws Exception
     {
         final RobotModel model = RandomRobots.robot(3, 2, false, RandomRobots.Joints.REVOLUTE, false);

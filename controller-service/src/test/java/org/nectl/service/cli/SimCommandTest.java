@@ -8,7 +8,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -124,11 +123,7 @@ class SimCommandTest
 
     private Process startSim(final String aeronDirectory, final String... options) throws IOException
     {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-cp", System.getProperty("java.class.path"),
-            NectlCommand.class.getName(), "sim", "--model", MODEL, "--aeron-dir", aeronDirectory));
+        final List<String> command = NectlProcess.command("sim", "--model", MODEL, "--aeron-dir", aeronDirectory);
         command.addAll(List.of(options));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(outputFile()).start();
     }

@@ -2,34 +2,24 @@ package org.nectl.service.planner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.nectl.service.planner.GatewayRig.DOF;
+import static org.nectl.service.planner.GatewayRig.POSITION_LIMIT_RAD;
+import static org.nectl.service.planner.GatewayRig.VELOCITY_LIMIT_RAD_PER_S;
 
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.nectl.transport.CommandLimits;
-import org.nectl.transport.IdleStrategyKind;
-import org.nectl.transport.PlannerCommandHandler;
-import org.nectl.transport.PlannerGateway;
 import org.nectl.transport.PlannerGatewayConfig;
 import org.nectl.transport.sbe.ControllerKind;
-import org.nectl.transport.sbe.EStopDecoder;
-import org.nectl.transport.sbe.ModeRequestDecoder;
 import org.nectl.transport.sbe.RejectReason;
-import org.nectl.transport.sbe.StreamSetpointDecoder;
-import org.nectl.transport.sbe.TrajectorySegmentDecoder;
 
 /**
  * The planner client against a real planner gateway on its own agent thread, over UDP on an
@@ -38,40 +28,24 @@ import org.nectl.transport.sbe.TrajectorySegmentDecoder;
  */
 final class PlannerClientTest
 {
-    private static final int DOF = 7;
-    private static final double POSITION_LIMIT_RAD = 2.0;
-    private static final double VELOCITY_LIMIT_RAD_PER_S = 1.5;
     private static final long PLANNER_ID = 77L;
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(10);
 
-    private final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();
-    private PlannerGateway gateway;
-    private AgentRunner runner;
+    private GatewayRig rig;
     private PlannerClient client;
 
     @BeforeEach
     void start()
     {
-        final double[] min = new double[DOF];
-        final double[] max = new double[DOF];
-        final double[] velocity = new double[DOF];
-        Arrays.fill(min, -POSITION_LIMIT_RAD);
-        Arrays.fill(max, POSITION_LIMIT_RAD);
-        Arrays.fill(velocity, VELOCITY_LIMIT_RAD_PER_S);
-        gateway = new PlannerGateway(PlannerGatewayConfig.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),
-            new CommandLimits(min, max, velocity), new SystemNanoClock());
-        runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, gateway);
-        AgentRunner.startOnThread(runner);
-        client = new PlannerClient(gateway.localAddress(), PLANNER_ID, REPLY_TIMEOUT,
-            PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH);
+        rig = new GatewayRig();
+        client = new PlannerClient(rig.address(), PLANNER_ID, REPLY_TIMEOUT, PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH);
     }
 
     @AfterEach
     void stop()
     {
         client.close();
-        runner.close();
-        assertTrue(agentErrors.isEmpty(), "gateway agent errors: " + agentErrors);
+        rig.close();
     }
 
     @Test
@@ -90,9 +64,8 @@ final class PlannerClientTest
         assertEquals(hold.sequence() + 1, disable.sequence());
         assertEquals(disable.sequence() + 1, stop.sequence());
 
-        final Recorder loop = drain();
         assertEquals(List.of("mode " + enable.sequence() + " ENABLE COMPUTED_TORQUE", "mode " + hold.sequence() + " HOLD UNCHANGED",
-            "mode " + disable.sequence() + " DISABLE PD_GRAVITY", "estop " + stop.sequence()), loop.events);
+            "mode " + disable.sequence() + " DISABLE PD_GRAVITY", "estop " + stop.sequence()), rig.drain().events());
     }
 
     @Test
@@ -106,19 +79,19 @@ final class PlannerClientTest
         final CommandResult result = client.sendTrajectory(trajectory);
 
         assertEquals(CommandResult.Outcome.ACCEPTED, result.outcome(), result.describe() + ", seed " + seed);
-        final Recorder loop = drain();
-        assertEquals(8, loop.events.size(), "50 waypoints in chunks of 7: " + loop.events);
+        final GatewayRig.Recorder loop = rig.drain();
+        assertEquals(8, loop.events().size(), "50 waypoints in chunks of 7: " + loop.events());
         for (int c = 0; c < 8; c++)
         {
-            assertTrue(loop.events.get(c).endsWith(" chunk " + c + "/8"), loop.events.get(c));
+            assertTrue(loop.events().get(c).endsWith(" chunk " + c + "/8"), loop.events().get(c));
         }
-        assertEquals(trajectory.waypointCount(), loop.timesNs.size());
+        assertEquals(trajectory.waypointCount(), loop.timesNs().size());
         for (int p = 0; p < trajectory.waypointCount(); p++)
         {
-            assertEquals(Math.round(trajectory.timeS(p) * 1e9), loop.timesNs.get(p), "waypoint " + p + ", seed " + seed);
+            assertEquals(Math.round(trajectory.timeS(p) * 1e9), loop.timesNs().get(p), "waypoint " + p + ", seed " + seed);
             for (int k = 0; k < DOF; k++)
             {
-                final double[] joint = loop.joints.get(p * DOF + k);
+                final double[] joint = loop.joints().get(p * DOF + k);
                 assertEquals(trajectory.q(p, k), joint[0], 0.0, "q, waypoint " + p + ", joint " + k + ", seed " + seed);
                 assertEquals(trajectory.qd(p, k), joint[1], 0.0, "qd, waypoint " + p + ", joint " + k + ", seed " + seed);
                 assertEquals(trajectory.qdd(p, k), joint[2], 0.0, "qdd, waypoint " + p + ", joint " + k + ", seed " + seed);
@@ -136,8 +109,8 @@ final class PlannerClientTest
 
         assertEquals(CommandResult.Outcome.REJECTED, result.outcome());
         assertEquals(RejectReason.WRONG_JOINT_COUNT, result.reason());
-        assertEquals(1L, gateway.rejectCount(RejectReason.WRONG_JOINT_COUNT));
-        assertEquals(List.of(), drain().events);
+        assertEquals(1L, rig.gateway().rejectCount(RejectReason.WRONG_JOINT_COUNT));
+        assertEquals(List.of(), rig.drain().events());
     }
 
     @Test
@@ -154,7 +127,7 @@ final class PlannerClientTest
         assertEquals(RejectReason.LIMIT_EXCEEDED, result.reason());
         assertEquals(3, result.jointIndex());
         assertEquals("sequence " + result.sequence() + " rejected: LIMIT_EXCEEDED (joint 3)", result.describe());
-        assertEquals(List.of("setpoint " + (result.sequence() - 1)), drain().events);
+        assertEquals(List.of("setpoint " + (result.sequence() - 1)), rig.drain().events());
     }
 
     @Test
@@ -166,6 +139,17 @@ final class PlannerClientTest
         {
             assertEquals(CommandResult.Outcome.TIMED_OUT, impatient.eStop().outcome());
         }
+    }
+
+    @Test
+    void positionsOnlyWaypointsGetTheSamplersKnotDerivatives()
+    {
+        final JointTrajectory trajectory = JointTrajectory.fromPositions(new double[] {0.0, 1.0, 3.0, 4.0},
+            new double[][] {{0.0}, {1.0}, {2.0}, {1.0}});
+        assertEquals(0.0, trajectory.qd(0, 0), 0.0, "starts at rest");
+        assertEquals((2.0 * 1.0 + 1.0 * 0.5) / 3.0, trajectory.qd(1, 0), 1e-15, "parabola slope (h_r d_l + h_l d_r)/(h_l + h_r)");
+        assertEquals(0.0, trajectory.qd(2, 0), 0.0, "reverses at waypoint 2");
+        assertEquals(0.0, trajectory.qd(3, 0), 0.0, "ends at rest");
     }
 
     private static JointTrajectory randomTrajectory(final SplittableRandom random, final int count)
@@ -185,56 +169,5 @@ final class PlannerClientTest
             }
         }
         return new JointTrajectory(timesS, q, qd, qdd);
-    }
-
-    private Recorder drain()
-    {
-        final Recorder recorder = new Recorder();
-        while (gateway.commandQueue().drain(recorder, 100) > 0)
-        {
-            assertTrue(recorder.events.size() < 10_000, "queue drains");
-        }
-        return recorder;
-    }
-
-    /** Records what the control loop would receive. */
-    private static final class Recorder implements PlannerCommandHandler
-    {
-        private final List<String> events = new ArrayList<>();
-        private final List<Long> timesNs = new ArrayList<>();
-        private final List<double[]> joints = new ArrayList<>();
-
-        @Override
-        public void onTrajectorySegment(final TrajectorySegmentDecoder segment)
-        {
-            events.add("segment " + segment.header().sequence() + " " + segment.segmentId() + " chunk " + segment.chunkIndex()
-                + "/" + segment.chunkCount());
-            for (final TrajectorySegmentDecoder.WaypointsDecoder waypoint : segment.waypoints())
-            {
-                timesNs.add(waypoint.timeFromStartNs());
-                for (final TrajectorySegmentDecoder.WaypointsDecoder.JointsDecoder joint : waypoint.joints())
-                {
-                    joints.add(new double[] {joint.q(), joint.qd(), joint.qdd()});
-                }
-            }
-        }
-
-        @Override
-        public void onStreamSetpoint(final StreamSetpointDecoder setpoint)
-        {
-            events.add("setpoint " + setpoint.header().sequence());
-        }
-
-        @Override
-        public void onModeRequest(final ModeRequestDecoder request)
-        {
-            events.add("mode " + request.header().sequence() + " " + request.request() + " " + request.controller());
-        }
-
-        @Override
-        public void onEStop(final EStopDecoder stop)
-        {
-            events.add("estop " + stop.header().sequence());
-        }
     }
 }

@@ -1,0 +1,125 @@
+package org.nectl.config.deploy;
+
+import java.nio.file.Path;
+import java.util.OptionalInt;
+
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.ControlLaw;
+import org.nectl.core.runtime.CycleSettings;
+
+/**
+ * A validated deployment of the controller service: the robot, how the loop is clocked, the
+ * control law with its gains and supervision, and the transport's channels (docs/DEPLOYMENT.md).
+ * Read with {@link DeploymentConfigs#load}. Immutable; thread safe.
+ */
+public final class DeploymentConfig
+{
+    private final Path file;
+    private final Path modelFile;
+    private final RobotModel model;
+    private final DeploymentMode mode;
+    private final OptionalInt core;
+    private final ControlLaw law;
+    private final CycleSettings cycle;
+    private final AeronSettings aeron;
+    private final PlannerEndpoint planner;
+    private final TelemetrySettings telemetry;
+    private final HardwareSettings hardware;
+
+    DeploymentConfig(
+        final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
+        final ControlLaw law, final CycleSettings cycle, final AeronSettings aeron, final PlannerEndpoint planner,
+        final TelemetrySettings telemetry, final HardwareSettings hardware)
+    {
+        this.file = file;
+        this.modelFile = modelFile;
+        this.model = model;
+        this.mode = mode;
+        this.core = core;
+        this.law = law;
+        this.cycle = copy(cycle);
+        this.aeron = aeron;
+        this.planner = planner;
+        this.telemetry = telemetry;
+        this.hardware = hardware;
+    }
+
+    /** @return the deployment file this was read from. */
+    public Path file()
+    {
+        return file;
+    }
+
+    /** @return the robot description file, resolved against the deployment file's directory. */
+    public Path modelFile()
+    {
+        return modelFile;
+    }
+
+    /** @return the robot model read from {@link #modelFile()}. */
+    public RobotModel model()
+    {
+        return model;
+    }
+
+    /** @return how the loop is clocked. */
+    public DeploymentMode mode()
+    {
+        return mode;
+    }
+
+    /** @return the control period, ns. */
+    public long periodNs()
+    {
+        return cycle.periodNs();
+    }
+
+    /** @return the CPU to pin the control loop to, if configured. */
+    public OptionalInt core()
+    {
+        return core;
+    }
+
+    /** @return the control law used when the drives are enabled. */
+    public ControlLaw law()
+    {
+        return law;
+    }
+
+    /** @return the control cycle's gains, gravity and supervision limits; a fresh copy on every call. */
+    public CycleSettings cycleSettings()
+    {
+        return copy(cycle);
+    }
+
+    /** @return the media driver settings. */
+    public AeronSettings aeron()
+    {
+        return aeron;
+    }
+
+    /** @return the planner gateway's UDP bind address. */
+    public PlannerEndpoint planner()
+    {
+        return planner;
+    }
+
+    /** @return the telemetry channel, stream and decimation. */
+    public TelemetrySettings telemetry()
+    {
+        return telemetry;
+    }
+
+    /** @return the hardware link's channel and streams. */
+    public HardwareSettings hardware()
+    {
+        return hardware;
+    }
+
+    private static CycleSettings copy(final CycleSettings s)
+    {
+        return new CycleSettings(s.periodNs(), s.kp().clone(), s.kd().clone(), s.pdKp().clone(), s.pdKd().clone(),
+            s.gravity().clone(), s.heartbeatTimeoutNs(), s.maxMissingStates(), s.commandTimeoutNs(), s.positionMargin(),
+            s.maxSaturatedTicks(), s.frictionFeedforward());
+    }
+}

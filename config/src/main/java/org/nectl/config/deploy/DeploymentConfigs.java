@@ -1,0 +1,140 @@
+package org.nectl.config.deploy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Function;
+
+import org.nectl.config.DescriptionException;
+import org.nectl.config.RobotDescriptions;
+import org.nectl.config.YamlField;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.ControlLaw;
+import org.nectl.core.runtime.CycleSettings;
+
+/**
+ * Reads a YAML deployment file (format in docs/DEPLOYMENT.md) into a {@link DeploymentConfig}.
+ * Not real-time safe (reads files, allocates); thread safe.
+ */
+public final class DeploymentConfigs
+{
+    /** Default control period, us. */
+    public static final long DEFAULT_PERIOD_US = 1_000;
+    /** Shortest control period, us (10 kHz). */
+    public static final long MIN_PERIOD_US = 100;
+    /** Longest control period, us (100 Hz). */
+    public static final long MAX_PERIOD_US = 10_000;
+    /** Largest CPU number accepted for {@code core}. */
+    public static final long MAX_CORE = 1_023;
+
+    private static final List<String> KEYS = List.of("model", "mode", "period_us", "core", "aeron", "planner",
+        "telemetry", "hardware", "control", "supervision", "gravity");
+    private static final List<String> PLANNER_KEYS = List.of("bind");
+    private static final List<String> MODES = List.of("realtime", "lockstep");
+    private static final List<String> LAWS = List.of("computed_torque", "pd_gravity");
+    private static final long NS_PER_US = 1_000;
+
+    private DeploymentConfigs()
+    {
+    }
+
+    /**
+     * @param path the deployment file.
+     * @return the validated deployment, with its robot model loaded.
+     * @throws DescriptionException naming file, line, field, value and the rule broken (in the
+     *     deployment file or in the robot description it names).
+     */
+    public static DeploymentConfig load(final Path path)
+    {
+        final YamlField root = YamlField.load(path).mapping(KEYS);
+        final Path modelFile = modelFile(path, root.child("model"));
+        final RobotModel model = RobotDescriptions.load(modelFile);
+        final long periodNs = root.optional("period_us")
+            .map(f -> f.integer(MIN_PERIOD_US, MAX_PERIOD_US)).orElse(DEFAULT_PERIOD_US) * NS_PER_US;
+        final Optional<YamlField> control = root.optional("control").map(c -> c.mapping(CycleSettingsReader.CONTROL_KEYS));
+        final CycleSettings cycle = CycleSettingsReader.read(
+            control, root.optional("supervision"), root.optional("gravity"), model.dof(), periodNs);
+        final TelemetrySettings telemetry = section(root, "telemetry", TelemetrySettings::read, TelemetrySettings.defaults());
+        final HardwareSettings hardware = section(root, "hardware", HardwareSettings::read, HardwareSettings.defaults());
+        checkStreams(root, telemetry, hardware);
+        return new DeploymentConfig(
+            path,
+            modelFile,
+            model,
+            DeploymentMode.valueOf(word(root.optional("mode"), "mode", MODES, "realtime")),
+            root.optional("core").map(f -> OptionalInt.of((int)f.integer(0, MAX_CORE))).orElse(OptionalInt.empty()),
+            ControlLaw.valueOf(word(control.flatMap(c -> c.optional("law")), "control law", LAWS, "computed_torque")),
+            cycle,
+            section(root, "aeron", AeronSettings::read, AeronSettings.defaults()),
+            section(root, "planner", DeploymentConfigs::planner, PlannerEndpoint.defaults()),
+            telemetry,
+            hardware);
+    }
+
+    private static Path modelFile(final Path path, final YamlField field)
+    {
+        final Path directory = path.toAbsolutePath().getParent();
+        final Path resolved = directory.resolve(field.text()).normalize();
+        if (!Files.isRegularFile(resolved))
+        {
+            throw field.error("robot description '" + field.text() + "' not found (looked for " + resolved
+                + "; a relative path is taken from the deployment file's directory)");
+        }
+        return resolved;
+    }
+
+    private static <T> T section(
+        final YamlField root, final String key, final Function<YamlField, T> reader, final T defaults)
+    {
+        return root.optional(key).map(reader).orElse(defaults);
+    }
+
+    private static PlannerEndpoint planner(final YamlField section)
+    {
+        section.mapping(PLANNER_KEYS);
+        return section.optional("bind").map(PlannerEndpoint::read).orElse(PlannerEndpoint.defaults());
+    }
+
+    /** @return the enum constant name of the word chosen from {@code allowed}, or of the default. */
+    private static String word(
+        final Optional<YamlField> field, final String what, final List<String> allowed, final String fallback)
+    {
+        return field.map(f -> f.choice(what, allowed)).orElse(fallback).toUpperCase(Locale.ROOT);
+    }
+
+    /** Streams that share a channel must differ, or one reader would receive another's messages. */
+    private static void checkStreams(
+        final YamlField root, final TelemetrySettings telemetry, final HardwareSettings hardware)
+    {
+        final String[] names = {"hardware.joint_state_stream", "hardware.motor_command_stream",
+            "hardware.heartbeat_stream", "telemetry.stream"};
+        final String[] channels = {hardware.channel(), hardware.channel(), hardware.channel(), telemetry.channel()};
+        final int[] ids = {hardware.jointStateStreamId(), hardware.motorCommandStreamId(), hardware.heartbeatStreamId(),
+            telemetry.streamId()};
+        for (int i = 1; i < ids.length; i++)
+        {
+            for (int j = 0; j < i; j++)
+            {
+                if (ids[i] == ids[j] && channels[i].equals(channels[j]))
+                {
+                    final boolean laterWritten = written(root, names[i]).isPresent();
+                    final String at = laterWritten ? names[i] : names[j];
+                    final String other = laterWritten ? names[j] : names[i];
+                    throw written(root, at).orElseGet(() -> root.named(at)).error("stream " + ids[i]
+                        + " is already used by " + other + " on channel " + channels[i]
+                        + "; streams on one channel must differ");
+                }
+            }
+        }
+    }
+
+    /** @return the field at a dotted path, if the file writes it. */
+    private static Optional<YamlField> written(final YamlField root, final String dotted)
+    {
+        final String[] keys = dotted.split("\\.");
+        return root.optional(keys[0]).flatMap(section -> section.optional(keys[1]));
+    }
+}

@@ -1,0 +1,116 @@
+package org.nectl.config.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nectl.core.runtime.ControlLaw;
+import org.nectl.core.runtime.CycleSettings;
+
+/** What a deployment file becomes: defaults for everything left out, every written value read in its unit. */
+final class DeploymentConfigsTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void aFileWithOnlyTheModelTakesEveryDefault() throws IOException
+    {
+        final DeploymentConfig config = DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\n"));
+        assertEquals(dir.resolve(TestDeployments.ROBOT).toAbsolutePath(), config.modelFile());
+        assertEquals(DeploymentMode.REALTIME, config.mode());
+        assertEquals(1_000_000L, config.periodNs());
+        assertEquals(OptionalInt.empty(), config.core());
+        assertEquals(ControlLaw.COMPUTED_TORQUE, config.law());
+        assertEquals(AeronSettings.defaults(), config.aeron());
+        assertEquals(new PlannerEndpoint("127.0.0.1", 47_600), config.planner());
+        assertEquals(new TelemetrySettings("aeron:ipc", 1010, 10), config.telemetry());
+        assertEquals(new HardwareSettings("aeron:ipc", 1001, 1002, 1003), config.hardware());
+        assertSameSettings(CycleSettings.defaults(TestDeployments.ROBOT_DOF, 1_000_000L), config.cycleSettings());
+    }
+
+    @Test
+    void everyWrittenValueIsReadInItsUnit() throws IOException
+    {
+        final DeploymentConfig config = DeploymentConfigs.load(TestDeployments.write(dir, """
+            model: arm.yaml
+            mode: lockstep
+            period_us: 500
+            core: 1
+            aeron: {embedded_driver: false, dir: /dev/shm/aeron-robot}
+            planner: {bind: "[::1]:0"}
+            telemetry: {channel: "aeron:udp?endpoint=192.168.1.10:40123", stream: 7, decimation: 1}
+            hardware: {channel: aeron:ipc, joint_state_stream: 11, motor_command_stream: 12, heartbeat_stream: 13}
+            control:
+              law: pd_gravity
+              kp: 400
+              kd: [40, 30]
+              pd_kp: [60, 25]
+              pd_kd: 5
+              friction_feedforward: false
+            supervision:
+              heartbeat_timeout_ms: 20
+              max_missing_states: 4
+              command_timeout_ms: 250
+              position_margin: 0.1
+              max_saturated_ms: 3
+            gravity: [0, -9.81, 0]
+            """));
+        assertEquals(DeploymentMode.LOCKSTEP, config.mode());
+        assertEquals(OptionalInt.of(1), config.core());
+        assertEquals(ControlLaw.PD_GRAVITY, config.law());
+        assertEquals(new AeronSettings(false, Optional.of("/dev/shm/aeron-robot")), config.aeron());
+        assertEquals(new PlannerEndpoint("::1", 0), config.planner());
+        assertEquals(new TelemetrySettings("aeron:udp?endpoint=192.168.1.10:40123", 7, 1), config.telemetry());
+        assertEquals(new HardwareSettings("aeron:ipc", 11, 12, 13), config.hardware());
+        // 3 ms at a 0.5 ms period is 6 periods.
+        assertSameSettings(new CycleSettings(500_000L, new double[] {400, 400}, new double[] {40, 30},
+            new double[] {60, 25}, new double[] {5, 5}, new double[] {0, -9.81, 0}, 20_000_000L, 4, 250_000_000L, 0.1,
+            6, false), config.cycleSettings());
+    }
+
+    @Test
+    void saturationTimeIsRoundedUpToWholePeriods() throws IOException
+    {
+        final DeploymentConfig config = DeploymentConfigs.load(TestDeployments.write(dir, """
+            model: arm.yaml
+            period_us: 3000
+            supervision: {max_saturated_ms: 10}
+            """));
+        assertEquals(4, config.cycleSettings().maxSaturatedTicks());
+    }
+
+    @Test
+    void cycleSettingsAreAFreshCopyThatCallersCannotChange() throws IOException
+    {
+        final DeploymentConfig config = DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\n"));
+        final CycleSettings first = config.cycleSettings();
+        first.kp()[0] = -1.0;
+        assertNotSame(first.kp(), config.cycleSettings().kp());
+        assertEquals(CycleSettings.defaults(TestDeployments.ROBOT_DOF, 1_000_000L).kp()[0],
+            config.cycleSettings().kp()[0], 0.0);
+    }
+
+    private static void assertSameSettings(final CycleSettings expected, final CycleSettings actual)
+    {
+        assertEquals(expected.periodNs(), actual.periodNs());
+        assertArrayEquals(expected.kp(), actual.kp(), 0.0);
+        assertArrayEquals(expected.kd(), actual.kd(), 0.0);
+        assertArrayEquals(expected.pdKp(), actual.pdKp(), 0.0);
+        assertArrayEquals(expected.pdKd(), actual.pdKd(), 0.0);
+        assertArrayEquals(expected.gravity(), actual.gravity(), 0.0);
+        assertEquals(expected.heartbeatTimeoutNs(), actual.heartbeatTimeoutNs());
+        assertEquals(expected.maxMissingStates(), actual.maxMissingStates());
+        assertEquals(expected.commandTimeoutNs(), actual.commandTimeoutNs());
+        assertEquals(expected.positionMargin(), actual.positionMargin(), 0.0);
+        assertEquals(expected.maxSaturatedTicks(), actual.maxSaturatedTicks());
+        assertEquals(expected.frictionFeedforward(), actual.frictionFeedforward());
+    }
+}

@@ -1,0 +1,257 @@
+package org.nectl.service.cli;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.aeron.CommonContext;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.nectl.service.monitor.TelemetryCsv;
+import org.nectl.service.monitor.TelemetryView;
+import org.nectl.transport.AeronConfig;
+import org.nectl.transport.AeronTransport;
+import org.nectl.transport.TelemetryConfig;
+import org.nectl.transport.TelemetrySample;
+import org.nectl.transport.Wire;
+import org.nectl.transport.sbe.MessageHeaderDecoder;
+import org.nectl.transport.sbe.TelemetryDecoder;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code nectl monitor}: subscribes to the service's Telemetry publication, shows a live text view
+ * and optionally records every sample to CSV. Runs until SIGINT/SIGTERM, {@code --count} samples
+ * or {@code --duration} seconds. Not real-time safe.
+ */
+@Command(
+    name = "monitor",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Shows the service's telemetry live: state, tick counters, misses, rejected datagrams by reason,",
+        "per-joint position, tracking error and torque; --csv records every sample.",
+        "Exit status: 0 done, 1 no media driver, 2 bad option, 3 --count not reached within --duration."
+    })
+final class MonitorCommand implements Callable<Integer>
+{
+    /** Exit status when fewer than --count samples arrived within --duration. */
+    static final int INCOMPLETE_EXIT_STATUS = 3;
+    private static final String CLEAR_SCREEN = "\033[H\033[2J";
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--aeron-dir", paramLabel = "DIR",
+        description = "Media driver directory of the running service; default Aeron's (-Daeron.dir, else /dev/shm/aeron-USER).")
+    private String aeronDirectory;
+
+    @Option(names = "--channel", paramLabel = "CHANNEL", defaultValue = TelemetryConfig.IPC_CHANNEL,
+        description = "Telemetry channel, e.g. aeron:ipc or aeron:udp?endpoint=HOST:PORT; default ${DEFAULT-VALUE}.")
+    private String channel;
+
+    @Option(names = "--stream", paramLabel = "ID", defaultValue = "" + TelemetryConfig.STREAM_ID,
+        description = "Telemetry stream id; default ${DEFAULT-VALUE}.")
+    private int streamId;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Record every sample to this CSV file (overwritten).")
+    private Path csvFile;
+
+    @Option(names = "--count", paramLabel = "N", defaultValue = "0", description = "Stop after N samples; 0 for no limit.")
+    private long count;
+
+    @Option(names = "--duration", paramLabel = "S", defaultValue = "0", description = "Stop after S seconds; 0 for no limit.")
+    private double durationS;
+
+    @Option(names = "--interval-ms", paramLabel = "MS", defaultValue = "500",
+        description = "Refresh period of the live view; default ${DEFAULT-VALUE}.")
+    private long intervalMs;
+
+    @Option(names = "--quiet", description = "No live view; print only the summary.")
+    private boolean quiet;
+
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final TelemetryDecoder decoder = new TelemetryDecoder();
+    private final TelemetryView view = new TelemetryView();
+    private TelemetrySample sample;
+    private TelemetryCsv csv;
+    private long receivedCount;
+    private long skippedCount;
+    private final FragmentHandler handler = this::onFragment;
+    private volatile boolean running = true;
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter err = spec.commandLine().getErr();
+        if (count < 0 || !(durationS >= 0.0) || intervalMs <= 0)
+        {
+            err.println("nectl monitor: --count and --duration must be >= 0 and --interval-ms > 0");
+            return 2;
+        }
+        final String directory = aeronDirectory != null ? aeronDirectory : CommonContext.getAeronDirectoryName();
+        final AeronTransport transport;
+        try
+        {
+            transport = AeronTransport.launch(AeronConfig.external(directory));
+        }
+        catch (final RuntimeException e)
+        {
+            err.println("nectl monitor: no media driver at " + directory + " (start the service first, or pass --aeron-dir): " + e);
+            return 1;
+        }
+        final CountDownLatch stopped = new CountDownLatch(1);
+        final Thread stopOnSignal = new Thread(() -> stopAndAwait(stopped), "nectl-monitor-stop");
+        Runtime.getRuntime().addShutdownHook(stopOnSignal);
+        try (transport; Subscription subscription = transport.aeron().addSubscription(channel, streamId))
+        {
+            return csvFile != null ? recordTo(subscription) : watch(subscription);
+        }
+        catch (final IOException | UncheckedIOException e)
+        {
+            err.println("nectl monitor: cannot write " + csvFile + ": " + e.getMessage());
+            return 2;
+        }
+        finally
+        {
+            stopped.countDown();
+            removeHook(stopOnSignal);
+        }
+    }
+
+    private int recordTo(final Subscription subscription) throws IOException
+    {
+        try (BufferedWriter writer = Files.newBufferedWriter(csvFile, StandardCharsets.UTF_8))
+        {
+            csv = new TelemetryCsv(writer);
+            return watch(subscription);
+        }
+    }
+
+    private int watch(final Subscription subscription)
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final boolean terminal = System.console() != null;
+        final IdleStrategy idle = new BackoffIdleStrategy();
+        final long startNs = System.nanoTime();
+        final long durationNs = Math.round(durationS * 1e9);
+        final long intervalNs = TimeUnit.MILLISECONDS.toNanos(intervalMs);
+        long nextViewNs = startNs;
+        long shownCount = 0;
+        while (running && (count == 0 || receivedCount < count) && (durationNs == 0 || System.nanoTime() - startNs < durationNs))
+        {
+            idle.idle(subscription.poll(handler, 16));
+            if (!quiet && receivedCount > shownCount && System.nanoTime() - nextViewNs >= 0)
+            {
+                out.print((terminal ? CLEAR_SCREEN : "") + view.render(sample, receivedCount));
+                out.flush();
+                shownCount = receivedCount;
+                nextViewNs = System.nanoTime() + intervalNs;
+            }
+        }
+        if (!quiet && sample != null && receivedCount > shownCount)
+        {
+            out.print(view.render(sample, receivedCount));
+        }
+        out.printf(Locale.ROOT, "nectl monitor: %d samples received, %d skipped (other joint count or invalid) on %s stream %d%s%n",
+            receivedCount, skippedCount, channel, streamId, csvFile != null ? ", recorded to " + csvFile : "");
+        out.flush();
+        return count != 0 && receivedCount < count ? INCOMPLETE_EXIT_STATUS : 0;
+    }
+
+    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        if (length < Wire.HEADER_LENGTH + TelemetryDecoder.BLOCK_LENGTH)
+        {
+            skippedCount++;
+            return;
+        }
+        headerDecoder.wrap(buffer, offset);
+        if (headerDecoder.schemaId() != Wire.SCHEMA_ID || headerDecoder.templateId() != TelemetryDecoder.TEMPLATE_ID
+            || headerDecoder.blockLength() < TelemetryDecoder.BLOCK_LENGTH
+            || length < Wire.HEADER_LENGTH + headerDecoder.blockLength())
+        {
+            skippedCount++;
+            return;
+        }
+        decoder.wrapAndApplyHeader(buffer, offset, headerDecoder);
+        if (sample == null && decoder.jointCount() >= 1 && decoder.jointCount() <= Wire.MAX_JOINTS)
+        {
+            sample = new TelemetrySample(decoder.jointCount());
+            writeHeader();
+        }
+        if (sample == null || (count != 0 && receivedCount >= count) || !sample.decode(decoder))
+        {
+            skippedCount++;
+            return;
+        }
+        receivedCount++;
+        if (csv != null)
+        {
+            try
+            {
+                csv.write(sample);
+            }
+            catch (final IOException e)
+            {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private void writeHeader()
+    {
+        if (csv != null)
+        {
+            try
+            {
+                csv.writeHeader(sample.jointCount());
+            }
+            catch (final IOException e)
+            {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** On SIGINT/SIGTERM: ends the watch loop and waits until the CSV is flushed and Aeron closed. */
+    private void stopAndAwait(final CountDownLatch stopped)
+    {
+        running = false;
+        try
+        {
+            stopped.await(5, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void removeHook(final Thread hook)
+    {
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        }
+        catch (final IllegalStateException e)
+        {
+            // The JVM is already shutting down on a signal and the hook is running: nothing to remove.
+            running = false;
+        }
+    }
+}

@@ -1,0 +1,365 @@
+package org.nectl.service.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.locks.LockSupport;
+
+import org.nectl.config.DescriptionException;
+import org.nectl.config.RobotDescriptions;
+import org.nectl.core.control.JointWaypoints;
+import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.model.RobotModel;
+import org.nectl.service.planner.CommandResult;
+import org.nectl.service.planner.DemoMove;
+import org.nectl.service.planner.JointTrajectory;
+import org.nectl.service.planner.PlannerClient;
+import org.nectl.service.planner.TrajectoryCsv;
+import org.nectl.transport.PlannerGatewayConfig;
+import org.nectl.transport.sbe.ControllerKind;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code nectl plan}: a command-line planner over UDP (docs/PLANNING.md). In order: EStop (alone),
+ * or ENABLE, then a trajectory (one segment, or streamed setpoints), then HOLD, then DISABLE;
+ * prints every reply and stops at the first command not accepted. Not real-time safe.
+ */
+@Command(
+    name = "plan",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Sends planner commands to a running service's UDP gateway and prints the replies.",
+        "Order: --estop alone; else --enable, the trajectory (--file or --demo; --stream to stream it), --hold, --disable.",
+        "Exit status: 0 all accepted, 1 a command rejected, 2 bad option or file, 3 no reply from the gateway."
+    })
+final class PlanCommand implements Callable<Integer>
+{
+    /** Exit status when a command was rejected. */
+    static final int REJECTED_EXIT_STATUS = 1;
+    /** Exit status for a bad option or trajectory file. */
+    static final int USAGE_EXIT_STATUS = 2;
+    /** Exit status when the gateway did not answer. */
+    static final int NO_REPLY_EXIT_STATUS = 3;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--target", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:" + PlannerGatewayConfig.DEFAULT_PORT,
+        description = "Planner gateway address; default ${DEFAULT-VALUE}.")
+    private String target;
+
+    @Option(names = "--planner-id", paramLabel = "ID", defaultValue = "1", description = "Planner id (uint32); default ${DEFAULT-VALUE}.")
+    private long plannerId;
+
+    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "1000",
+        description = "How long each command waits for its reply; default ${DEFAULT-VALUE}.")
+    private long timeoutMs;
+
+    @Option(names = "--controller", paramLabel = "NAME", defaultValue = "unchanged",
+        description = "Control law for --enable/--hold/--disable: computed_torque, pd_gravity, mixed_elastic, unchanged; "
+            + "default ${DEFAULT-VALUE}.")
+    private String controller;
+
+    @Option(names = "--enable", description = "Send ModeRequest ENABLE first.")
+    private boolean enable;
+
+    @Option(names = "--hold", description = "Send ModeRequest HOLD after the trajectory.")
+    private boolean hold;
+
+    @Option(names = "--disable", description = "Send ModeRequest DISABLE last.")
+    private boolean disable;
+
+    @Option(names = "--estop", description = "Send an EStop and nothing else.")
+    private boolean estop;
+
+    @Option(names = "--file", paramLabel = "FILE", description = "Trajectory file: CSV with header t,q1,...,qn (docs/PLANNING.md).")
+    private Path file;
+
+    @Option(names = "--demo", description = "Send the built-in move: each joint out by --amplitude and back, minimum jerk.")
+    private boolean demo;
+
+    @Option(names = "--dof", paramLabel = "N", defaultValue = "7", description = "Joints of the demo move; default ${DEFAULT-VALUE}.")
+    private int dof;
+
+    @Option(names = "--duration", paramLabel = "S", defaultValue = "4", description = "Duration of the demo move, s; default ${DEFAULT-VALUE}.")
+    private double durationS;
+
+    @Option(names = "--amplitude", paramLabel = "RAD", defaultValue = "0.3",
+        description = "Excursion of the demo move, rad or m; odd joints move the other way; default ${DEFAULT-VALUE}.")
+    private double amplitude;
+
+    @Option(names = "--start", paramLabel = "Q", split = ",",
+        description = "Start pose of the demo move, comma separated (the arm's current pose); default all 0.")
+    private double[] startQ;
+
+    @Option(names = "--waypoint-ms", paramLabel = "MS", defaultValue = "20",
+        description = "Waypoint spacing of the demo move sent as a segment; default ${DEFAULT-VALUE}.")
+    private double waypointMs;
+
+    @Option(names = "--stream", paramLabel = "RATE_HZ",
+        description = "Stream the trajectory as StreamSetpoint commands at this rate instead of sending one segment "
+            + "(a --file needs --model).")
+    private Double streamRateHz;
+
+    @Option(names = "--model", paramLabel = "FILE",
+        description = "Robot description (.yaml, .urdf): checks the trajectory against its limits; needed to stream a --file.")
+    private Path modelFile;
+
+    /** Samples a reference curve at a time into caller-owned arrays. */
+    @FunctionalInterface
+    private interface Curve
+    {
+        void sample(double timeS, double[] q, double[] qd, double[] qdd, double[] qddd);
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final InetSocketAddress gateway;
+        final ControllerKind kind;
+        final JointTrajectory trajectory;
+        final Curve curve;
+        try
+        {
+            gateway = parseTarget(target);
+            kind = parseController(controller);
+            checkOptions();
+            final RobotModel model = modelFile != null ? RobotDescriptions.load(modelFile) : null;
+            trajectory = trajectory();
+            curve = curve(model, trajectory);
+        }
+        catch (final IllegalArgumentException | DescriptionException | IOException e)
+        {
+            err.println("nectl plan: " + e.getMessage());
+            return USAGE_EXIT_STATUS;
+        }
+        try (PlannerClient client = new PlannerClient(gateway, plannerId, Duration.ofMillis(timeoutMs),
+            PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH))
+        {
+            return send(client, kind, trajectory, curve, out);
+        }
+    }
+
+    private int send(final PlannerClient client, final ControllerKind kind, final JointTrajectory trajectory, final Curve curve,
+        final PrintWriter out)
+    {
+        if (estop)
+        {
+            return report(out, "estop", client.eStop());
+        }
+        int status = enable ? report(out, "enable", client.enable(kind)) : 0;
+        if (status == 0 && trajectory != null)
+        {
+            status = streamRateHz != null
+                ? stream(client, curve, trajectory.jointCount(), trajectory.durationS(), out)
+                : report(out, "trajectory of " + trajectory.waypointCount() + " waypoints, " + trajectory.durationS() + " s",
+                    client.sendTrajectory(trajectory));
+        }
+        if (status == 0 && hold)
+        {
+            status = report(out, "hold", client.hold(kind));
+        }
+        if (status == 0 && disable)
+        {
+            status = report(out, "disable", client.disable(kind));
+        }
+        out.flush();
+        return status;
+    }
+
+    /** Streams the curve at the requested rate, paced by the monotonic clock; stops at the first setpoint not accepted. */
+    private int stream(final PlannerClient client, final Curve curve, final int jointCount, final double durationS,
+        final PrintWriter out)
+    {
+        final double[] q = new double[jointCount];
+        final double[] qd = new double[jointCount];
+        final double[] qdd = new double[jointCount];
+        final double[] qddd = new double[jointCount];
+        final long periodNs = Math.round(1e9 / streamRateHz);
+        final long count = (long)Math.ceil(durationS * streamRateHz - 1e-9) + 1;
+        final long startNs = System.nanoTime();
+        for (long i = 0; i < count; i++)
+        {
+            final long dueNs = startNs + i * periodNs;
+            for (long waitNs = dueNs - System.nanoTime(); waitNs > 0; waitNs = dueNs - System.nanoTime())
+            {
+                LockSupport.parkNanos(waitNs);
+            }
+            curve.sample(Math.min(i / streamRateHz, durationS), q, qd, qdd, qddd);
+            final CommandResult result = client.sendSetpoint(q, qd, qdd, qddd);
+            if (!result.accepted())
+            {
+                out.printf(Locale.ROOT, "stream: setpoint %d of %d: %s%n", i + 1, count, result.describe());
+                return exitStatus(result);
+            }
+        }
+        out.printf(Locale.ROOT, "stream: %d setpoints at %.1f Hz over %.3f s accepted%n", count, streamRateHz, durationS);
+        return 0;
+    }
+
+    private static int report(final PrintWriter out, final String what, final CommandResult result)
+    {
+        out.println(what + ": " + result.describe());
+        out.flush();
+        return exitStatus(result);
+    }
+
+    private static int exitStatus(final CommandResult result)
+    {
+        return switch (result.outcome())
+        {
+            case ACCEPTED -> 0;
+            case REJECTED -> REJECTED_EXIT_STATUS;
+            case TIMED_OUT, UNREACHABLE -> NO_REPLY_EXIT_STATUS;
+        };
+    }
+
+    private void checkOptions()
+    {
+        if (estop && (enable || hold || disable || file != null || demo))
+        {
+            throw new IllegalArgumentException("--estop is sent alone");
+        }
+        if (file != null && demo)
+        {
+            throw new IllegalArgumentException("--file and --demo exclude each other");
+        }
+        if (!estop && !enable && !hold && !disable && file == null && !demo)
+        {
+            throw new IllegalArgumentException("nothing to send: give --enable, --file, --demo, --hold, --disable or --estop");
+        }
+        if (streamRateHz != null && !(streamRateHz > 0.0 && streamRateHz <= 10_000.0))
+        {
+            throw new IllegalArgumentException("--stream must be in (0, 10000] Hz, got " + streamRateHz);
+        }
+        if (streamRateHz != null && file == null && !demo)
+        {
+            throw new IllegalArgumentException("--stream needs a trajectory: --file or --demo");
+        }
+        if (timeoutMs <= 0)
+        {
+            throw new IllegalArgumentException("--timeout-ms must be > 0, got " + timeoutMs);
+        }
+    }
+
+    private JointTrajectory trajectory() throws IOException
+    {
+        if (file != null)
+        {
+            return TrajectoryCsv.read(file);
+        }
+        return demo ? demoMove().toTrajectory(waypointMs * 1e-3) : null;
+    }
+
+    private DemoMove demoMove()
+    {
+        if (dof < 1 || dof > 32)
+        {
+            throw new IllegalArgumentException("--dof must be in 1..32, got " + dof);
+        }
+        if (startQ != null && startQ.length != dof)
+        {
+            throw new IllegalArgumentException("--start has " + startQ.length + " values, --dof is " + dof);
+        }
+        if (!(waypointMs > 0.0))
+        {
+            throw new IllegalArgumentException("--waypoint-ms must be > 0, got " + waypointMs);
+        }
+        return new DemoMove(startQ != null ? startQ : new double[dof], amplitude, durationS);
+    }
+
+    /** The curve to stream; with a model, also checks the trajectory against the model's limits. */
+    private Curve curve(final RobotModel model, final JointTrajectory trajectory)
+    {
+        if (trajectory == null)
+        {
+            return null;
+        }
+        final TrajectorySampler sampler = model != null ? sampler(model, trajectory) : null;
+        if (demo)
+        {
+            return demoMove()::sample;
+        }
+        if (streamRateHz != null && sampler == null)
+        {
+            throw new IllegalArgumentException("streaming a --file needs --model to interpolate between its waypoints");
+        }
+        if (sampler == null)
+        {
+            return null;
+        }
+        final double[] snap = new double[trajectory.jointCount()];
+        return (timeS, q, qd, qdd, qddd) -> sampler.sample(timeS, q, qd, qdd, qddd, snap);
+    }
+
+    private static TrajectorySampler sampler(final RobotModel model, final JointTrajectory trajectory)
+    {
+        if (trajectory.waypointCount() < 2)
+        {
+            throw new IllegalArgumentException("a trajectory checked against a model needs at least 2 waypoints");
+        }
+        final double[] timesS = new double[trajectory.waypointCount()];
+        final double[][] q = new double[timesS.length][trajectory.jointCount()];
+        for (int p = 0; p < timesS.length; p++)
+        {
+            timesS[p] = trajectory.timeS(p);
+            for (int k = 0; k < q[p].length; k++)
+            {
+                q[p][k] = trajectory.q(p, k);
+            }
+        }
+        return new TrajectorySampler(model, new JointWaypoints(timesS, q));
+    }
+
+    static InetSocketAddress parseTarget(final String target)
+    {
+        final int colon = target.lastIndexOf(':');
+        if (colon <= 0 || colon == target.length() - 1)
+        {
+            throw new IllegalArgumentException("--target must be HOST:PORT, got '" + target + "'");
+        }
+        final int port;
+        try
+        {
+            port = Integer.parseInt(target.substring(colon + 1));
+        }
+        catch (final NumberFormatException e)
+        {
+            throw new IllegalArgumentException("--target port must be a number, got '" + target.substring(colon + 1) + "'", e);
+        }
+        if (port < 1 || port > 65_535)
+        {
+            throw new IllegalArgumentException("--target port must be in 1..65535, got " + port);
+        }
+        final InetSocketAddress address = new InetSocketAddress(target.substring(0, colon), port);
+        if (address.isUnresolved())
+        {
+            throw new IllegalArgumentException("--target host '" + target.substring(0, colon) + "' does not resolve");
+        }
+        return address;
+    }
+
+    static ControllerKind parseController(final String name)
+    {
+        final String normalised = name.strip().toUpperCase(Locale.ROOT).replace('-', '_');
+        for (final ControllerKind kind : ControllerKind.values())
+        {
+            if (kind != ControllerKind.NULL_VAL && kind.name().equals(normalised))
+            {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("--controller must be computed_torque, pd_gravity, mixed_elastic or unchanged, got '"
+            + name + "'");
+    }
+}

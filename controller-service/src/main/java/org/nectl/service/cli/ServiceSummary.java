@@ -1,0 +1,68 @@
+package org.nectl.service.cli;
+
+import java.util.Locale;
+
+import org.HdrHistogram.Histogram;
+import org.nectl.core.runtime.ControlCycle;
+import org.nectl.core.runtime.Faults;
+import org.nectl.service.loop.ControlLoop;
+import org.nectl.service.loop.ControllerService;
+
+/** The end-of-run report of a controller service. Not real-time safe: call after the service is closed. */
+final class ServiceSummary
+{
+    private ServiceSummary()
+    {
+    }
+
+    /**
+     * Prints tracking, timing and fault figures.
+     *
+     * @param service a closed service.
+     * @param title first line.
+     * @param maxRms largest per-joint RMS tracking error counted as success, rad.
+     * @return true if the arm tracked within maxRms and no fault occurred.
+     */
+    static boolean print(final ControllerService service, final String title, final double maxRms)
+    {
+        final ControlLoop loop = service.loop();
+        final ControlCycle cycle = loop.cycle();
+        final Histogram compute = loop.computeHistogram();
+        System.out.println();
+        System.out.println(title);
+        System.out.printf(Locale.ROOT, "  %s%n", loop.pinning());
+        System.out.printf(Locale.ROOT, "  ticks %d, tracking ticks %d, trajectories completed %d%n",
+            cycle.tickCount(), cycle.trackingTicks(), cycle.completedTrajectories());
+        boolean tracked = true;
+        final StringBuilder rms = new StringBuilder("  RMS tracking error [rad]:");
+        for (int j = 0; j < cycle.trackingError().length; j++)
+        {
+            rms.append(String.format(Locale.ROOT, " %.3e", cycle.trackingRms(j)));
+            tracked &= cycle.trackingRms(j) <= maxRms;
+        }
+        System.out.println(rms);
+        System.out.printf(Locale.ROOT, "  tick compute [us]: p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f%n",
+            compute.getValueAtPercentile(50) / 1e3, compute.getValueAtPercentile(99) / 1e3,
+            compute.getValueAtPercentile(99.9) / 1e3, compute.getMaxValue() / 1e3);
+        System.out.printf(Locale.ROOT, "  deadline misses %d, overruns %d, ticks without new state %d, command publish failures %d%n",
+            loop.deadlineMissCount(), loop.overrunCount(), loop.missingStateCount(), loop.publishFailureCount());
+        System.out.printf(Locale.ROOT, "  planner datagrams accepted %d, rejected by the gateway %d, refused by the controller %d%n",
+            service.gateway().acceptedCount(), totalRejects(service), loop.rejectedCommandCount() + service.trajectoryRejectCount());
+        System.out.printf(Locale.ROOT, "  final state %s, faults %s%n", cycle.mode(), Faults.describe(cycle.faults()));
+        final boolean success = tracked && cycle.faults() == 0;
+        System.out.println(success ? "  result: OK" : "  result: FAILED (RMS limit " + maxRms + " rad or a fault)");
+        return success;
+    }
+
+    private static long totalRejects(final ControllerService service)
+    {
+        final long[] counts = new long[org.nectl.transport.PlannerGateway.REJECT_COUNTER_COUNT];
+        service.gateway().copyRejectCounts(counts);
+        long total = 0;
+        for (final long c : counts)
+        {
+            total += c;
+        }
+        return total;
+    }
+}

@@ -1,0 +1,117 @@
+package org.nectl.service.planner;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a trajectory file for {@code nectl plan} (docs/PLANNING.md): comma-separated values, one
+ * waypoint per line; lines starting with {@code #} and blank lines are ignored; the first other line
+ * is the header {@code t,q1,...,qn}; every following line holds the time from the start of the
+ * segment in s (0 or more, strictly increasing) and one position per joint, rad or m. Velocities
+ * and accelerations follow from the positions as in {@link JointTrajectory#fromPositions}.
+ *
+ * <p>Stateless. Not real-time safe.
+ */
+public final class TrajectoryCsv
+{
+    private TrajectoryCsv()
+    {
+    }
+
+    /**
+     * @param file the trajectory file.
+     * @return its waypoints.
+     * @throws TrajectoryFormatException naming file, line, column and value of the first error.
+     * @throws IOException if the file cannot be read.
+     */
+    public static JointTrajectory read(final Path file) throws IOException
+    {
+        final List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        int jointCount = -1;
+        final List<Double> times = new ArrayList<>();
+        final List<double[]> positions = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++)
+        {
+            final String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#"))
+            {
+                continue;
+            }
+            final String[] cells = line.split(",", -1);
+            final String where = file + ":" + (i + 1);
+            if (jointCount < 0)
+            {
+                jointCount = header(where, cells);
+                continue;
+            }
+            if (cells.length != jointCount + 1)
+            {
+                throw new TrajectoryFormatException(where + ": " + cells.length + " columns, the header has " + (jointCount + 1));
+            }
+            final double timeS = number(where, cells, 0);
+            if (timeS < 0.0 || (!times.isEmpty() && timeS <= times.get(times.size() - 1)))
+            {
+                throw new TrajectoryFormatException(where + ": column 1 (t): " + cells[0].strip()
+                    + " s must be >= 0 and greater than the previous time" + (times.isEmpty() ? "" : " " + times.get(times.size() - 1)));
+            }
+            final double[] q = new double[jointCount];
+            for (int k = 0; k < jointCount; k++)
+            {
+                q[k] = number(where, cells, k + 1);
+            }
+            times.add(timeS);
+            positions.add(q);
+        }
+        if (positions.isEmpty())
+        {
+            throw new TrajectoryFormatException(file + ": no waypoints (expected a header t,q1,...,qn and at least one line)");
+        }
+        final double[] timesS = new double[times.size()];
+        for (int p = 0; p < timesS.length; p++)
+        {
+            timesS[p] = times.get(p);
+        }
+        return JointTrajectory.fromPositions(timesS, positions.toArray(new double[0][]));
+    }
+
+    private static int header(final String where, final String[] cells)
+    {
+        if (cells.length < 2 || !"t".equals(cells[0].strip()))
+        {
+            throw new TrajectoryFormatException(where + ": header must be t,q1,...,qn, got '" + String.join(",", cells) + "'");
+        }
+        for (int c = 1; c < cells.length; c++)
+        {
+            if (!("q" + c).equals(cells[c].strip()))
+            {
+                throw new TrajectoryFormatException(where + ": column " + (c + 1) + " of the header must be q" + c + ", got '"
+                    + cells[c].strip() + "'");
+            }
+        }
+        return cells.length - 1;
+    }
+
+    private static double number(final String where, final String[] cells, final int column)
+    {
+        final String cell = cells[column].strip();
+        final String name = column == 0 ? "t" : "q" + column;
+        final double value;
+        try
+        {
+            value = Double.parseDouble(cell);
+        }
+        catch (final NumberFormatException e)
+        {
+            throw new TrajectoryFormatException(where + ": column " + (column + 1) + " (" + name + "): '" + cell + "' is not a number");
+        }
+        if (!Double.isFinite(value))
+        {
+            throw new TrajectoryFormatException(where + ": column " + (column + 1) + " (" + name + "): '" + cell + "' is not finite");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,162 @@
+package org.nectl.service.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.concurrent.AgentRunner;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nectl.transport.AeronConfig;
+import org.nectl.transport.AeronTransport;
+import org.nectl.transport.IdleStrategyKind;
+import org.nectl.transport.TelemetryConfig;
+import org.nectl.transport.TelemetryPublisher;
+import org.nectl.transport.TelemetryQueue;
+import org.nectl.transport.TelemetrySample;
+import org.nectl.transport.sbe.ControllerKind;
+import org.nectl.transport.sbe.ControllerState;
+import org.nectl.transport.sbe.RejectReason;
+
+import picocli.CommandLine;
+
+/**
+ * {@code nectl monitor} subscribed to a real Telemetry publication (embedded media driver in a
+ * unique directory, the transport's TelemetryQueue and TelemetryPublisher on an agent thread).
+ */
+final class MonitorCommandTest
+{
+    private static final int DOF = 3;
+    private static final int SAMPLES = 20;
+    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+
+    @TempDir
+    Path temp;
+
+    private final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();
+    private AeronTransport transport;
+    private TelemetryQueue queue;
+    private TelemetryPublisher publisher;
+    private AgentRunner runner;
+
+    @BeforeEach
+    void start()
+    {
+        transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
+        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 64 * 1024);
+        queue = new TelemetryQueue(config);
+        publisher = new TelemetryPublisher(transport.aeron(), config, queue);
+        runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, publisher);
+        AgentRunner.startOnThread(runner);
+    }
+
+    @AfterEach
+    void stop()
+    {
+        runner.close();
+        transport.close();
+        assertTrue(agentErrors.isEmpty(), "agent errors: " + agentErrors);
+    }
+
+    @Test
+    void recordsEverySampleToCsvAndStopsAfterCount() throws Exception
+    {
+        final Path csv = temp.resolve("telemetry.csv");
+        final StringWriter out = new StringWriter();
+        final CompletableFuture<Integer> monitor = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
+            .setOut(new PrintWriter(out))
+            .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--count", "" + SAMPLES, "--csv", csv.toString(),
+                "--interval-ms", "1"));
+        awaitCondition(publisher::isConnected, "the monitor's subscription");
+
+        final TelemetrySample sample = new TelemetrySample(DOF);
+        for (int i = 1; i <= SAMPLES; i++)
+        {
+            fill(sample, i);
+            assertEquals(TelemetryQueue.QUEUED, queue.offer(sample), "sample " + i);
+        }
+        assertEquals(0, monitor.get(30, TimeUnit.SECONDS), out.toString());
+
+        final List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+        assertEquals(SAMPLES + 1, lines.size());
+        final String[] header = lines.get(0).split(",");
+        assertEquals("reject_LIMIT_EXCEEDED", header[12 + RejectReason.LIMIT_EXCEEDED.value()]);
+        assertEquals("reject_reserved_15", header[27]);
+        assertEquals(List.of("q1", "q2", "q3", "qd1", "qd2", "qd3", "tau1", "tau2", "tau3", "error1", "error2", "error3"),
+            List.of(header).subList(28, 40));
+        for (int i = 1; i <= SAMPLES; i++)
+        {
+            final String[] row = lines.get(i).split(",");
+            assertEquals(header.length, row.length, "row " + i);
+            assertEquals(i, Long.parseLong(row[0]), "sequence");
+            assertEquals(1000L * i, Long.parseLong(row[2]), "tickCount");
+            assertEquals(i % 2 == 0 ? "TRACKING" : "HOLD", row[10]);
+            assertEquals("PD_GRAVITY", row[11]);
+            assertEquals(i, Long.parseLong(row[12 + RejectReason.LIMIT_EXCEEDED.value()]));
+            for (int k = 0; k < DOF; k++)
+            {
+                assertEquals(0.1 * i + k, Double.parseDouble(row[28 + k]), 0.0, "q" + (k + 1) + " row " + i);
+                assertEquals(-1e-4 * i * k, Double.parseDouble(row[37 + k]), 0.0, "error" + (k + 1) + " row " + i);
+            }
+        }
+        final String view = out.toString();
+        assertTrue(view.contains("state TRACKING controller PD_GRAVITY") && view.contains("rejected: LIMIT_EXCEEDED 20")
+            && view.contains(SAMPLES + " samples received"), view);
+    }
+
+    @Test
+    void missingMediaDriverGivesExitStatus1()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine command = NectlCommand.newCommandLine().setErr(new PrintWriter(err));
+        assertEquals(1, command.execute("monitor", "--aeron-dir", temp.resolve("no-driver").toString(), "--count", "1"));
+        assertTrue(err.toString().contains("no media driver"), err.toString());
+    }
+
+    @Test
+    void durationEndsAQuietStreamWithExitStatus3() throws IOException
+    {
+        assertEquals(MonitorCommand.INCOMPLETE_EXIT_STATUS, NectlCommand.newCommandLine().setOut(new PrintWriter(new StringWriter()))
+            .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--stream", "4242", "--count", "1", "--duration", "0.2"));
+    }
+
+    private static void fill(final TelemetrySample sample, final int i)
+    {
+        sample.tickCount(1000L * i).timestampNs(7L * i).tickComputeNs(100 + i)
+            .state(i % 2 == 0 ? ControllerState.TRACKING : ControllerState.HOLD).controller(ControllerKind.PD_GRAVITY);
+        sample.rejectCounts()[RejectReason.LIMIT_EXCEEDED.value()] = i;
+        for (int k = 0; k < DOF; k++)
+        {
+            sample.q()[k] = 0.1 * i + k;
+            sample.qd()[k] = -k;
+            sample.tauCommand()[k] = 2.5 * k;
+            sample.trackingError()[k] = -1e-4 * i * k;
+        }
+    }
+
+    private static void awaitCondition(final java.util.function.BooleanSupplier condition, final String what)
+    {
+        final long deadlineNs = System.nanoTime() + TIMEOUT_NS;
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() - deadlineNs > 0)
+            {
+                fail("timed out waiting for " + what);
+            }
+            Thread.yield();
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package org.nectl.service.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.nectl.service.planner.GatewayRig.DOF;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nectl.service.planner.DemoMove;
+import org.nectl.service.planner.GatewayRig;
+
+import picocli.CommandLine;
+
+/** {@code nectl plan} against a real planner gateway on an ephemeral loopback UDP port. */
+final class PlanCommandTest
+{
+    @TempDir
+    Path temp;
+
+    private GatewayRig rig;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @BeforeEach
+    void start()
+    {
+        rig = new GatewayRig();
+    }
+
+    @AfterEach
+    void stop()
+    {
+        rig.close();
+    }
+
+    @Test
+    void enableDemoMoveHoldDisableAreAllAcceptedInOrder()
+    {
+        assertEquals(0, plan("--enable", "--controller", "pd_gravity", "--demo", "--dof", "7", "--duration", "1", "--waypoint-ms", "20",
+            "--hold", "--disable"), err.toString());
+
+        final List<String> events = rig.drain().events();
+        assertEquals(1 + 8 + 2, events.size(), "enable, 51 waypoints in 8 chunks, hold, disable: " + events);
+        assertTrue(events.get(0).endsWith(" ENABLE PD_GRAVITY"), events.get(0));
+        assertTrue(events.get(8).endsWith(" chunk 7/8"), events.get(8));
+        assertTrue(events.get(9).endsWith(" HOLD PD_GRAVITY"), events.get(9));
+        assertTrue(events.get(10).endsWith(" DISABLE PD_GRAVITY"), events.get(10));
+        final String printed = out.toString();
+        assertTrue(printed.contains("enable: sequence ") && printed.contains("trajectory of 51 waypoints, 1.0 s: sequence ")
+            && printed.contains("disable: sequence "), printed);
+        assertEquals(4, printed.split(" accepted").length - 1, printed);
+    }
+
+    @Test
+    void streamedDemoMoveSendsEverySampleOfTheCurve()
+    {
+        // Peak velocity 1.875 * 0.1 rad / 0.25 s = 0.75 rad/s, within the gateway's 1.5 rad/s.
+        final double[] start = {0.1, -0.1, 0.2, -0.2, 0.3, -0.3, 0.0};
+        assertEquals(0, plan("--demo", "--dof", "7", "--duration", "0.5", "--amplitude", "0.1", "--start", "0.1,-0.1,0.2,-0.2,0.3,-0.3,0",
+            "--stream", "20"), out + " " + err);
+
+        final GatewayRig.Recorder loop = rig.drain();
+        assertEquals(11, loop.events().size(), "0.5 s at 20 Hz, both ends included: " + loop.events());
+        final DemoMove move = new DemoMove(start, 0.1, 0.5);
+        final double[] q = new double[DOF];
+        final double[] qd = new double[DOF];
+        final double[] qdd = new double[DOF];
+        final double[] qddd = new double[DOF];
+        for (int i = 0; i < 11; i++)
+        {
+            move.sample(i / 20.0, q, qd, qdd, qddd);
+            for (int k = 0; k < DOF; k++)
+            {
+                final double[] joint = loop.joints().get(i * DOF + k);
+                assertEquals(q[k], joint[0], 0.0, "q, sample " + i + ", joint " + k);
+                assertEquals(qd[k], joint[1], 0.0, "qd, sample " + i + ", joint " + k);
+                assertEquals(qdd[k], joint[2], 0.0, "qdd, sample " + i + ", joint " + k);
+                assertEquals(qddd[k], joint[3], 0.0, "qddd, sample " + i + ", joint " + k);
+            }
+        }
+        assertTrue(out.toString().contains("stream: 11 setpoints at 20.0 Hz over 0.500 s accepted"), out.toString());
+    }
+
+    @Test
+    void trajectoryFileBeyondALimitIsRejectedWithExitStatus1() throws IOException
+    {
+        final Path file = temp.resolve("far.csv");
+        Files.writeString(file, "# beyond joint 5's limit at t = 1\nt,q1,q2,q3,q4,q5,q6,q7\n0,0,0,0,0,0,0,0\n1,0,0,0,0,2.5,0,0\n");
+
+        assertEquals(PlanCommand.REJECTED_EXIT_STATUS, plan("--file", file.toString()));
+
+        assertTrue(out.toString().contains("rejected: LIMIT_EXCEEDED (joint 4)"), out.toString());
+        assertEquals(List.of(), rig.drain().events());
+    }
+
+    @Test
+    void malformedTrajectoryFileIsReportedWithLineAndColumn() throws IOException
+    {
+        final Path file = temp.resolve("bad.csv");
+        Files.writeString(file, "t,q1,q2\n0,0,0\n0.5,0.1,abc\n");
+
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--file", file.toString()));
+
+        assertEquals("nectl plan: " + file + ":3: column 3 (q2): 'abc' is not a number", err.toString().strip());
+    }
+
+    @Test
+    void eStopIsSentAlone()
+    {
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--estop", "--enable"));
+        assertEquals(0, plan("--estop"));
+        assertEquals(1, rig.drain().events().size());
+    }
+
+    @Test
+    void silentTargetGivesExitStatus3() throws IOException
+    {
+        try (DatagramSocket silent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))
+        {
+            final int status = NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                .execute("plan", "--target", "127.0.0.1:" + silent.getLocalPort(), "--timeout-ms", "50", "--enable");
+            assertEquals(PlanCommand.NO_REPLY_EXIT_STATUS, status);
+        }
+        assertTrue(out.toString().contains("enable: sequence ") && out.toString().contains(" timed out: no reply"), out.toString());
+    }
+
+    @Test
+    void badOptionsGiveExitStatus2()
+    {
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--enable", "--controller", "fuzzy"));
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--file", "x.csv", "--demo"));
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--stream", "100", "--enable"));
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--demo", "--dof", "3", "--start", "0,0"));
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, NectlCommand.newCommandLine().setErr(new PrintWriter(err))
+            .execute("plan", "--target", "localhost", "--enable"));
+        assertEquals(List.of(), rig.drain().events());
+    }
+
+    private int plan(final String... options)
+    {
+        final CommandLine command = NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
+        final String[] args = new String[options.length + 3];
+        args[0] = "plan";
+        args[1] = "--target";
+        args[2] = "127.0.0.1:" + rig.address().getPort();
+        System.arraycopy(options, 0, args, 3, options.length);
+        final int status = command.execute(args);
+        command.getOut().flush();
+        command.getErr().flush();
+        return status;
+    }
+}

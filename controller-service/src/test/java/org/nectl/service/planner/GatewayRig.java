@@ -1,0 +1,150 @@
+package org.nectl.service.planner;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SystemNanoClock;
+import org.nectl.transport.CommandLimits;
+import org.nectl.transport.IdleStrategyKind;
+import org.nectl.transport.PlannerCommandHandler;
+import org.nectl.transport.PlannerGateway;
+import org.nectl.transport.PlannerGatewayConfig;
+import org.nectl.transport.sbe.EStopDecoder;
+import org.nectl.transport.sbe.ModeRequestDecoder;
+import org.nectl.transport.sbe.StreamSetpointDecoder;
+import org.nectl.transport.sbe.TrajectorySegmentDecoder;
+
+/**
+ * A real planner gateway for a 7-joint arm (positions within +/-2 rad, velocities within 1.5 rad/s)
+ * on its own agent thread, bound to an ephemeral loopback UDP port, and a recorder of what it
+ * queues for the control loop.
+ */
+public final class GatewayRig implements AutoCloseable
+{
+    /** Joints of the arm the gateway checks commands for. */
+    public static final int DOF = 7;
+    /** Position limit of every joint, rad. */
+    public static final double POSITION_LIMIT_RAD = 2.0;
+    /** Velocity limit of every joint, rad/s. */
+    public static final double VELOCITY_LIMIT_RAD_PER_S = 1.5;
+
+    private final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();
+    private final PlannerGateway gateway;
+    private final AgentRunner runner;
+
+    /** Binds the gateway and starts its agent thread. */
+    public GatewayRig()
+    {
+        final double[] min = new double[DOF];
+        final double[] max = new double[DOF];
+        final double[] velocity = new double[DOF];
+        Arrays.fill(min, -POSITION_LIMIT_RAD);
+        Arrays.fill(max, POSITION_LIMIT_RAD);
+        Arrays.fill(velocity, VELOCITY_LIMIT_RAD_PER_S);
+        gateway = new PlannerGateway(PlannerGatewayConfig.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),
+            new CommandLimits(min, max, velocity), new SystemNanoClock());
+        runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, gateway);
+        AgentRunner.startOnThread(runner);
+    }
+
+    /** @return the gateway. */
+    public PlannerGateway gateway()
+    {
+        return gateway;
+    }
+
+    /** @return the gateway's bound address. */
+    public InetSocketAddress address()
+    {
+        return gateway.localAddress();
+    }
+
+    /** @return everything queued for the loop so far, drained. */
+    public Recorder drain()
+    {
+        final Recorder recorder = new Recorder();
+        while (gateway.commandQueue().drain(recorder, 100) > 0)
+        {
+            assertTrue(recorder.events.size() < 100_000, "queue drains");
+        }
+        return recorder;
+    }
+
+    /** Stops the agent and closes the socket; fails if the agent reported errors. */
+    @Override
+    public void close()
+    {
+        runner.close();
+        assertTrue(agentErrors.isEmpty(), "gateway agent errors: " + agentErrors);
+    }
+
+    /** Records what the control loop would receive: one event line per command, waypoints and setpoints in full. */
+    public static final class Recorder implements PlannerCommandHandler
+    {
+        private final List<String> events = new ArrayList<>();
+        private final List<Long> timesNs = new ArrayList<>();
+        private final List<double[]> joints = new ArrayList<>();
+
+        /** @return one line per command, e.g. "mode 12 ENABLE PD_GRAVITY", "segment 13 1 chunk 0/8", "setpoint 14". */
+        public List<String> events()
+        {
+            return events;
+        }
+
+        /** @return waypoint times of every segment chunk, ns, in arrival order. */
+        public List<Long> timesNs()
+        {
+            return timesNs;
+        }
+
+        /** @return per joint {q, qd, qdd} of every waypoint, or {q, qd, qdd, qddd} of every setpoint, in arrival order. */
+        public List<double[]> joints()
+        {
+            return joints;
+        }
+
+        @Override
+        public void onTrajectorySegment(final TrajectorySegmentDecoder segment)
+        {
+            events.add("segment " + segment.header().sequence() + " " + segment.segmentId() + " chunk " + segment.chunkIndex()
+                + "/" + segment.chunkCount());
+            for (final TrajectorySegmentDecoder.WaypointsDecoder waypoint : segment.waypoints())
+            {
+                timesNs.add(waypoint.timeFromStartNs());
+                for (final TrajectorySegmentDecoder.WaypointsDecoder.JointsDecoder joint : waypoint.joints())
+                {
+                    joints.add(new double[] {joint.q(), joint.qd(), joint.qdd()});
+                }
+            }
+        }
+
+        @Override
+        public void onStreamSetpoint(final StreamSetpointDecoder setpoint)
+        {
+            events.add("setpoint " + setpoint.header().sequence());
+            for (final StreamSetpointDecoder.JointsDecoder joint : setpoint.joints())
+            {
+                joints.add(new double[] {joint.q(), joint.qd(), joint.qdd(), joint.qddd()});
+            }
+        }
+
+        @Override
+        public void onModeRequest(final ModeRequestDecoder request)
+        {
+            events.add("mode " + request.header().sequence() + " " + request.request() + " " + request.controller());
+        }
+
+        @Override
+        public void onEStop(final EStopDecoder stop)
+        {
+            events.add("estop " + stop.header().sequence());
+        }
+    }
+}
