@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.runtime.ControllerMode;
-import org.nectl.core.runtime.CycleSettings;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulationMode;
@@ -25,9 +23,7 @@ import org.nectl.transport.sbe.ControllerKind;
  *
  * <p>Determinism needs the planner's commands to land at fixed points of simulated time, so the
  * test runs the adapter's duty cycle itself and holds the simulator (no new JointState) until the
- * loop has applied the enable and the trajectory. While held, no JointState arrives; the loop's
- * stalled-simulator supervision, on the wall clock, is therefore given 2 s instead of 50 ms, which
- * changes nothing while the simulator runs (it answers within microseconds to milliseconds).
+ * loop has applied the enable and the trajectory ({@link ServiceRig#heldLockstepSettings}).
  */
 class LockstepServiceTest
 {
@@ -43,8 +39,6 @@ class LockstepServiceTest
     private static final int SETTLE_STEPS = 300;
     /** Simulated periods per run: settling, the 10 s trajectory and 0.2 s of holding its end. */
     private static final int STEPS = SETTLE_STEPS + 10_200;
-    /** Telemetry samples the test may lag behind the simulator; far below the telemetry ring's capacity. */
-    private static final int TELEMETRY_LAG = 16;
     private static final double RMS_TOLERANCE_RAD = 1e-3;
 
     /** What one run leaves: the scrubbed telemetry CRCs in tick order and the per-joint RMS error. */
@@ -91,21 +85,21 @@ class LockstepServiceTest
     {
         final ControlLoop loop;
         final long[] crcs = new long[STEPS + 1];
-        try (ServiceRig rig = new ServiceRig(ServiceRig.settings(LoopMode.LOCKSTEP).withCycle(toleratingHeldSimulator())))
+        try (ServiceRig rig = new ServiceRig(ServiceRig.heldLockstepSettings()))
         {
             loop = rig.service.loop();
             final SimulatedArm arm = new SimulatedArm(ServiceRig.PANDA,
                 ServiceRig.armConfig().countsPerRevolution(1 << 20).noise(1e-5, 1e-4, SEED));
             final SimulatedArmAdapter adapter = rig.adapter(arm, SimulationMode.LOCKSTEP);
-            stepTo(0, rig, arm, adapter);
+            rig.stepTo(0, arm, adapter);
             assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted(), "enable acknowledged");
             rig.awaitApplied(1);
             assertEquals(ControllerMode.ENABLED, loop.mode());
-            stepTo(SETTLE_STEPS, rig, arm, adapter);
+            rig.stepTo(SETTLE_STEPS, arm, adapter);
             assertTrue(rig.planner.sendTrajectory(JointTrajectory.fromPositions(TIMES_S, waypoints())).accepted(), "trajectory acknowledged");
             rig.awaitApplied(2);
             assertEquals(ControllerMode.TRACKING, loop.mode(), "rejected: " + rig.service.lastTrajectoryRejection());
-            stepTo(STEPS, rig, arm, adapter);
+            rig.stepTo(STEPS, arm, adapter);
             final List<TelemetryRecorder.Sample> samples = rig.telemetry.samples;
             for (int i = 0; i <= STEPS; i++)
             {
@@ -124,32 +118,6 @@ class LockstepServiceTest
         return new Run(crcs, rms, loop.cycle().completedTrajectories(), loop.cycle().trackingTicks());
     }
 
-    /**
-     * Runs the adapter until it has published JointState {@code step} and the loop's telemetry of
-     * every tick up to it has arrived; the simulator then waits for the test. Paced by the telemetry
-     * so that the telemetry ring never fills.
-     */
-    private static void stepTo(final long step, final ServiceRig rig, final SimulatedArm arm, final SimulatedArmAdapter adapter)
-    {
-        final List<TelemetryRecorder.Sample> samples = rig.telemetry.samples;
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        boolean started = arm.stepCount() > 0 || !samples.isEmpty();
-        while (!started || arm.stepCount() < step || samples.size() < step + 1)
-        {
-            final boolean stepAllowed = !started || arm.stepCount() < step && samples.size() + TELEMETRY_LAG >= arm.stepCount();
-            final int work = stepAllowed ? adapter.doWork() : 0;
-            started |= work > 0;
-            if (rig.telemetry.poll() + work == 0)
-            {
-                Thread.yield();
-            }
-            if (System.nanoTime() - deadlineNs > 0)
-            {
-                fail("lockstep run stuck at step " + arm.stepCount() + " of " + step + ", " + samples.size() + " telemetry samples");
-            }
-        }
-    }
-
     private static double[][] waypoints()
     {
         final double[][] q = new double[OFFSETS.length][];
@@ -162,12 +130,5 @@ class LockstepServiceTest
             }
         }
         return q;
-    }
-
-    private static CycleSettings toleratingHeldSimulator()
-    {
-        final CycleSettings d = CycleSettings.defaults(ServiceRig.PANDA.dof(), ServiceRig.PERIOD_NS);
-        return new CycleSettings(d.periodNs(), d.kp(), d.kd(), d.pdKp(), d.pdKd(), d.gravity(), TimeUnit.SECONDS.toNanos(2),
-            d.maxMissingStates(), d.commandTimeoutNs(), d.positionMargin(), d.maxSaturatedTicks(), d.frictionFeedforward());
     }
 }

@@ -3,8 +3,9 @@ package org.nectl.service.loop;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -12,6 +13,7 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
 import org.nectl.config.RobotDescriptions;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.CycleSettings;
 import org.nectl.hw.AdapterSettings;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
@@ -36,6 +38,8 @@ final class ServiceRig implements AutoCloseable
     /** Panda's "ready" pose, inside every joint range, rad. */
     static final double[] READY = {0.0, -Math.PI / 4, 0.0, -3 * Math.PI / 4, 0.0, Math.PI / 2, Math.PI / 4};
     static final long PERIOD_NS = 1_000_000L;
+    /** Telemetry samples a lockstep run may lag behind the simulator; far below the telemetry ring's capacity. */
+    private static final int TELEMETRY_LAG = 16;
     private static final long PLANNER_ID = 7;
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
 
@@ -61,6 +65,33 @@ final class ServiceRig implements AutoCloseable
         final TelemetryConfig everyTick = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 1 << 20);
         return new ServiceSettings(defaults.model(), defaults.cycle(), mode, defaults.core(), defaults.aeron(),
             defaults.link(), defaults.planner(), everyTick, defaults.law());
+    }
+
+    /**
+     * Lockstep settings for tests that hold the simulator while they command: the loop's
+     * stalled-simulator supervision, on the wall clock, gets 2 s instead of 50 ms, which changes
+     * nothing while the simulator runs (it answers within microseconds to milliseconds).
+     */
+    static ServiceSettings heldLockstepSettings()
+    {
+        return settings(LoopMode.LOCKSTEP).withCycle(tolerant(TimeUnit.SECONDS.toNanos(2), 3));
+    }
+
+    /**
+     * Realtime settings for tests of something other than state supervision: 200 missing states
+     * and a 1 s heartbeat age are tolerated, because the simulator thread shares an unpinned,
+     * often overloaded host with the loop and can be descheduled for several periods.
+     */
+    static ServiceSettings tolerantRealtimeSettings()
+    {
+        return settings(LoopMode.REALTIME).withCycle(tolerant(TimeUnit.SECONDS.toNanos(1), 200));
+    }
+
+    private static CycleSettings tolerant(final long heartbeatTimeoutNs, final int maxMissingStates)
+    {
+        final CycleSettings d = CycleSettings.defaults(PANDA.dof(), PERIOD_NS);
+        return new CycleSettings(d.periodNs(), d.kp(), d.kd(), d.pdKp(), d.pdKd(), d.gravity(), heartbeatTimeoutNs,
+            maxMissingStates, d.commandTimeoutNs(), d.positionMargin(), d.maxSaturatedTicks(), d.frictionFeedforward());
     }
 
     /** The ideal simulated Panda at rest in the ready pose. */
@@ -91,6 +122,32 @@ final class ServiceRig implements AutoCloseable
                 fail("no " + what + " within " + TimeUnit.NANOSECONDS.toSeconds(TIMEOUT_NS) + " s");
             }
             Thread.yield();
+        }
+    }
+
+    /**
+     * Runs the adapter until it has published JointState {@code step} and the loop's telemetry of
+     * every tick up to it has arrived; the simulator then waits for the test. Paced by the telemetry
+     * so that the telemetry ring never fills.
+     */
+    void stepTo(final long step, final SimulatedArm arm, final SimulatedArmAdapter adapter)
+    {
+        final List<TelemetryRecorder.Sample> samples = telemetry.samples;
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        boolean started = arm.stepCount() > 0 || !samples.isEmpty();
+        while (!started || arm.stepCount() < step || samples.size() < step + 1)
+        {
+            final boolean stepAllowed = !started || arm.stepCount() < step && samples.size() + TELEMETRY_LAG >= arm.stepCount();
+            final int work = stepAllowed ? adapter.doWork() : 0;
+            started |= work > 0;
+            if (telemetry.poll() + work == 0)
+            {
+                Thread.yield();
+            }
+            if (System.nanoTime() - deadlineNs > 0)
+            {
+                fail("lockstep run stuck at step " + arm.stepCount() + " of " + step + ", " + samples.size() + " telemetry samples");
+            }
         }
     }
 
