@@ -164,6 +164,20 @@ public final class TorqueLimiter
         return clamp(clamp(saturated, previous - step, previous + step), -torqueLimitNm[j], torqueLimitNm[j]);
     }
 
+    /**
+     * Clamps torques to the torque limits only (no rate window). Real-time safe.
+     *
+     * @param commandNm desired torques, N m.
+     * @param limitedNm receives the clamped torques, N m; may be the same array.
+     */
+    public void clampToTorqueLimits(final double[] commandNm, final double[] limitedNm)
+    {
+        for (int j = 0; j < dof; j++)
+        {
+            limitedNm[j] = clamp(commandNm[j], -torqueLimitNm[j], torqueLimitNm[j]);
+        }
+    }
+
     private static double clamp(final double value, final double low, final double high)
     {
         return value < low ? low : (value > high ? high : value);

@@ -207,7 +207,16 @@ public final class ControlCycle
         }
         System.arraycopy(q, 0, pose, 0, dof);
         holdPose();
-        Arrays.fill(tauCommand, 0.0);
+        // The brakes carried the arm until now: start the torque-rate window at the holding torque,
+        // so the released arm does not sag while the torque ramps up from zero.
+        if (runControlLaw() == ControlStatus.OK)
+        {
+            limiter.clampToTorqueLimits(tauLaw, tauCommand);
+        }
+        else
+        {
+            Arrays.fill(tauCommand, 0.0);
+        }
         limiter.reset(tauCommand);
         Arrays.fill(saturatedTicks, 0);
         transition(ControllerMode.ENABLED);
