@@ -64,7 +64,7 @@ final class ServiceRig implements AutoCloseable
         final ServiceSettings defaults = ServiceSettings.defaults(PANDA, PERIOD_NS, new InetSocketAddress("127.0.0.1", 0));
         final TelemetryConfig everyTick = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 1 << 20);
         return new ServiceSettings(defaults.model(), defaults.cycle(), mode, defaults.core(), defaults.aeron(),
-            defaults.link(), defaults.planner(), everyTick);
+            defaults.link(), defaults.planner(), everyTick, defaults.law());
     }
 
     /**
@@ -87,7 +87,8 @@ final class ServiceRig implements AutoCloseable
         return settings(LoopMode.REALTIME).withCycle(tolerant(TimeUnit.SECONDS.toNanos(1), 200));
     }
 
-    private static CycleSettings tolerant(final long heartbeatTimeoutNs, final int maxMissingStates)
+    /** Default cycle settings but for the heartbeat timeout and the missing states tolerated. */
+    static CycleSettings tolerant(final long heartbeatTimeoutNs, final int maxMissingStates)
     {
         final CycleSettings d = CycleSettings.defaults(PANDA.dof(), PERIOD_NS);
         return new CycleSettings(d.periodNs(), d.kp(), d.kd(), d.pdKp(), d.pdKd(), d.gravity(), heartbeatTimeoutNs,
