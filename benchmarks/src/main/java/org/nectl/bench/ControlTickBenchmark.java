@@ -1,11 +1,9 @@
 package org.nectl.bench;
 
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
-import org.nectl.config.RobotDescriptions;
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.PdGravityController;
@@ -68,7 +66,7 @@ public class ControlTickBenchmark
     @Setup
     public void setUp()
     {
-        final RobotModel robot = RobotDescriptions.load(Path.of(model));
+        final RobotModel robot = BenchmarkModel.load(model);
         final int n = robot.dof();
         sampler = new TrajectorySampler(robot, waypoints(robot));
         final double[] kp = new double[n];

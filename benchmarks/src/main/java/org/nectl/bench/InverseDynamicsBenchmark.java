@@ -1,9 +1,7 @@
 package org.nectl.bench;
 
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-import org.nectl.config.RobotDescriptions;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.ScrewTheoryInverseDynamics;
 import org.nectl.core.dynamics.TorqueDerivative;
@@ -49,7 +47,7 @@ public class InverseDynamicsBenchmark
     @Setup
     public void setUp()
     {
-        final RobotModel robot = RobotDescriptions.load(Path.of(model));
+        final RobotModel robot = BenchmarkModel.load(model);
         inverseDynamics = new InverseDynamics(robot);
         screwTheoryInverseDynamics = new ScrewTheoryInverseDynamics(robot);
         torqueDerivative = new TorqueDerivative(robot);

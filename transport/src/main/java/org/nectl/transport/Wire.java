@@ -41,7 +41,7 @@ public final class Wire
      *
      * @return true if {@code length} bytes at {@code offset} hold a whole message of the template.
      */
-    static boolean isWholeMessage(
+    public static boolean isWholeMessage(
         final MessageHeaderDecoder header,
         final DirectBuffer buffer,
         final int offset,

@@ -12,8 +12,12 @@ public final class AllocationMeter
     private static final com.sun.management.ThreadMXBean THREADS =
         (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
 
-    /** Measured rounds at most. */
-    public static final int ROUNDS = 3;
+    /**
+     * Measured rounds at most. On a loaded 2-core host the JIT may still be compiling (or
+     * deoptimising) for several rounds, each time allocating a little once; an allocation that recurs
+     * per call shows in every round whatever their number, so more rounds only absorb one-offs.
+     */
+    public static final int ROUNDS = 10;
 
     private AllocationMeter()
     {

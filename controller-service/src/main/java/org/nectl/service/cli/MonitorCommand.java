@@ -175,15 +175,7 @@ final class MonitorCommand implements Callable<Integer>
 
     private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
-        if (length < Wire.HEADER_LENGTH + TelemetryDecoder.BLOCK_LENGTH)
-        {
-            skippedCount++;
-            return;
-        }
-        headerDecoder.wrap(buffer, offset);
-        if (headerDecoder.schemaId() != Wire.SCHEMA_ID || headerDecoder.templateId() != TelemetryDecoder.TEMPLATE_ID
-            || headerDecoder.blockLength() < TelemetryDecoder.BLOCK_LENGTH
-            || length < Wire.HEADER_LENGTH + headerDecoder.blockLength())
+        if (!Wire.isWholeMessage(headerDecoder, buffer, offset, length, TelemetryDecoder.TEMPLATE_ID, TelemetryDecoder.BLOCK_LENGTH))
         {
             skippedCount++;
             return;

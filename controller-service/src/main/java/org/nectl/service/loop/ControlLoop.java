@@ -89,6 +89,7 @@ public final class ControlLoop implements Runnable
     private long publishFailures;
     private long rejectedCommands;
     private int watchdogStates;
+    private long lastTickedSequence = -1;
     private long appliedCommands;
 
     ControlLoop(
@@ -163,8 +164,14 @@ public final class ControlLoop implements Runnable
             pollInputs();
             applyCommands();
             final long nowNs = System.nanoTime();
+            if (freshState && state.sequence() == lastTickedSequence)
+            {
+                // A re-published state (the simulator repeats state 0 until the first command): one tick per state.
+                freshState = false;
+            }
             if (freshState)
             {
+                lastTickedSequence = state.sequence();
                 tick(state.timestampNs(), nowNs);
             }
             else if (statesSeen > 0 && nowNs - lastTickWallNs > heartbeatTimeoutNs)
