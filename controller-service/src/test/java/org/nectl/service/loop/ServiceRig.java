@@ -87,7 +87,8 @@ final class ServiceRig implements AutoCloseable
         return settings(LoopMode.REALTIME).withCycle(tolerant(TimeUnit.SECONDS.toNanos(1), 200));
     }
 
-    private static CycleSettings tolerant(final long heartbeatTimeoutNs, final int maxMissingStates)
+    /** Default cycle settings but for the heartbeat timeout and the missing states tolerated. */
+    static CycleSettings tolerant(final long heartbeatTimeoutNs, final int maxMissingStates)
     {
         final CycleSettings d = CycleSettings.defaults(PANDA.dof(), PERIOD_NS);
         return new CycleSettings(d.periodNs(), d.kp(), d.kd(), d.pdKp(), d.pdKd(), d.gravity(), heartbeatTimeoutNs,
