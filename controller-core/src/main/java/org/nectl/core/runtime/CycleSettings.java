@@ -58,6 +58,17 @@ public record CycleSettings(
     }
 
     /**
+     * @param heartbeatTimeout longest tolerated heartbeat age, ns.
+     * @param missingStates consecutive ticks without a new JointState tolerated.
+     * @return a copy with these supervision tolerances.
+     */
+    public CycleSettings withSupervision(final long heartbeatTimeout, final int missingStates)
+    {
+        return new CycleSettings(periodNs, kp, kd, pdKp, pdKd, gravity, heartbeatTimeout, missingStates,
+            commandTimeoutNs, positionMargin, maxSaturatedTicks, frictionFeedforward);
+    }
+
+    /**
      * @param dof length.
      * @param value every element.
      * @return a filled array.

@@ -66,6 +66,12 @@ final class DemoCommand implements Callable<Integer>
     @Option(names = "--core", paramLabel = "CPU", defaultValue = "-1", description = "CPU to pin the control loop to; default none.")
     private int core;
 
+    @Option(names = "--max-missing-states", paramLabel = "N", defaultValue = "50",
+        description = "Consecutive ticks without a new JointState before FAULT; default ${DEFAULT-VALUE}. The demo runs "
+            + "driver, service, simulator and planner on one (often 2-core) host with nothing pinned, so the simulator is "
+            + "preempted for milliseconds now and then; a deployment with isolated cores uses 3.")
+    private int maxMissingStates;
+
     @Option(names = "--max-rms", paramLabel = "RAD", defaultValue = "0.01",
         description = "Largest per-joint RMS tracking error counted as success, rad; default ${DEFAULT-VALUE}.")
     private double maxRms;
@@ -87,9 +93,11 @@ final class DemoCommand implements Callable<Integer>
         final ServiceSettings settings = ServiceSettings.defaults(model, periodUs * 1_000L, new InetSocketAddress("127.0.0.1", 0))
             .withCore(core)
             .withMode(loopMode());
+        final ServiceSettings tolerant = settings.withCycle(settings.cycle().withSupervision(
+            Math.max(settings.cycle().heartbeatTimeoutNs(), 4 * maxMissingStates * periodUs * 1_000L), maxMissingStates));
         final Path simLog = Files.createTempFile("nectl-demo-sim", ".log");
         Process sim = null;
-        final ControllerService service = ControllerService.start(settings);
+        final ControllerService service = ControllerService.start(tolerant);
         try
         {
             say("service up: %d-dof %s at %d Hz, planner udp %s, aeron dir %s", model.dof(), model.name(),
