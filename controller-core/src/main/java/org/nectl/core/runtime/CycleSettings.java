@@ -32,8 +32,8 @@ public record CycleSettings(
 {
     /**
      * Defaults for a rigid arm at the given period: computed-torque gains for a 10 Hz, critically
-     * damped error law, PD gains 100 N m/rad and 10 N m s/rad, 50 ms heartbeat timeout, 3 missing
-     * states, 100 ms command timeout, 0.05 rad margin, 200 ms of saturation.
+     * damped error law, PD gains 100 N m/rad and 10 N m s/rad, 50 ms heartbeat timeout, 2 missing
+     * states (FAULT within 3 periods of the last state), 100 ms command timeout, 0.05 rad margin, 200 ms of saturation.
      *
      * @param dof number of coordinates.
      * @param periodNs control period, ns.
@@ -50,7 +50,7 @@ public record CycleSettings(
             filled(dof, 10.0),
             new double[] {0.0, 0.0, -9.81},
             50_000_000L,
-            3,
+            2,
             100_000_000L,
             0.05,
             (int)Math.max(1, 200_000_000L / periodNs),

@@ -91,7 +91,6 @@ class ControlCycleTest
         h.cycle.enable(null);
         h.run(10);
         h.step(false, 0L);
-        h.step(false, 0L);
         assertEquals(ControllerMode.ENABLED, h.cycle.mode());
         h.step(false, 0L);
         assertEquals(ControllerMode.FAULT, h.cycle.mode());
