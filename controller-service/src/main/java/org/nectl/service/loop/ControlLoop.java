@@ -164,14 +164,8 @@ public final class ControlLoop implements Runnable
             pollInputs();
             applyCommands();
             final long nowNs = System.nanoTime();
-            if (freshState && state.sequence() == lastTickedSequence)
-            {
-                // A re-published state (the simulator repeats state 0 until the first command): one tick per state.
-                freshState = false;
-            }
             if (freshState)
             {
-                lastTickedSequence = state.sequence();
                 tick(state.timestampNs(), nowNs);
             }
             else if (statesSeen > 0 && nowNs - lastTickWallNs > heartbeatTimeoutNs)
@@ -184,7 +178,9 @@ public final class ControlLoop implements Runnable
 
     private void pollInputs()
     {
-        if (link.pollJointState(state) > 0)
+        // A state whose sequence was already ticked (re-published, e.g. the lockstep simulator repeating
+        // state 0) is not new: it neither earns a second tick nor resets the missing-state count.
+        if (link.pollJointState(state) > 0 && state.sequence() != lastTickedSequence)
         {
             freshState = true;
             statesSeen++;
@@ -238,6 +234,10 @@ public final class ControlLoop implements Runnable
     {
         final boolean newState = freshState;
         freshState = false;
+        if (newState)
+        {
+            lastTickedSequence = state.sequence();
+        }
         if (!newState)
         {
             missingStates++;
