@@ -7,13 +7,17 @@ import org.nectl.core.control.ControlStatus;
 import org.nectl.core.control.PdGravityController;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
-import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
 
 /**
  * One control tick as a pure function of (model, settings, controller state, inputs): supervision,
  * reference sampling, RNEA with its time derivative, the control law and torque/torque-rate limits.
  * The same object is driven by the real-time loop, a lockstep harness or a test.
+ *
+ * <p>The supervisor is the state machine of {@link ControllerMode}: a detected fault latches and stops
+ * the arm with its {@link StopCategory} (category 0 to FAULT at once; 1 and 2 through STOPPING along a
+ * {@link StopProfile}, then to FAULT or STANDSTILL); an emergency stop latches ESTOP instead of FAULT;
+ * only {@link #reset} clears a latched fault.
  *
  * <p>Per tick the caller writes the measured state into {@link #measuredQ()} and {@link #measuredQd()}
  * and calls {@link #tick}; it then reads {@link #tauCommand()}, {@link #drivesEnabled()} and the
@@ -48,9 +52,12 @@ public final class ControlCycle
     private final ComputedTorqueController computedTorque;
     private final PdGravityController pdGravity;
     private final TorqueLimiter limiter;
-    private final double[] positionMin;
-    private final double[] positionMax;
-    private final double[] velocityMax;
+    private final SafetySettings safety;
+    private final double[] deceleration;
+    private final StateMonitor stateMonitor;
+    private final ReferenceMonitor referenceMonitor;
+    private final StopProfile stopProfile;
+    private final long[] faultCounts = new long[Faults.COUNT];
 
     private final double[] q;
     private final double[] qd;
@@ -79,6 +86,11 @@ public final class ControlCycle
     private boolean hasState;
     private int missingStates;
     private int faults;
+    private StopCategory stopCategory = StopCategory.CATEGORY_0;
+    private long stopStartNs;
+    private long lastStopDurationNs = -1;
+    private long resetCount;
+    private long checkedTransitions;
     private long limiterFlags;
     private long tickCount;
     private long trackingTicks;
@@ -87,12 +99,24 @@ public final class ControlCycle
     private long completedTrajectories;
 
     /**
-     * Not real-time safe: builds the controllers and sizes every array from the model.
+     * Not real-time safe: a cycle with {@link SafetySettings#defaults}.
      *
      * @param model the robot.
      * @param settings gains, timeouts and limits.
      */
     public ControlCycle(final RobotModel model, final CycleSettings settings)
+    {
+        this(model, settings, SafetySettings.defaults(model.dof()));
+    }
+
+    /**
+     * Not real-time safe: builds the controllers and sizes every array from the model.
+     *
+     * @param model the robot.
+     * @param settings gains, timeouts and limits.
+     * @param safety stop categories per fault and the reflexes' limits.
+     */
+    public ControlCycle(final RobotModel model, final CycleSettings settings, final SafetySettings safety)
     {
         dof = model.dof();
         this.settings = settings;
@@ -103,16 +127,15 @@ public final class ControlCycle
         computedTorque.frictionFeedforward(settings.frictionFeedforward());
         pdGravity.gravity(g[0], g[1], g[2]);
         limiter = new TorqueLimiter(model, settings.periodNs());
-        positionMin = new double[dof];
-        positionMax = new double[dof];
-        velocityMax = new double[dof];
-        for (int j = 0; j < dof; j++)
+        this.safety = safety;
+        if (safety.decelerationMax().length != dof)
         {
-            final JointLimits limits = model.limits(j);
-            positionMin[j] = limits.positionMin() - settings.positionMargin();
-            positionMax[j] = limits.positionMax() + settings.positionMargin();
-            velocityMax[j] = limits.velocityMax();
+            throw new IllegalArgumentException("need " + dof + " decelerations, got " + safety.decelerationMax().length);
         }
+        deceleration = safety.decelerationMax();
+        stateMonitor = new StateMonitor(model, settings, safety);
+        referenceMonitor = new ReferenceMonitor(model, settings.periodNs());
+        stopProfile = new StopProfile(dof);
         q = new double[dof];
         qd = new double[dof];
         qRef = new double[dof];
@@ -160,20 +183,29 @@ public final class ControlCycle
         {
             hasState = true;
         }
-        if (isPowered())
+        if (mode.drivesPowered())
         {
-            final int detected = supervise(heartbeatAgeNs, adapterFault);
+            final int detected = stateMonitor.check(newState, missingStates, heartbeatAgeNs, adapterFault, q, qd);
             if (detected != 0)
             {
                 fault(detected);
             }
         }
-        if (!isPowered())
+        stateMonitor.advance(newState, q, qd);
+        if (mode.drivesPowered() && mode != ControllerMode.STOPPING)
+        {
+            updateReference();
+            checkReference();
+        }
+        if (mode == ControllerMode.STOPPING)
+        {
+            followStop();
+        }
+        if (!mode.drivesPowered())
         {
             zeroCommand();
             return;
         }
-        updateReference();
         if (runControlLaw() != ControlStatus.OK)
         {
             fault(Faults.NON_FINITE_COMMAND);
@@ -197,7 +229,7 @@ public final class ControlCycle
         {
             return REJECTED_MODE;
         }
-        if (!hasState || !finite(q) || !finite(qd))
+        if (!hasState || !StateMonitor.finite(q) || !StateMonitor.finite(qd))
         {
             return REJECTED_NO_STATE;
         }
@@ -240,13 +272,20 @@ public final class ControlCycle
     }
 
     /**
-     * Any state but FAULT to IDLE: zero torque, drives disabled.
+     * IDLE, ENABLED, TRACKING or HOLD to IDLE, STANDSTILL to FAULT (the fault stays latched): zero
+     * torque, drives disabled, brakes engaged. Refused while STOPPING and in FAULT or ESTOP.
      *
      * @return {@link #ACCEPTED} or {@link #REJECTED_MODE}.
      */
     public int disable()
     {
-        if (mode == ControllerMode.FAULT)
+        if (mode == ControllerMode.STANDSTILL)
+        {
+            transition(ControllerMode.FAULT);
+            zeroCommand();
+            return ACCEPTED;
+        }
+        if (mode.latched())
         {
             return REJECTED_MODE;
         }
@@ -255,14 +294,45 @@ public final class ControlCycle
     }
 
     /**
-     * ENABLED, TRACKING or HOLD to HOLD: stop where the reference is now and hold it.
+     * Operator reset: clears the latched faults; FAULT or ESTOP to IDLE (drives stay disabled until
+     * an enable), STANDSTILL to ENABLED (drives stay powered, holding the stop pose). Refused in
+     * any other state, including STOPPING: a stop always completes.
+     *
+     * @return {@link #ACCEPTED} or {@link #REJECTED_MODE}.
+     */
+    public int reset()
+    {
+        if (mode == ControllerMode.FAULT || mode == ControllerMode.ESTOP)
+        {
+            transition(ControllerMode.IDLE);
+        }
+        else if (mode == ControllerMode.STANDSTILL)
+        {
+            System.arraycopy(qRef, 0, pose, 0, dof);
+            holdPose();
+            transition(ControllerMode.ENABLED);
+        }
+        else
+        {
+            return REJECTED_MODE;
+        }
+        faults = 0;
+        resetCount++;
+        return ACCEPTED;
+    }
+
+    /**
+     * ENABLED, TRACKING or HOLD to HOLD: stop where the reference is now and hold it. A law switch
+     * here is the perform phase of a two-phase switch: the law was resolved and checked off the loop,
+     * both laws are built at construction, and the torque-rate limit carries over, so the command
+     * moves from the old law's torque to the new one's no faster than the rate limit.
      *
      * @param controlLaw the law to run, or null to keep the current one.
      * @return {@link #ACCEPTED} or {@link #REJECTED_MODE}.
      */
     public int hold(final ControlLaw controlLaw)
     {
-        if (!isPowered())
+        if (!isOperational())
         {
             return REJECTED_MODE;
         }
@@ -276,11 +346,17 @@ public final class ControlCycle
         return ACCEPTED;
     }
 
-    /** Emergency stop: FAULT at once, zero torque, drives disabled. */
+    /**
+     * Emergency stop, in any state: latches ESTOP with the emergency stop's category, category 0
+     * at once (zero torque, drives disabled), category 1 after a controlled stop.
+     */
     public void emergencyStop()
     {
         fault(Faults.EMERGENCY_STOP);
-        zeroCommand();
+        if (!mode.drivesPowered())
+        {
+            zeroCommand();
+        }
     }
 
     /**
@@ -293,7 +369,7 @@ public final class ControlCycle
      */
     public int startTrajectory(final TrajectorySampler sampler)
     {
-        if (!isPowered())
+        if (!isOperational())
         {
             return REJECTED_MODE;
         }
@@ -328,7 +404,7 @@ public final class ControlCycle
     public int streamSetpoint(
         final double[] qDesired, final double[] qdDesired, final double[] qddDesired, final double[] qdddDesired)
     {
-        if (!isPowered())
+        if (!isOperational())
         {
             return REJECTED_MODE;
         }
@@ -349,46 +425,10 @@ public final class ControlCycle
         return ACCEPTED;
     }
 
-    private boolean isPowered()
+    /** ENABLED, TRACKING or HOLD: powered and no fault latched, so planner commands apply. */
+    private boolean isOperational()
     {
         return mode == ControllerMode.ENABLED || mode == ControllerMode.TRACKING || mode == ControllerMode.HOLD;
-    }
-
-    /** Supervision of the measured state and the adapter (step 2 of a tick). */
-    private int supervise(final long heartbeatAgeNs, final boolean adapterFault)
-    {
-        int detected = 0;
-        if (heartbeatAgeNs > settings.heartbeatTimeoutNs())
-        {
-            detected |= Faults.HEARTBEAT_TIMEOUT;
-        }
-        if (missingStates >= settings.maxMissingStates())
-        {
-            detected |= Faults.STATE_MISSING;
-        }
-        if (adapterFault)
-        {
-            detected |= Faults.ADAPTER_FAULT;
-        }
-        for (int j = 0; j < dof; j++)
-        {
-            if (!Double.isFinite(q[j]) || !Double.isFinite(qd[j]))
-            {
-                detected |= Faults.NON_FINITE_STATE;
-            }
-            else
-            {
-                if (q[j] < positionMin[j] || q[j] > positionMax[j])
-                {
-                    detected |= Faults.POSITION_LIMIT;
-                }
-                if (Math.abs(qd[j]) > velocityMax[j])
-                {
-                    detected |= Faults.VELOCITY_LIMIT;
-                }
-            }
-        }
-        return detected;
     }
 
     /** Reference sample at the current time (step 3 of a tick). */
@@ -470,7 +510,10 @@ public final class ControlCycle
         if (saturated != 0)
         {
             fault(saturated);
-            zeroCommand();
+            if (!mode.drivesPowered())
+            {
+                zeroCommand();
+            }
         }
     }
 
@@ -500,13 +543,94 @@ public final class ControlCycle
         Arrays.fill(qddddRef, 0.0);
     }
 
+    /** Step 3b of a tick: a non-finite or jumping reference is a fault. */
+    private void checkReference()
+    {
+        final boolean continuing = checkedTransitions == transitionCount;
+        checkedTransitions = transitionCount;
+        if (!referenceMonitor.accept(continuing, qRef, qdRef, qddRef, qdddRef))
+        {
+            fault(Faults.REFERENCE_DISCONTINUITY);
+        }
+    }
+
+    /** Latches the fault bits and reacts with the most severe stop category among them. */
     private void fault(final int detected)
     {
-        faults |= detected;
-        if (mode != ControllerMode.FAULT)
+        for (int bit = 0; bit < Faults.COUNT; bit++)
         {
-            transition(ControllerMode.FAULT);
+            if ((detected & ~faults & (1 << bit)) != 0)
+            {
+                faultCounts[bit]++;
+            }
         }
+        faults |= detected;
+        final StopCategory category = safety.category(detected);
+        if (category == StopCategory.CATEGORY_0 || !mode.drivesPowered())
+        {
+            transition(latchedState());
+        }
+        else if (mode == ControllerMode.STOPPING)
+        {
+            stopCategory = category.ordinal() < stopCategory.ordinal() ? category : stopCategory;
+        }
+        else if (mode != ControllerMode.STANDSTILL || category == StopCategory.CATEGORY_1)
+        {
+            startStop(category);
+        }
+    }
+
+    /** FAULT, or ESTOP once an emergency stop is latched. */
+    private ControllerMode latchedState()
+    {
+        return (faults & Faults.EMERGENCY_STOP) != 0 ? ControllerMode.ESTOP : ControllerMode.FAULT;
+    }
+
+    /** Category 1 or 2: decelerate from the measured state (the reference may be what failed). */
+    private void startStop(final StopCategory category)
+    {
+        stopCategory = category;
+        stopStartNs = nowNs;
+        final double periodS = settings.periodNs() * 1e-9;
+        stopProfile.start(nowNs, q, qd, deceleration, 2.0 * periodS, safety.stopTimeNs() * 1e-9);
+        transition(ControllerMode.STOPPING);
+    }
+
+    /** STOPPING: the stop reference; at standstill FAULT/ESTOP (category 1) or STANDSTILL (category 2). */
+    private void followStop()
+    {
+        final boolean referenceStopped = stopProfile.sample(nowNs, qRef, qdRef, qddRef, qdddRef, qddddRef);
+        final long elapsedNs = nowNs - stopStartNs;
+        if (referenceStopped && standstill())
+        {
+            lastStopDurationNs = elapsedNs;
+            if (stopCategory == StopCategory.CATEGORY_2)
+            {
+                System.arraycopy(qRef, 0, pose, 0, dof);
+                holdPose();
+                transition(ControllerMode.STANDSTILL);
+            }
+            else
+            {
+                transition(latchedState());
+            }
+        }
+        else if (elapsedNs > safety.stopTimeNs())
+        {
+            fault(Faults.STOP_TIMEOUT);
+        }
+    }
+
+    private boolean standstill()
+    {
+        for (int j = 0; j < dof; j++)
+        {
+            if (!(Math.abs(qd[j]) <= safety.standstillVelocity()))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void zeroCommand()
@@ -544,17 +668,6 @@ public final class ControlCycle
         return true;
     }
 
-    private static boolean finite(final double[] v)
-    {
-        for (final double x : v)
-        {
-            if (!Double.isFinite(x))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /** @return the torques to command this tick after limits, N m (N); zero unless powered. */
     public double[] tauCommand()
@@ -562,10 +675,10 @@ public final class ControlCycle
         return tauCommand;
     }
 
-    /** @return true if the drives are to be powered this tick. */
+    /** @return true if the drives are to be powered this tick (brakes released), false for disabled drives and engaged brakes. */
     public boolean drivesEnabled()
     {
-        return isPowered();
+        return mode.drivesPowered();
     }
 
     /** @return the current mode. */
@@ -580,10 +693,37 @@ public final class ControlCycle
         return law;
     }
 
-    /** @return the fault bits latched since start ({@link Faults}). */
+    /** @return the fault bits latched since start or the last {@link #reset} ({@link Faults}). */
     public int faults()
     {
         return faults;
+    }
+
+    /**
+     * @param bit fault bit number 0..{@link Faults#COUNT}-1.
+     * @return how often that fault was newly latched since construction.
+     */
+    public long faultCount(final int bit)
+    {
+        return faultCounts[bit];
+    }
+
+    /** @return accepted operator resets since construction. */
+    public long resetCount()
+    {
+        return resetCount;
+    }
+
+    /** @return the category of the current or last controlled stop. */
+    public StopCategory stopCategory()
+    {
+        return stopCategory;
+    }
+
+    /** @return controller time the last controlled stop took to standstill, ns, or -1 before any. */
+    public long lastStopDurationNs()
+    {
+        return lastStopDurationNs;
     }
 
     /** @return the reference position this tick, rad or m. */
