@@ -30,7 +30,7 @@ final class TelemetryRecorder implements AutoCloseable
     record Sample(
         long sequence, long timestampNs, long tickCount, long deadlineMissCount, long missingStateCount,
         long telemetryDropCount, long jointStateSequence, long jointStateTimestampNs, long[] rejectCounts,
-        ControllerState state, long crc)
+        ControllerState state, double[] qd, double[] tauCommand, long crc)
     {
     }
 
@@ -80,13 +80,20 @@ final class TelemetryRecorder implements AutoCloseable
         {
             rejects[r] = decoder.rejectCounts(r);
         }
+        final double[] qd = new double[decoder.jointCount()];
+        final double[] tau = new double[qd.length];
+        for (int j = 0; j < qd.length; j++)
+        {
+            qd[j] = decoder.qd(j);
+            tau[j] = decoder.tauCommand(j);
+        }
         copy.putBytes(0, buffer, offset, MESSAGE_LENGTH);
         scrubber.wrap(copy, Wire.HEADER_LENGTH).tickComputeNs(0).overrunCount(0);
         crc.reset();
         crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
         samples.add(new Sample(decoder.sequence(), decoder.timestampNs(), decoder.tickCount(), decoder.deadlineMissCount(),
             decoder.missingStateCount(), decoder.telemetryDropCount(), decoder.jointStateSequence(),
-            decoder.jointStateTimestampNs(), rejects, decoder.state(), crc.getValue()));
+            decoder.jointStateTimestampNs(), rejects, decoder.state(), qd, tau, crc.getValue()));
     }
 
     @Override
