@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.ControlStatus;
 import org.nectl.core.control.PdGravityController;
+import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.model.JointLimits;
@@ -48,6 +49,7 @@ public final class ControlCycle
     private final ComputedTorqueController computedTorque;
     private final PdGravityController pdGravity;
     private final TorqueLimiter limiter;
+    private final ReferenceTimeScaling timeScaling;
     private final double[] positionMin;
     private final double[] positionMax;
     private final double[] velocityMax;
@@ -72,8 +74,7 @@ public final class ControlCycle
     private ControllerMode mode = ControllerMode.IDLE;
     private ControlLaw law = ControlLaw.COMPUTED_TORQUE;
     private int source = SOURCE_POSE;
-    private TrajectorySampler trajectory;
-    private long trajectoryStartNs;
+    private long referenceTimeNs;
     private long setpointTimeNs;
     private long nowNs;
     private boolean hasState;
@@ -94,6 +95,19 @@ public final class ControlCycle
      */
     public ControlCycle(final RobotModel model, final CycleSettings settings)
     {
+        this(model, settings, ReferenceTimeScaling.Settings.defaults());
+    }
+
+    /**
+     * Not real-time safe: builds the controllers and sizes every array from the model.
+     *
+     * @param model the robot.
+     * @param settings gains, timeouts and limits.
+     * @param timeScalingSettings the trajectory clock's tuning ({@link ReferenceTimeScaling}).
+     */
+    public ControlCycle(
+        final RobotModel model, final CycleSettings settings, final ReferenceTimeScaling.Settings timeScalingSettings)
+    {
         dof = model.dof();
         this.settings = settings;
         computedTorque = new ComputedTorqueController(model, settings.kp(), settings.kd());
@@ -103,6 +117,9 @@ public final class ControlCycle
         computedTorque.frictionFeedforward(settings.frictionFeedforward());
         pdGravity.gravity(g[0], g[1], g[2]);
         limiter = new TorqueLimiter(model, settings.periodNs());
+        timeScaling = new ReferenceTimeScaling(model, timeScalingSettings);
+        timeScaling.gravity(g[0], g[1], g[2]);
+        timeScaling.frictionFeedforward(settings.frictionFeedforward());
         positionMin = new double[dof];
         positionMax = new double[dof];
         velocityMax = new double[dof];
@@ -308,8 +325,8 @@ public final class ControlCycle
             sampler.sample(nowSeconds(), qddddRef, qdddRef, qdddRef, qdddRef, qdddRef);
             return REJECTED_DISCONTINUOUS;
         }
-        trajectory = sampler;
-        trajectoryStartNs = nowNs;
+        timeScaling.start(sampler);
+        referenceTimeNs = nowNs;
         source = SOURCE_TRAJECTORY;
         transition(ControllerMode.TRACKING);
         return ACCEPTED;
@@ -396,8 +413,9 @@ public final class ControlCycle
     {
         if (source == SOURCE_TRAJECTORY)
         {
-            final double t = trajectory.startTimeS() + (nowNs - trajectoryStartNs) * 1e-9;
-            final int status = trajectory.sample(t, qRef, qdRef, qddRef, qdddRef, qddddRef);
+            final double elapsedS = (nowNs - referenceTimeNs) * 1e-9;
+            referenceTimeNs = nowNs;
+            final int status = timeScaling.advance(elapsedS, qRef, qdRef, qddRef, qdddRef, qddddRef);
             if (status == TrajectorySampler.FINISHED)
             {
                 completedTrajectories++;
@@ -620,6 +638,12 @@ public final class ControlCycle
     public TorqueLimiter limiter()
     {
         return limiter;
+    }
+
+    /** @return the trajectory clock, for its rate s' and scaled-tick count. */
+    public ReferenceTimeScaling timeScaling()
+    {
+        return timeScaling;
     }
 
     /** @return ticks run since construction. */
