@@ -16,32 +16,41 @@ import org.nectl.core.model.RobotModel;
  * {@link Settings#jerkMax()}, so s' and s'' are continuous and the feedforward tau stays continuous
  * (its s'' term) with a bounded rate (its s''' term).
  *
- * <p><b>Prediction.</b> At a path point and a constant rate sigma the rigid-body feedforward and its
- * rate are polynomials in sigma: tau = g + sigma^2 b and tau' = sigma gamma + sigma^3 beta (gravity
- * g and its rate gamma; inertia, rotor and velocity-product terms b and their rate beta), plus the
- * viscous friction Fv q' sigma and its rate Fv q'' sigma^2 and the Coulomb term Fs sign(q'). Two
- * evaluations of the torque-derivative recursion ({@link TorqueDerivative}) at sigma = 1 and 1/2
- * give g, b, gamma and beta exactly; the largest sigma in [{@link Settings#minimumRate()}, 1] that
- * keeps every joint within share x limit follows from these polynomials by a scan and bisection.
- * These rates are evaluated on a grid of path time ({@link Settings#gridSpacingS()}) over a
- * look-ahead window long enough to brake from s' = 1 to the minimum rate; the window is filled when
- * a trajectory starts and then extended by at most {@link Settings#evaluationsPerTick()} grid points
- * per tick. A grid point not yet evaluated counts as needing the minimum rate.
+ * <p><b>Structure used for prediction.</b> Along the path the rigid-body feedforward is
+ * tau = g + s'^2 b + s'' m and its rate tau' = s' gamma + s'^3 beta + s' s'' delta + s''' m, where
+ * g is gravity, b the inertia, rotor and velocity-product terms at unit rate, m = M q', and gamma,
+ * beta, delta their path rates (the chain rule above put into RNEA, which is quadratic in qd and
+ * linear in qdd); viscous friction adds Fv q' s' and Fv (q'' s'^2 + q' s''), Coulomb friction
+ * Fs sign(q'). Three evaluations of the torque-derivative recursion ({@link TorqueDerivative}) at
+ * (s', s'') = (1, 0), (1/2, 0) and (1, 1) give g, b, gamma, beta, m and delta exactly.
+ *
+ * <p><b>Look-ahead.</b> On a grid of path time ({@link Settings#gridSpacingS()}) over a window long
+ * enough to brake from s' = 1 to the minimum rate, each point gets the largest constant rate sigma
+ * in [{@link Settings#minimumRate()}, 1] whose feedforward stays within share x limit for every
+ * |s''| <= accelerationMax (a scan and a bisection over the polynomials above; no further
+ * recursion calls). The window is filled when a trajectory starts and then extended by at most
+ * {@link Settings#evaluationsPerTick()} grid points per tick; a point not yet evaluated counts as
+ * needing the minimum rate.
  *
  * <p><b>Clock law.</b> The allowed rate now is the least, over the window (including the grid point
  * just behind s), of the braking envelope v = -c + sqrt((c + sigma_k)^2 + 2 a delta_k): the speed
  * from which a deceleration a = accelerationMax / 2 reaches sigma_k within the path distance delta_k
- * still ahead, with c = a accelerationMax / jerkMax paying for the jerk-limited onset of braking.
- * Half the acceleration bound is planned so that the tracker has the other half to stay on the
- * envelope. The tracker asks s'' = envelope slope (braking only) + kv (v - s'), limited to the
- * acceleration bound, and reaches it with s''' = 4 kv (s''_wanted - s''), limited to the jerk bound
- * (a critically damped cascade, kv = 1 / ramp time, ramp time = accelerationMax / jerkMax). The margin 1 - share covers the feedback
- * part of the command and the s'' and s''' terms of the feedforward, which the constant-rate
- * prediction leaves out; the torque limiter after the control law still clips, counts and flags
- * anything left, so a planning error is never hidden by a torque jump.
+ * still ahead, c = a accelerationMax / jerkMax paying for the jerk-limited onset of braking. Half the
+ * acceleration bound is planned so that the tracker has the other half to stay on the envelope. The
+ * tracker asks s'' = envelope slope (braking only) + kv (v - s'), limited to the acceleration bound,
+ * and reaches it with s''' = 4 kv (s''_wanted - s''), limited to the jerk bound (a critically damped
+ * cascade, kv = jerkMax / accelerationMax).
  *
- * <p>Not thread safe: one instance belongs to the control-loop thread. {@link #start} costs one
- * window of evaluations; every other method after construction is real-time safe.
+ * <p><b>This tick.</b> The s''' term is not part of the look-ahead: before it is committed, the
+ * recursion is evaluated at the current (s, s', s'') with s''' = 0 and with s''' = 1, and s''' is
+ * clamped to the interval in which every joint's tau' stays within (1 + share) / 2 of its limit, so
+ * the feedforward actually commanded is checked, not only predicted. The remaining margin covers
+ * the feedback part of the command. The torque limiter after the control law still clips, counts
+ * and flags whatever is left, so a planning error is never hidden by a torque jump.
+ *
+ * <p>Per tick: two recursion evaluations, plus three per newly evaluated grid point. Not thread
+ * safe: one instance belongs to the control-loop thread. {@link #start} costs three evaluations per
+ * window point (measured in docs/CONTROL.md); every method after construction allocates nothing.
  */
 public final class ReferenceTimeScaling
 {
