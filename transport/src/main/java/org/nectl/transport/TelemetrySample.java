@@ -31,6 +31,11 @@ public final class TelemetrySample
     private long tickComputeNs;
     private ControllerState state = ControllerState.IDLE;
     private ControllerKind controller = ControllerKind.UNCHANGED;
+    private double referenceClockRate = 1.0;
+    private long timeScaledTickCount;
+    private long torqueClipCount;
+    private long torqueRateClipCount;
+    private long limiterFlags;
 
     /** @param jointCount number of joints, 1..{@value Wire#MAX_JOINTS}. */
     public TelemetrySample(final int jointCount)
@@ -220,6 +225,71 @@ public final class TelemetrySample
         return this;
     }
 
+    /** @return rate s' of the trajectory reference clock, (0, 1]; 1 in version 1 messages. */
+    public double referenceClockRate()
+    {
+        return referenceClockRate;
+    }
+
+    /** @param referenceClockRate rate s' of the trajectory reference clock, (0, 1]. @return this. */
+    public TelemetrySample referenceClockRate(final double referenceClockRate)
+    {
+        this.referenceClockRate = referenceClockRate;
+        return this;
+    }
+
+    /** @return ticks since start with s' below 1; 0 in version 1 messages. */
+    public long timeScaledTickCount()
+    {
+        return timeScaledTickCount;
+    }
+
+    /** @param timeScaledTickCount ticks since start with s' below 1. @return this. */
+    public TelemetrySample timeScaledTickCount(final long timeScaledTickCount)
+    {
+        this.timeScaledTickCount = timeScaledTickCount;
+        return this;
+    }
+
+    /** @return efforts clipped to the effort limit since start, summed over joints; 0 in version 1 messages. */
+    public long torqueClipCount()
+    {
+        return torqueClipCount;
+    }
+
+    /** @param torqueClipCount efforts clipped to the effort limit since start. @return this. */
+    public TelemetrySample torqueClipCount(final long torqueClipCount)
+    {
+        this.torqueClipCount = torqueClipCount;
+        return this;
+    }
+
+    /** @return efforts clipped to the rate window since start, summed over joints; 0 in version 1 messages. */
+    public long torqueRateClipCount()
+    {
+        return torqueRateClipCount;
+    }
+
+    /** @param torqueRateClipCount efforts clipped to the rate window since start. @return this. */
+    public TelemetrySample torqueRateClipCount(final long torqueRateClipCount)
+    {
+        this.torqueRateClipCount = torqueRateClipCount;
+        return this;
+    }
+
+    /** @return this tick's torque limiter flags (bit j effort, bit 32 + j rate); 0 in version 1 messages. */
+    public long limiterFlags()
+    {
+        return limiterFlags;
+    }
+
+    /** @param limiterFlags this tick's torque limiter flags. @return this. */
+    public TelemetrySample limiterFlags(final long limiterFlags)
+    {
+        this.limiterFlags = limiterFlags;
+        return this;
+    }
+
     void encode(final TelemetryEncoder encoder, final long sampleSequence, final long dropCount)
     {
         sequence = sampleSequence;
@@ -227,7 +297,9 @@ public final class TelemetrySample
         encoder.sequence(sequence).timestampNs(timestampNs).tickCount(tickCount).overrunCount(overrunCount)
             .deadlineMissCount(deadlineMissCount).missingStateCount(missingStateCount).telemetryDropCount(dropCount)
             .jointStateSequence(jointStateSequence).jointStateTimestampNs(jointStateTimestampNs)
-            .tickComputeNs(tickComputeNs).state(state).controller(controller).jointCount((short)q.length);
+            .tickComputeNs(tickComputeNs).state(state).controller(controller).jointCount((short)q.length)
+            .referenceClockRate(referenceClockRate).timeScaledTickCount(timeScaledTickCount)
+            .torqueClipCount(torqueClipCount).torqueRateClipCount(torqueRateClipCount).limiterFlags(limiterFlags);
         for (int r = 0; r < rejectCounts.length; r++)
         {
             encoder.rejectCounts(r, rejectCounts[r]);
@@ -268,6 +340,7 @@ public final class TelemetrySample
         tickComputeNs = decoder.tickComputeNs();
         state = ControllerState.get(stateRaw);
         controller = ControllerKind.get(controllerRaw);
+        decodeVersion2(decoder);
         for (int r = 0; r < rejectCounts.length; r++)
         {
             rejectCounts[r] = decoder.rejectCounts(r);
@@ -280,5 +353,16 @@ public final class TelemetrySample
             trackingError[k] = decoder.trackingError(k);
         }
         return true;
+    }
+
+    /** Fields since version 2; a version 1 sender did not scale time or report clips. */
+    private void decodeVersion2(final TelemetryDecoder decoder)
+    {
+        final boolean present = decoder.actingVersion() >= 2;
+        referenceClockRate = present ? decoder.referenceClockRate() : 1.0;
+        timeScaledTickCount = present ? decoder.timeScaledTickCount() : 0L;
+        torqueClipCount = present ? decoder.torqueClipCount() : 0L;
+        torqueRateClipCount = present ? decoder.torqueRateClipCount() : 0L;
+        limiterFlags = present ? decoder.limiterFlags() : 0L;
     }
 }

@@ -47,13 +47,16 @@ final class WireFormatTest
 {
     private static final long SEED = 0x5BE_0001L;
     private static final int HEADER = MessageHeaderEncoder.ENCODED_LENGTH;
+    /** A limiter flag word: the rate bit (32 + j) of joint 2. */
+    private static final long RATE_FLAG_OF_JOINT_2 = 1L << 34;
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
 
+
     @Test
-    void schemaIsVersionOneLittleEndianAndEveryElementIsDescribed() throws Exception
+    void schemaIsVersionTwoLittleEndianAndEveryElementIsDescribed() throws Exception
     {
         final Document schema;
         try (InputStream in = WireFormatTest.class.getResourceAsStream("/sbe/nectl-schema.xml"))
@@ -64,7 +67,7 @@ final class WireFormatTest
         }
         final Element root = schema.getDocumentElement();
         assertEquals("1", root.getAttribute("id"));
-        assertEquals("1", root.getAttribute("version"));
+        assertEquals("2", root.getAttribute("version"));
         assertEquals("littleEndian", root.getAttribute("byteOrder"));
         assertEquals("org.nectl.transport.sbe", root.getAttribute("package"));
 
@@ -269,13 +272,15 @@ final class WireFormatTest
         final double[] error = randomVector(random, 7);
         final TelemetryEncoder encoder = new TelemetryEncoder().wrapAndApplyHeader(buffer, 0, headerEncoder)
             .sequence(5L).tickCount(1000L).overrunCount(2L).deadlineMissCount(3L)
-            .state(ControllerState.TRACKING).controller(ControllerKind.COMPUTED_TORQUE).jointCount((short)7);
+            .state(ControllerState.TRACKING).controller(ControllerKind.COMPUTED_TORQUE).jointCount((short)7)
+            .referenceClockRate(0.625).timeScaledTickCount(11L).torqueClipCount(12L).torqueRateClipCount(13L)
+            .limiterFlags(RATE_FLAG_OF_JOINT_2);
         encoder.rejectCounts(RejectReason.NON_FINITE.value(), 9L);
         for (int k = 0; k < error.length; k++)
         {
             encoder.trackingError(k, error[k]);
         }
-        assertEquals(1235, encoder.encodedLength());
+        assertEquals(1275, encoder.encodedLength());
 
         final TelemetryDecoder decoder = new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder);
         assertEquals(5L, decoder.sequence());
@@ -290,6 +295,38 @@ final class WireFormatTest
             assertEquals(error[k], buffer.getDouble(HEADER + 976 + 8 * k, ByteOrder.LITTLE_ENDIAN));
         }
         assertEquals(ControllerState.TRACKING.value(), buffer.getByte(HEADER + 1232));
+        assertEquals(0.625, decoder.referenceClockRate());
+        assertEquals(0.625, buffer.getDouble(HEADER + 1235, ByteOrder.LITTLE_ENDIAN));
+        assertEquals(11L, buffer.getLong(HEADER + 1243, ByteOrder.LITTLE_ENDIAN));
+        assertEquals(12L, buffer.getLong(HEADER + 1251, ByteOrder.LITTLE_ENDIAN));
+        assertEquals(13L, buffer.getLong(HEADER + 1259, ByteOrder.LITTLE_ENDIAN));
+        assertEquals(RATE_FLAG_OF_JOINT_2, buffer.getLong(HEADER + 1267, ByteOrder.LITTLE_ENDIAN));
+    }
+
+    @Test
+    void aVersionOneTelemetryBlockDecodesWithTheVersionTwoFieldsAtTheirNeutralValues()
+    {
+        final TelemetrySample sent = new TelemetrySample(7).referenceClockRate(0.5).timeScaledTickCount(3L)
+            .torqueClipCount(4L).torqueRateClipCount(5L).limiterFlags(RATE_FLAG_OF_JOINT_2);
+        final TelemetryEncoder encoder = new TelemetryEncoder().wrapAndApplyHeader(buffer, 0, headerEncoder);
+        sent.encode(encoder, 1L, 0L);
+        // What a version 1 sender writes: the first 1235 bytes of the block, header version 1.
+        buffer.putShort(0, (short)1235, ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(6, (short)1, ByteOrder.LITTLE_ENDIAN);
+        final TelemetryDecoder decoder = new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder);
+        final TelemetrySample received = new TelemetrySample(7);
+        assertTrue(received.decode(decoder));
+        assertEquals(1.0, received.referenceClockRate());
+        assertEquals(0L, received.timeScaledTickCount() + received.torqueClipCount() + received.torqueRateClipCount()
+            + received.limiterFlags());
+        buffer.putShort(0, (short)1275, ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(6, (short)2, ByteOrder.LITTLE_ENDIAN);
+        assertTrue(received.decode(new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder)));
+        assertEquals(0.5, received.referenceClockRate());
+        assertEquals(3L, received.timeScaledTickCount());
+        assertEquals(4L, received.torqueClipCount());
+        assertEquals(5L, received.torqueRateClipCount());
+        assertEquals(RATE_FLAG_OF_JOINT_2, received.limiterFlags());
     }
 
     @Test
@@ -312,7 +349,7 @@ final class WireFormatTest
         assertEquals(blockLength, buffer.getShort(0, ByteOrder.LITTLE_ENDIAN), "blockLength");
         assertEquals(templateId, buffer.getShort(2, ByteOrder.LITTLE_ENDIAN), "templateId");
         assertEquals(1, buffer.getShort(4, ByteOrder.LITTLE_ENDIAN), "schemaId");
-        assertEquals(1, buffer.getShort(6, ByteOrder.LITTLE_ENDIAN), "version");
+        assertEquals(2, buffer.getShort(6, ByteOrder.LITTLE_ENDIAN), "version");
     }
 
     private static double[] randomVector(final SplittableRandom random, final int length)

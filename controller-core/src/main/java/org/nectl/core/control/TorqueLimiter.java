@@ -28,6 +28,8 @@ public final class TorqueLimiter
     private final long[] rateClips;
     private final long[] nonFiniteCommands;
     private int nonFiniteMask;
+    private long torqueClipTotal;
+    private long rateClipTotal;
 
     /**
      * Limits from the model's {@code effortMax} and {@code effortRateMax}. Not real-time safe.
@@ -128,6 +130,7 @@ public final class TorqueLimiter
                 {
                     flags |= torqueFlag(j);
                     torqueClips[j]++;
+                    torqueClipTotal++;
                 }
                 final double previous = previousNm[j];
                 final double step = torqueStepLimitNm[j];
@@ -135,6 +138,7 @@ public final class TorqueLimiter
                 {
                     flags |= rateFlag(j);
                     rateClips[j]++;
+                    rateClipTotal++;
                     out = rateLimited(j, saturated);
                 }
                 else
@@ -222,6 +226,18 @@ public final class TorqueLimiter
     public long rateClipCount(final int joint)
     {
         return rateClips[joint];
+    }
+
+    /** @return torque clips of all joints since construction (one per joint and tick). Real-time safe. */
+    public long torqueClipTotal()
+    {
+        return torqueClipTotal;
+    }
+
+    /** @return rate clips of all joints since construction (one per joint and tick). Real-time safe. */
+    public long rateClipTotal()
+    {
+        return rateClipTotal;
     }
 
     /** @return how many ticks joint j's command was non-finite (replaced by the previous one). Real-time safe. */

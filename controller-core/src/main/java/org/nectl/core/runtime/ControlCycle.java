@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.ControlStatus;
 import org.nectl.core.control.PdGravityController;
+import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.model.RobotModel;
@@ -58,6 +59,7 @@ public final class ControlCycle
     private final ReferenceMonitor referenceMonitor;
     private final StopProfile stopProfile;
     private final long[] faultCounts = new long[Faults.COUNT];
+    private final ReferenceTimeScaling timeScaling;
 
     private final double[] q;
     private final double[] qd;
@@ -79,8 +81,7 @@ public final class ControlCycle
     private ControllerMode mode = ControllerMode.IDLE;
     private ControlLaw law = ControlLaw.COMPUTED_TORQUE;
     private int source = SOURCE_POSE;
-    private TrajectorySampler trajectory;
-    private long trajectoryStartNs;
+    private long referenceTimeNs;
     private long setpointTimeNs;
     private long nowNs;
     private boolean hasState;
@@ -118,6 +119,23 @@ public final class ControlCycle
      */
     public ControlCycle(final RobotModel model, final CycleSettings settings, final SafetySettings safety)
     {
+        this(model, settings, safety, ReferenceTimeScaling.Settings.defaults());
+    }
+
+    /**
+     * Not real-time safe: builds the controllers and sizes every array from the model.
+     *
+     * @param model the robot.
+     * @param settings gains, timeouts and limits.
+     * @param safety stop categories per fault and the reflexes' limits.
+     * @param timeScalingSettings the trajectory clock's tuning ({@link ReferenceTimeScaling}).
+     */
+    public ControlCycle(
+        final RobotModel model,
+        final CycleSettings settings,
+        final SafetySettings safety,
+        final ReferenceTimeScaling.Settings timeScalingSettings)
+    {
         dof = model.dof();
         this.settings = settings;
         computedTorque = new ComputedTorqueController(model, settings.kp(), settings.kd());
@@ -127,6 +145,9 @@ public final class ControlCycle
         computedTorque.frictionFeedforward(settings.frictionFeedforward());
         pdGravity.gravity(g[0], g[1], g[2]);
         limiter = new TorqueLimiter(model, settings.periodNs());
+        timeScaling = new ReferenceTimeScaling(model, timeScalingSettings);
+        timeScaling.gravity(g[0], g[1], g[2]);
+        timeScaling.frictionFeedforward(settings.frictionFeedforward());
         this.safety = safety;
         if (safety.decelerationMax().length != dof)
         {
@@ -384,8 +405,8 @@ public final class ControlCycle
             sampler.sample(nowSeconds(), qddddRef, qdddRef, qdddRef, qdddRef, qdddRef);
             return REJECTED_DISCONTINUOUS;
         }
-        trajectory = sampler;
-        trajectoryStartNs = nowNs;
+        timeScaling.start(sampler);
+        referenceTimeNs = nowNs;
         source = SOURCE_TRAJECTORY;
         transition(ControllerMode.TRACKING);
         return ACCEPTED;
@@ -436,8 +457,9 @@ public final class ControlCycle
     {
         if (source == SOURCE_TRAJECTORY)
         {
-            final double t = trajectory.startTimeS() + (nowNs - trajectoryStartNs) * 1e-9;
-            final int status = trajectory.sample(t, qRef, qdRef, qddRef, qdddRef, qddddRef);
+            final double elapsedS = (nowNs - referenceTimeNs) * 1e-9;
+            referenceTimeNs = nowNs;
+            final int status = timeScaling.advance(elapsedS, qRef, qdRef, qddRef, qdddRef, qddddRef);
             if (status == TrajectorySampler.FINISHED)
             {
                 completedTrajectories++;
@@ -760,6 +782,12 @@ public final class ControlCycle
     public TorqueLimiter limiter()
     {
         return limiter;
+    }
+
+    /** @return the trajectory clock, for its rate s' and scaled-tick count. */
+    public ReferenceTimeScaling timeScaling()
+    {
+        return timeScaling;
     }
 
     /** @return ticks run since construction. */

@@ -4,14 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.MassMatrix;
-import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.testing.ModelVariants;
 import org.nectl.core.testing.RandomRobots;
 
 /**
@@ -169,7 +168,7 @@ class ClosedLoopControlTest
         for (long seed = 1; seed <= 3; seed++)
         {
             final RobotModel nominal = RandomRobots.robot(seed + 20, 7, false, RandomRobots.Joints.REVOLUTE, true);
-            final RobotModel actual = perturbed(nominal, seed, 0.2);
+            final RobotModel actual = ModelVariants.withInertiaErrors(nominal, seed, 0.2);
             final TrajectorySampler sampler = ControlFixtures.randomTrajectory(nominal, seed, 4.0);
             final ComputedTorqueController controller = ControlFixtures.controller(nominal, kp);
             final TorqueLimiter limiter = limiterAroundTheFeedforward(controller, sampler, 4.0);
@@ -277,38 +276,6 @@ class ClosedLoopControlTest
             rateLimitNmPerS[j] = 2.0 * rateLimitNmPerS[j] + 1000.0;
         }
         return new TorqueLimiter(torqueLimitNm, rateLimitNmPerS, Math.round(PERIOD_S * 1e9));
-    }
-
-    /**
-     * The same robot with each body's mass (centre of mass kept) and rotational inertia about the
-     * centre of mass scaled by independent factors in [1 - fraction, 1 + fraction].
-     */
-    private static RobotModel perturbed(final RobotModel model, final long seed, final double fraction)
-    {
-        final SplittableRandom rnd = new SplittableRandom(seed * 104729);
-        final RobotModel.Builder builder = RobotModel.builder(model.name() + "-perturbed").baseName(model.baseName());
-        final String[] coordinates = new String[model.dof()];
-        for (int i = 0; i < model.bodyCount(); i++)
-        {
-            final InertialParameters p = model.inertialParameters(i);
-            final double[] inertia = p.inertiaAtCentreOfMass();
-            final double inertiaScale = 1 + rnd.nextDouble(-fraction, fraction);
-            for (int k = 0; k < 9; k++)
-            {
-                inertia[k] *= inertiaScale;
-            }
-            final InertialParameters scaled = InertialParameters.ofCentreOfMass(
-                p.mass() * (1 + rnd.nextDouble(-fraction, fraction)), p.centreOfMass(), inertia);
-            final int body = builder.addBody(model.bodyName(i), model.jointName(i), model.parent(i), model.jointType(i),
-                model.placementRotation(i), model.placementTranslation(i), scaled);
-            final int k = model.coordinateOfBody(i);
-            if (k >= 0)
-            {
-                builder.actuation(body, model.actuation(k)).limits(body, model.limits(k));
-                coordinates[k] = model.jointName(i);
-            }
-        }
-        return builder.coordinateOrder(List.of(coordinates)).build();
     }
 
     private static double lyapunov(

@@ -55,13 +55,19 @@ class TorqueLimiterTest
                 previous[j] = out[j];
             }
         }
+        long torqueTotal = 0;
+        long rateTotal = 0;
         for (int j = 0; j < 7; j++)
         {
             assertEquals(torqueFlags[j], limiter.torqueClipCount(j), "joint " + j);
             assertEquals(rateFlags[j], limiter.rateClipCount(j), "joint " + j);
             assertTrue(limiter.rateClipCount(j) > 1000, "the wild stretches must bind the rate limit");
             assertEquals(0, limiter.nonFiniteCount(j));
+            torqueTotal += torqueFlags[j];
+            rateTotal += rateFlags[j];
         }
+        assertEquals(torqueTotal, limiter.torqueClipTotal(), "the telemetered torque clip total");
+        assertEquals(rateTotal, limiter.rateClipTotal(), "the telemetered rate clip total");
         assertTrue(limiter.torqueClipCount(4) > 100, "the 12 N m joints must hit the torque limit");
     }
 

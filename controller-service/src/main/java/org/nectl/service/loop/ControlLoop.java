@@ -309,7 +309,12 @@ public final class ControlLoop implements Runnable
             .jointStateTimestampNs(state.timestampNs())
             .tickComputeNs(lastComputeNs)
             .state(STATE_OF_MODE[cycle.mode().ordinal()])
-            .controller(cycle.law() == ControlLaw.COMPUTED_TORQUE ? ControllerKind.COMPUTED_TORQUE : ControllerKind.PD_GRAVITY);
+            .controller(cycle.law() == ControlLaw.COMPUTED_TORQUE ? ControllerKind.COMPUTED_TORQUE : ControllerKind.PD_GRAVITY)
+            .referenceClockRate(cycle.timeScaling().rate())
+            .timeScaledTickCount(cycle.timeScaling().scaledTicks())
+            .torqueClipCount(cycle.limiter().torqueClipTotal())
+            .torqueRateClipCount(cycle.limiter().rateClipTotal())
+            .limiterFlags(cycle.limiterFlags());
         telemetryQueue.offer(telemetry);
     }
 
