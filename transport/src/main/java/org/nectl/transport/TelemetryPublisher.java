@@ -8,13 +8,15 @@ import org.agrona.CloseHelper;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ControlledMessageHandler;
+import org.nectl.transport.sbe.ControllerEventEncoder;
 
 /**
- * Moves queued telemetry samples from the {@link TelemetryQueue} ring to an Aeron publication,
- * copying each encoded message straight from the ring. Under back pressure the sample stays in the
+ * Moves queued controller events from the {@link ControllerEventQueue} ring and telemetry samples
+ * from the {@link TelemetryQueue} ring to one Aeron publication, events first, copying each encoded
+ * message straight from its ring. Under back pressure the sample stays in the
  * ring and is retried on the next duty cycle, so a slow consumer fills the ring and the loop then
  * drops and counts; with no subscriber at all (or a closed publication) samples are discarded and
- * counted here.
+ * counted here. Events are treated alike in their own ring and counters.
  *
  * <p>An Agrona {@link Agent} for a non-real-time thread. Counters may be read from any thread.
  */
@@ -23,28 +25,34 @@ public final class TelemetryPublisher implements Agent
     private static final int SAMPLES_PER_DUTY_CYCLE = 16;
 
     private final TelemetryQueue queue;
+    private final ControllerEventQueue events;
     private final Publication publication;
     private final ControlledMessageHandler forwarder = this::forward;
     private final AtomicLong publishedCount = new AtomicLong();
     private final AtomicLong unpublishedCount = new AtomicLong();
+    private final AtomicLong publishedEventCount = new AtomicLong();
+    private final AtomicLong unpublishedEventCount = new AtomicLong();
 
     /**
      * Not real-time safe.
      *
      * @param aeron connected client.
      * @param config channel and stream id.
-     * @param queue the ring the loop fills.
+     * @param queue the sample ring the loop fills.
+     * @param events the event ring the loop fills.
      */
-    public TelemetryPublisher(final Aeron aeron, final TelemetryConfig config, final TelemetryQueue queue)
+    public TelemetryPublisher(
+        final Aeron aeron, final TelemetryConfig config, final TelemetryQueue queue, final ControllerEventQueue events)
     {
         this.queue = queue;
+        this.events = events;
         this.publication = aeron.addPublication(config.channel(), config.streamId());
     }
 
     @Override
     public int doWork()
     {
-        return queue.read(forwarder, SAMPLES_PER_DUTY_CYCLE);
+        return events.read(forwarder, SAMPLES_PER_DUTY_CYCLE) + queue.read(forwarder, SAMPLES_PER_DUTY_CYCLE);
     }
 
     @Override
@@ -78,6 +86,18 @@ public final class TelemetryPublisher implements Agent
         return unpublishedCount.get();
     }
 
+    /** @return controller events published since start. Any thread. */
+    public long publishedEventCount()
+    {
+        return publishedEventCount.get();
+    }
+
+    /** @return controller events taken from the ring and discarded: no subscriber, or the publication closed. Any thread. */
+    public long unpublishedEventCount()
+    {
+        return unpublishedEventCount.get();
+    }
+
     private ControlledMessageHandler.Action forward(
         final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
@@ -86,7 +106,10 @@ public final class TelemetryPublisher implements Agent
         {
             return ControlledMessageHandler.Action.ABORT;
         }
-        final AtomicLong counter = result > 0 ? publishedCount : unpublishedCount;
+        final boolean event = msgTypeId == ControllerEventEncoder.TEMPLATE_ID;
+        final AtomicLong counter = result > 0
+            ? (event ? publishedEventCount : publishedCount)
+            : (event ? unpublishedEventCount : unpublishedCount);
         counter.lazySet(counter.get() + 1);
         return ControlledMessageHandler.Action.CONTINUE;
     }

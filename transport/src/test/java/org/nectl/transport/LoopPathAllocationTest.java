@@ -8,8 +8,11 @@ import java.lang.management.ManagementFactory;
 import io.aeron.Aeron;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.nectl.transport.sbe.ControllerEventKind;
+import org.nectl.transport.sbe.ControllerState;
 import org.nectl.transport.sbe.DriveMode;
 import org.nectl.transport.sbe.EStopDecoder;
+import org.nectl.transport.sbe.EventCommand;
 import org.nectl.transport.sbe.ModeRequestDecoder;
 import org.nectl.transport.sbe.StreamSetpointDecoder;
 import org.nectl.transport.sbe.TrajectorySegmentDecoder;
@@ -102,6 +105,7 @@ final class LoopPathAllocationTest
         private final double[] reference = new double[DOF];
         private final TelemetryConfig telemetryConfig = TelemetryConfig.ipcDefaults();
         private final TelemetryQueue telemetry = new TelemetryQueue(telemetryConfig);
+        private final ControllerEventQueue events = new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES);
         private final TelemetryPublisher publisher;
         private final TelemetrySample sample = new TelemetrySample(DOF);
         private long ticks;
@@ -117,7 +121,7 @@ final class LoopPathAllocationTest
             final byte[] datagram = new PlannerDatagrams().setpoint(1L, new double[DOF], new double[DOF]);
             setpointLength = datagram.length - PlannerCommandValidator.AUTH_TRAILER_LENGTH;
             setpoint = new UnsafeBuffer(datagram);
-            publisher = new TelemetryPublisher(aeron, telemetryConfig, telemetry);
+            publisher = new TelemetryPublisher(aeron, telemetryConfig, telemetry, events);
         }
 
         void run(final int i)
@@ -139,6 +143,8 @@ final class LoopPathAllocationTest
             {
                 telemetryQueued++;
             }
+            events.offer(i, i, ControllerEventKind.MODE_TRANSITION, ControllerState.ENABLED, ControllerState.TRACKING,
+                0, 0, EventCommand.SETPOINT, 0);
 
             adapter.pollMotorCommand(applied);
             publisher.doWork();

@@ -78,7 +78,8 @@ final class ProtocolDocumentTest
         assertTrue(mismatches.isEmpty(), "PROTOCOL.md disagrees with the codecs: " + mismatches);
         assertTrue(checkedRows >= 70, "rows checked: " + checkedRows);
         for (final String message : new String[] {"JointState", "MotorCommand", "AdapterHeartbeat", "TrajectorySegment",
-            "StreamSetpoint", "ModeRequest", "EStop", "CommandAck", "CommandReject", "Telemetry"})
+            "StreamSetpoint", "ModeRequest", "EStop", "CommandAck", "CommandReject", "Telemetry",
+            "ControllerEvent"})
         {
             assertTrue(sections.containsKey(message), "PROTOCOL.md documents " + message);
         }

@@ -15,8 +15,11 @@ import org.agrona.concurrent.AgentRunner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.nectl.transport.sbe.ControllerEventDecoder;
+import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
+import org.nectl.transport.sbe.EventCommand;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.RejectReason;
 import org.nectl.transport.sbe.TelemetryDecoder;
@@ -87,7 +90,7 @@ final class TelemetryTest
     private void publishAndCheck(final TelemetryConfig config, final Subscription subscription)
     {
         final TelemetryQueue queue = new TelemetryQueue(config);
-        final TelemetryPublisher publisher = new TelemetryPublisher(transport.aeron(), config, queue);
+        final TelemetryPublisher publisher = new TelemetryPublisher(transport.aeron(), config, queue, new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES));
         runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, publisher);
         AgentRunner.startOnThread(runner);
         Await.until(publisher::isConnected, "telemetry subscriber connected");
@@ -167,7 +170,7 @@ final class TelemetryTest
 
         try (Subscription subscription = transport.aeron().addSubscription(config.channel(), config.streamId()))
         {
-            final TelemetryPublisher publisher = new TelemetryPublisher(transport.aeron(), config, queue);
+            final TelemetryPublisher publisher = new TelemetryPublisher(transport.aeron(), config, queue, new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES));
             Await.until(publisher::isConnected, "telemetry subscriber connected");
             runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, publisher);
             AgentRunner.startOnThread(runner);
@@ -191,12 +194,92 @@ final class TelemetryTest
         assertEquals(capacityRecords, received.get(capacityRecords - 1).sequence());
     }
 
+    /**
+     * Events have their own ring: with the sample ring full (a stalled consumer) every event still
+     * queues until the event ring is full, then events are dropped and counted, and the first event
+     * after the stall carries the drop count and a sequence gap. Events are published before samples.
+     */
+    @Test
+    void eventsBypassAFullSampleRingAndAFullEventRingDropsAndCounts()
+    {
+        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 16 * 1024);
+        final TelemetryQueue queue = new TelemetryQueue(config);
+        final int eventRingBytes = 4096;
+        final ControllerEventQueue events = new ControllerEventQueue(eventRingBytes);
+        final TelemetrySample sample = new TelemetrySample(DOF);
+        while (queue.offer(sample) == TelemetryQueue.QUEUED)
+        {
+            sample.tickCount(sample.tickCount() + 1);
+        }
+        final int capacityEvents = eventRingBytes / align(Wire.HEADER_LENGTH + ControllerEventDecoder.BLOCK_LENGTH + 8, 8);
+        int queued = 0;
+        for (int e = 1; e <= capacityEvents + 5; e++)
+        {
+            queued += events.offer(1000L * e, e, ControllerEventKind.FAULT, ControllerState.TRACKING, ControllerState.FAULT,
+                e, e, EventCommand.NONE, 0) ? 1 : 0;
+        }
+        final int queuedEvents = queued;
+        // The ring keeps at most one record of slack.
+        assertTrue(queuedEvents >= capacityEvents - 1, "the event ring holds its capacity although the sample ring is full: " + queuedEvents);
+        final long dropped = capacityEvents + 5L - queuedEvents;
+        assertEquals(dropped, events.dropCount());
+        final long stallEnd = capacityEvents + 6L;
+        final List<Long> eventSequences = new ArrayList<>();
+        final long[] lastEvent = new long[2];
+        final ControllerEventDecoder eventDecoder = new ControllerEventDecoder();
+        final int[] samplesBeforeFirstEvent = new int[1];
+        final FragmentHandler both = (buffer, offset, length, header) ->
+        {
+            if (Wire.isWholeMessage(headerDecoder, buffer, offset, length, ControllerEventDecoder.TEMPLATE_ID,
+                ControllerEventDecoder.BLOCK_LENGTH))
+            {
+                eventDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder);
+                if (eventSequences.isEmpty())
+                {
+                    samplesBeforeFirstEvent[0] = received.size();
+                }
+                eventSequences.add(eventDecoder.sequence());
+                lastEvent[0] = eventDecoder.timestampNs();
+                lastEvent[1] = eventDecoder.droppedEventCount();
+            }
+            else
+            {
+                collector.onFragment(buffer, offset, length, header);
+            }
+        };
+        try (Subscription subscription = transport.aeron().addSubscription(config.channel(), config.streamId()))
+        {
+            final TelemetryPublisher publisher = new TelemetryPublisher(transport.aeron(), config, queue, events);
+            Await.until(publisher::isConnected, "telemetry subscriber connected");
+            runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, publisher);
+            AgentRunner.startOnThread(runner);
+            Await.until(() ->
+            {
+                subscription.poll(both, 10);
+                return eventSequences.size() == queuedEvents;
+            }, "the queued events");
+            assertEquals(0, samplesBeforeFirstEvent[0], "events are published ahead of the queued samples");
+            Await.until(() -> events.offer(1000L * stallEnd, stallEnd, ControllerEventKind.FAULT, ControllerState.FAULT,
+                ControllerState.FAULT, 0, 0, EventCommand.NONE, 0), "event ring has room again");
+            Await.until(() ->
+            {
+                subscription.poll(both, 10);
+                return eventSequences.size() == queuedEvents + 1;
+            }, "the event after the stall");
+            assertEquals(queuedEvents + 1L, publisher.publishedEventCount());
+        }
+        assertEquals(queuedEvents, eventSequences.get(queuedEvents - 1));
+        assertEquals(stallEnd, eventSequences.get(queuedEvents), "sequence gap shows the dropped events");
+        assertEquals(1000L * stallEnd, lastEvent[0]);
+        assertEquals(dropped, lastEvent[1], "dropped events reported");
+    }
+
     @Test
     void samplesWithoutAnySubscriberAreDiscardedAndCountedNotKept()
     {
         final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 64 * 1024);
         final TelemetryQueue queue = new TelemetryQueue(config);
-        final TelemetryPublisher publisher = new TelemetryPublisher(transport.aeron(), config, queue);
+        final TelemetryPublisher publisher = new TelemetryPublisher(transport.aeron(), config, queue, new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES));
         final TelemetrySample sample = new TelemetrySample(DOF);
         for (int tick = 0; tick < 3; tick++)
         {

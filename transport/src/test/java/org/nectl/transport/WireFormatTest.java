@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.nectl.transport.sbe.BooleanType;
 import org.nectl.transport.sbe.CommandRejectDecoder;
 import org.nectl.transport.sbe.CommandRejectEncoder;
+import org.nectl.transport.sbe.ControllerEventEncoder;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
 import org.nectl.transport.sbe.DriveMode;
@@ -68,6 +69,13 @@ final class WireFormatTest
         final Element root = schema.getDocumentElement();
         assertEquals("1", root.getAttribute("id"));
         assertEquals("2", root.getAttribute("version"));
+        final NodeList messages = schema.getElementsByTagNameNS("*", "message");
+        for (int i = 0; i < messages.getLength(); i++)
+        {
+            final Element message = (Element)messages.item(i);
+            final boolean added = Integer.parseInt(message.getAttribute("id")) == ControllerEventEncoder.TEMPLATE_ID;
+            assertEquals(added ? "2" : "", message.getAttribute("sinceVersion"), message.getAttribute("name") + " sinceVersion");
+        }
         assertEquals("littleEndian", root.getAttribute("byteOrder"));
         assertEquals("org.nectl.transport.sbe", root.getAttribute("package"));
 
@@ -349,7 +357,7 @@ final class WireFormatTest
         assertEquals(blockLength, buffer.getShort(0, ByteOrder.LITTLE_ENDIAN), "blockLength");
         assertEquals(templateId, buffer.getShort(2, ByteOrder.LITTLE_ENDIAN), "templateId");
         assertEquals(1, buffer.getShort(4, ByteOrder.LITTLE_ENDIAN), "schemaId");
-        assertEquals(2, buffer.getShort(6, ByteOrder.LITTLE_ENDIAN), "version");
+        assertEquals(Wire.SCHEMA_VERSION, buffer.getShort(6, ByteOrder.LITTLE_ENDIAN), "version");
     }
 
     private static double[] randomVector(final SplittableRandom random, final int length)

@@ -4,9 +4,11 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -19,6 +21,7 @@ import io.aeron.logbuffer.Header;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.nectl.service.monitor.ControllerEventText;
 import org.nectl.service.monitor.TelemetryCsv;
 import org.nectl.service.monitor.TelemetryView;
 import org.nectl.transport.AeronConfig;
@@ -26,6 +29,7 @@ import org.nectl.transport.AeronTransport;
 import org.nectl.transport.TelemetryConfig;
 import org.nectl.transport.TelemetrySample;
 import org.nectl.transport.Wire;
+import org.nectl.transport.sbe.ControllerEventDecoder;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.TelemetryDecoder;
 
@@ -36,7 +40,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code nectl monitor}: subscribes to the service's Telemetry publication, shows a live text view
- * and optionally records every sample to CSV. Runs until SIGINT/SIGTERM, {@code --count} samples
+ * with the latest controller events and optionally records every sample and every event to CSV. Runs until SIGINT/SIGTERM, {@code --count} samples
  * or {@code --duration} seconds. Not real-time safe.
  */
 @Command(
@@ -44,7 +48,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
         "Shows the service's telemetry live: state, tick counters, misses, rejected datagrams by reason,",
-        "per-joint position, tracking error and torque; --csv records every sample.",
+        "per-joint position, tracking error and torque, and the latest controller events (transitions, faults,",
+        "stops, refused commands); --csv records every sample, --events-csv every event.",
         "Exit status: 0 done, 1 no media driver, 2 bad option, 3 --count not reached within --duration."
     })
 final class MonitorCommand implements Callable<Integer>
@@ -52,6 +57,8 @@ final class MonitorCommand implements Callable<Integer>
     /** Exit status when fewer than --count samples arrived within --duration. */
     static final int INCOMPLETE_EXIT_STATUS = 3;
     private static final String CLEAR_SCREEN = "\033[H\033[2J";
+    /** Controller events shown under the live view. */
+    private static final int EVENTS_SHOWN = 10;
 
     @Spec
     private CommandSpec spec;
@@ -71,6 +78,9 @@ final class MonitorCommand implements Callable<Integer>
     @Option(names = "--csv", paramLabel = "FILE", description = "Record every sample to this CSV file (overwritten).")
     private Path csvFile;
 
+    @Option(names = "--events-csv", paramLabel = "FILE", description = "Record every controller event to this CSV file (overwritten).")
+    private Path eventsCsvFile;
+
     @Option(names = "--count", paramLabel = "N", defaultValue = "0", description = "Stop after N samples; 0 for no limit.")
     private long count;
 
@@ -86,6 +96,10 @@ final class MonitorCommand implements Callable<Integer>
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final TelemetryDecoder decoder = new TelemetryDecoder();
+    private final ControllerEventDecoder eventDecoder = new ControllerEventDecoder();
+    private final ArrayDeque<String> latestEvents = new ArrayDeque<>();
+    private Writer eventsCsv;
+    private long eventCount;
     private final TelemetryView view = new TelemetryView();
     private TelemetrySample sample;
     private TelemetryCsv csv;
@@ -119,11 +133,11 @@ final class MonitorCommand implements Callable<Integer>
         Runtime.getRuntime().addShutdownHook(stopOnSignal);
         try (transport; Subscription subscription = transport.aeron().addSubscription(channel, streamId))
         {
-            return csvFile != null ? recordTo(subscription) : watch(subscription);
+            return eventsCsvFile != null ? recordEventsTo(subscription) : recordSamplesOrWatch(subscription);
         }
         catch (final IOException | UncheckedIOException e)
         {
-            err.println("nectl monitor: cannot write " + csvFile + ": " + e.getMessage());
+            err.println("nectl monitor: cannot write " + (csvFile != null ? csvFile : eventsCsvFile) + ": " + e.getMessage());
             return 2;
         }
         finally
@@ -131,6 +145,21 @@ final class MonitorCommand implements Callable<Integer>
             stopped.countDown();
             removeHook(stopOnSignal);
         }
+    }
+
+    private int recordEventsTo(final Subscription subscription) throws IOException
+    {
+        try (BufferedWriter writer = Files.newBufferedWriter(eventsCsvFile, StandardCharsets.UTF_8))
+        {
+            eventsCsv = writer;
+            eventsCsv.append(ControllerEventText.CSV_HEADER).append('\n');
+            return recordSamplesOrWatch(subscription);
+        }
+    }
+
+    private int recordSamplesOrWatch(final Subscription subscription) throws IOException
+    {
+        return csvFile != null ? recordTo(subscription) : watch(subscription);
     }
 
     private int recordTo(final Subscription subscription) throws IOException
@@ -152,29 +181,46 @@ final class MonitorCommand implements Callable<Integer>
         final long intervalNs = TimeUnit.MILLISECONDS.toNanos(intervalMs);
         long nextViewNs = startNs;
         long shownCount = 0;
+        long shownEvents = 0;
         while (running && (count == 0 || receivedCount < count) && (durationNs == 0 || System.nanoTime() - startNs < durationNs))
         {
             idle.idle(subscription.poll(handler, 16));
-            if (!quiet && receivedCount > shownCount && System.nanoTime() - nextViewNs >= 0)
+            if (!quiet && sample != null && (receivedCount > shownCount || eventCount > shownEvents)
+                && System.nanoTime() - nextViewNs >= 0)
             {
-                out.print((terminal ? CLEAR_SCREEN : "") + view.render(sample, receivedCount));
+                out.print((terminal ? CLEAR_SCREEN : "") + view.render(sample, receivedCount) + events());
                 out.flush();
                 shownCount = receivedCount;
+                shownEvents = eventCount;
                 nextViewNs = System.nanoTime() + intervalNs;
             }
         }
-        if (!quiet && sample != null && receivedCount > shownCount)
+        if (!quiet && sample != null && (receivedCount > shownCount || eventCount > shownEvents))
         {
-            out.print(view.render(sample, receivedCount));
+            out.print(view.render(sample, receivedCount) + events());
         }
-        out.printf(Locale.ROOT, "nectl monitor: %d samples received, %d skipped (other joint count or invalid) on %s stream %d%s%n",
-            receivedCount, skippedCount, channel, streamId, csvFile != null ? ", recorded to " + csvFile : "");
+        out.printf(Locale.ROOT, "nectl monitor: %d samples and %d events received, %d skipped (other joint count or invalid) "
+            + "on %s stream %d%s%s%n", receivedCount, eventCount, skippedCount, channel, streamId,
+            csvFile != null ? ", samples recorded to " + csvFile : "", eventsCsvFile != null ? ", events recorded to " + eventsCsvFile : "");
         out.flush();
         return count != 0 && receivedCount < count ? INCOMPLETE_EXIT_STATUS : 0;
     }
 
+    private String events()
+    {
+        final StringBuilder text = new StringBuilder("latest events:").append(latestEvents.isEmpty() ? " none\n" : "\n");
+        latestEvents.forEach(line -> text.append("  ").append(line).append('\n'));
+        return text.toString();
+    }
+
     private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
+        if (Wire.isWholeMessage(headerDecoder, buffer, offset, length, ControllerEventDecoder.TEMPLATE_ID,
+            ControllerEventDecoder.BLOCK_LENGTH))
+        {
+            onEvent(eventDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder));
+            return;
+        }
         if (!Wire.isWholeMessage(headerDecoder, buffer, offset, length, TelemetryDecoder.TEMPLATE_ID, TelemetryDecoder.BLOCK_LENGTH))
         {
             skippedCount++;
@@ -197,6 +243,27 @@ final class MonitorCommand implements Callable<Integer>
             try
             {
                 csv.write(sample);
+            }
+            catch (final IOException e)
+            {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private void onEvent(final ControllerEventDecoder event)
+    {
+        eventCount++;
+        if (latestEvents.size() == EVENTS_SHOWN)
+        {
+            latestEvents.removeFirst();
+        }
+        latestEvents.addLast(ControllerEventText.line(event));
+        if (eventsCsv != null)
+        {
+            try
+            {
+                eventsCsv.append(ControllerEventText.csvRow(event)).append('\n');
             }
             catch (final IOException e)
             {

@@ -7,6 +7,7 @@ import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.ControllerMode;
+import org.nectl.transport.ControllerEventQueue;
 import org.nectl.transport.ControllerLink;
 import org.nectl.transport.HeartbeatSample;
 import org.nectl.transport.JointStateSample;
@@ -14,15 +15,19 @@ import org.nectl.transport.MotorCommandSample;
 import org.nectl.transport.PlannerGateway;
 import org.nectl.transport.TelemetryQueue;
 import org.nectl.transport.TelemetrySample;
+import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
 import org.nectl.transport.sbe.DriveMode;
+import org.nectl.transport.sbe.EventCommand;
 
 /**
  * The control-loop thread: busy-spins, and once per period (realtime) or per new JointState
  * (lockstep) takes the newest state, applies prepared planner commands, runs one
  * {@link ControlCycle} tick, publishes the MotorCommand by tryClaim and hands a telemetry sample
- * to the telemetry ring. Overruns (compute longer than the period) and deadline misses (a tick
+ * to the telemetry ring. Every mode transition, newly latched fault, accepted stop request and
+ * refused command goes, undecimated, to the controller-event ring with its controller time.
+ * Overruns (compute longer than the period) and deadline misses (a tick
  * starting more than half a period late) are counted and published; tick compute time goes into
  * an HdrHistogram.
  *
@@ -44,7 +49,9 @@ public final class ControlLoop implements Runnable
     private static final int PUBLISH_FAILURES = 8;
     private static final int REJECTED_COMMANDS = 9;
     private static final int APPLIED_COMMANDS = 10;
-    private static final int STATUS_SLOTS = 11;
+    private static final int EVENTS = 11;
+    private static final int DROPPED_EVENTS = 12;
+    private static final int STATUS_SLOTS = 13;
 
     /** JointState status bits that mean the adapter cannot be trusted: drive fault, encoder fault. */
     private static final int ADAPTER_FAULT_BITS = (1 << 1) | (1 << 2);
@@ -60,11 +67,16 @@ public final class ControlLoop implements Runnable
     private static final ControllerState[] STATE_OF_MODE = {
         ControllerState.IDLE, ControllerState.ENABLED, ControllerState.TRACKING, ControllerState.HOLD, ControllerState.FAULT,
         ControllerState.STOPPING, ControllerState.STANDSTILL, ControllerState.ESTOP};
+    /** Wire name of each {@link PreparedCommand.Kind}, by ordinal. */
+    private static final EventCommand[] EVENT_COMMAND = {
+        EventCommand.ENABLE, EventCommand.DISABLE, EventCommand.HOLD, EventCommand.RESET, EventCommand.ESTOP,
+        EventCommand.TRAJECTORY, EventCommand.SETPOINT};
 
     private final ControlCycle cycle;
     private final ControllerLink link;
     private final PlannerGateway gateway;
     private final TelemetryQueue telemetryQueue;
+    private final ControllerEventQueue events;
     private final OneToOneConcurrentArrayQueue<PreparedCommand> commands;
     private final LoopMode mode;
     private final long periodNs;
@@ -93,12 +105,16 @@ public final class ControlLoop implements Runnable
     private int watchdogStates;
     private long lastTickedSequence = -1;
     private long appliedCommands;
+    private ControllerMode reportedMode = ControllerMode.IDLE;
+    private int reportedFaults;
 
     ControlLoop(
         final ControlCycle cycle, final int dof, final ControllerLink link, final PlannerGateway gateway,
-        final TelemetryQueue telemetryQueue, final OneToOneConcurrentArrayQueue<PreparedCommand> commands,
+        final TelemetryQueue telemetryQueue, final ControllerEventQueue events,
+        final OneToOneConcurrentArrayQueue<PreparedCommand> commands,
         final LoopMode mode, final long periodNs, final long heartbeatTimeoutNs, final int core)
     {
+        this.events = events;
         this.cycle = cycle;
         this.dof = dof;
         this.link = link;
@@ -148,7 +164,7 @@ public final class ControlLoop implements Runnable
             {
                 misses++;
             }
-            applyCommands();
+            applyCommands(nowNs);
             tick(nowNs, nowNs);
             deadlineNs += periodNs;
             if (nowNs - deadlineNs > periodNs)
@@ -164,7 +180,8 @@ public final class ControlLoop implements Runnable
         while (running)
         {
             pollInputs();
-            applyCommands();
+            // Commands take effect at the next tick, whose controller time is the newest state's.
+            applyCommands(state.timestampNs());
             final long nowNs = System.nanoTime();
             if (freshState)
             {
@@ -193,17 +210,30 @@ public final class ControlLoop implements Runnable
         }
     }
 
-    private void applyCommands()
+    private void applyCommands(final long timeNs)
     {
         final long appliedBefore = appliedCommands;
         PreparedCommand next;
         while ((next = commands.poll()) != null)
         {
             appliedCommands++;
-            if (apply(next) != ControlCycle.ACCEPTED)
+            final ControllerState before = STATE_OF_MODE[cycle.mode().ordinal()];
+            final int result = apply(next);
+            final EventCommand command = EVENT_COMMAND[next.kind.ordinal()];
+            if (result != ControlCycle.ACCEPTED)
             {
                 rejectedCommands++;
+                event(timeNs, ControllerEventKind.COMMAND_REJECTED, before, 0, command, result);
             }
+            else if (command == EventCommand.DISABLE || command == EventCommand.HOLD || command == EventCommand.ESTOP)
+            {
+                event(timeNs, ControllerEventKind.STOP, before, 0, command, 0);
+            }
+            else if (command == EventCommand.RESET)
+            {
+                event(timeNs, ControllerEventKind.RESET, before, 0, command, 0);
+            }
+            reportChanges(timeNs, command);
         }
         if (appliedCommands != appliedBefore)
         {
@@ -252,6 +282,7 @@ public final class ControlLoop implements Runnable
         final long heartbeatAgeNs = (mode == LoopMode.REALTIME ? wallStartNs : timeNs) - lastHeartbeatNs;
         cycle.tick(timeNs, newState, heartbeatAgeNs, adapterFault);
         publishCommand(timeNs);
+        reportChanges(timeNs, EventCommand.NONE);
         final long computeNs = System.nanoTime() - wallStartNs;
         computeHistogram.recordValue(Math.min(computeNs, HISTOGRAM_MAX_NS));
         if (computeNs > periodNs)
@@ -262,6 +293,31 @@ public final class ControlLoop implements Runnable
         lastComputeNs = computeNs;
         lastTickWallNs = wallStartNs;
         publishStatus();
+    }
+
+    /** Queues a FAULT event for newly latched bits and a MODE_TRANSITION event for a changed mode. */
+    private void reportChanges(final long timeNs, final EventCommand command)
+    {
+        final int newFaults = cycle.faults() & ~reportedFaults;
+        final ControllerState before = STATE_OF_MODE[reportedMode.ordinal()];
+        if (newFaults != 0)
+        {
+            event(timeNs, ControllerEventKind.FAULT, before, newFaults, command, 0);
+        }
+        if (cycle.mode() != reportedMode)
+        {
+            event(timeNs, ControllerEventKind.MODE_TRANSITION, before, 0, command, 0);
+        }
+        reportedMode = cycle.mode();
+        reportedFaults = cycle.faults();
+    }
+
+    private void event(
+        final long timeNs, final ControllerEventKind kind, final ControllerState before, final int newFaults,
+        final EventCommand command, final int rejectCode)
+    {
+        events.offer(timeNs, cycle.tickCount(), kind, before, STATE_OF_MODE[cycle.mode().ordinal()], cycle.faults(),
+            newFaults, command, rejectCode);
     }
 
     private boolean adapterFault(final boolean newState)
@@ -331,6 +387,8 @@ public final class ControlLoop implements Runnable
         status.lazySet(PUBLISH_FAILURES, publishFailures);
         status.lazySet(REJECTED_COMMANDS, rejectedCommands);
         status.lazySet(APPLIED_COMMANDS, appliedCommands);
+        status.lazySet(EVENTS, events.eventCount());
+        status.lazySet(DROPPED_EVENTS, events.dropCount());
     }
 
     /** Asks the loop to stop after its current iteration. Any thread. */
@@ -412,6 +470,18 @@ public final class ControlLoop implements Runnable
     public long appliedCommandCount()
     {
         return status.get(APPLIED_COMMANDS);
+    }
+
+    /** @return controller events raised, queued or dropped. Any thread. */
+    public long eventCount()
+    {
+        return status.get(EVENTS);
+    }
+
+    /** @return controller events dropped because the event ring was full. Any thread. */
+    public long droppedEventCount()
+    {
+        return status.get(DROPPED_EVENTS);
     }
 
     /** @return the tick compute-time histogram, ns; read only after the loop thread has ended. */

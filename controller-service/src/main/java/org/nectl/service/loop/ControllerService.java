@@ -13,6 +13,7 @@ import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlCycle;
 import org.nectl.transport.AeronTransport;
 import org.nectl.transport.CommandLimits;
+import org.nectl.transport.ControllerEventQueue;
 import org.nectl.transport.ControllerLink;
 import org.nectl.transport.PlannerGateway;
 import org.nectl.transport.TelemetryPublisher;
@@ -51,7 +52,8 @@ public final class ControllerService implements AutoCloseable
             final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue = new OneToOneConcurrentArrayQueue<>(LOOP_QUEUE_CAPACITY);
             preparer = new CommandPreparer(model, gateway.commandQueue(), loopQueue);
             final TelemetryQueue telemetryQueue = new TelemetryQueue(settings.telemetry());
-            telemetryPublisher = new TelemetryPublisher(transport.aeron(), settings.telemetry(), telemetryQueue);
+            final ControllerEventQueue events = new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES);
+            telemetryPublisher = new TelemetryPublisher(transport.aeron(), settings.telemetry(), telemetryQueue, events);
             agents = new AgentRunner(
                 new BackoffIdleStrategy(100, 10, 1_000, 100_000),
                 Throwable::printStackTrace,
@@ -60,7 +62,7 @@ public final class ControllerService implements AutoCloseable
             final ControlCycle cycle = new ControlCycle(model, settings.cycle(), settings.safety());
             cycle.selectLaw(settings.law());
             loop = new ControlLoop(
-                cycle, dof, link, gateway, telemetryQueue, loopQueue,
+                cycle, dof, link, gateway, telemetryQueue, events, loopQueue,
                 settings.mode(), settings.cycle().periodNs(), settings.cycle().heartbeatTimeoutNs(), settings.core());
             loopThread = new Thread(loop, "nectl-control-loop");
         }

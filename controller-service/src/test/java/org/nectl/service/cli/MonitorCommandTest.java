@@ -20,15 +20,20 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nectl.core.runtime.Faults;
+import org.nectl.service.monitor.ControllerEventText;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.AeronTransport;
+import org.nectl.transport.ControllerEventQueue;
 import org.nectl.transport.IdleStrategyKind;
 import org.nectl.transport.TelemetryConfig;
 import org.nectl.transport.TelemetryPublisher;
 import org.nectl.transport.TelemetryQueue;
 import org.nectl.transport.TelemetrySample;
+import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
+import org.nectl.transport.sbe.EventCommand;
 import org.nectl.transport.sbe.RejectReason;
 
 import picocli.CommandLine;
@@ -49,6 +54,7 @@ final class MonitorCommandTest
     private final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();
     private AeronTransport transport;
     private TelemetryQueue queue;
+    private final ControllerEventQueue events = new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES);
     private TelemetryPublisher publisher;
     private AgentRunner runner;
 
@@ -58,7 +64,7 @@ final class MonitorCommandTest
         transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
         final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 64 * 1024);
         queue = new TelemetryQueue(config);
-        publisher = new TelemetryPublisher(transport.aeron(), config, queue);
+        publisher = new TelemetryPublisher(transport.aeron(), config, queue, events);
         runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, publisher);
         AgentRunner.startOnThread(runner);
     }
@@ -72,17 +78,22 @@ final class MonitorCommandTest
     }
 
     @Test
-    void recordsEverySampleToCsvAndStopsAfterCount() throws Exception
+    void recordsEverySampleAndEveryEventToCsvShowsTheEventsAndStopsAfterCount() throws Exception
     {
         final Path csv = temp.resolve("telemetry.csv");
+        final Path eventsCsv = temp.resolve("events.csv");
         final StringWriter out = new StringWriter();
         final CompletableFuture<Integer> monitor = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
             .setOut(new PrintWriter(out))
             .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--count", "" + SAMPLES, "--csv", csv.toString(),
-                "--interval-ms", "1"));
+                "--events-csv", eventsCsv.toString(), "--interval-ms", "1"));
         awaitCondition(publisher::isConnected, "the monitor's subscription");
 
         final TelemetrySample sample = new TelemetrySample(DOF);
+        assertTrue(events.offer(5_000L, 5L, ControllerEventKind.FAULT, ControllerState.TRACKING, ControllerState.FAULT,
+            Faults.STATE_MISSING | Faults.EMERGENCY_STOP, Faults.STATE_MISSING, EventCommand.NONE, 0));
+        assertTrue(events.offer(6_000L, 6L, ControllerEventKind.COMMAND_REJECTED, ControllerState.FAULT, ControllerState.FAULT,
+            Faults.STATE_MISSING, 0, EventCommand.ENABLE, 1));
         for (int i = 1; i <= SAMPLES; i++)
         {
             fill(sample, i);
@@ -114,7 +125,13 @@ final class MonitorCommandTest
         }
         final String view = out.toString();
         assertTrue(view.contains("state TRACKING controller PD_GRAVITY") && view.contains("rejected: LIMIT_EXCEEDED 20")
-            && view.contains(SAMPLES + " samples received"), view);
+            && view.contains(SAMPLES + " samples and 2 events received"), view);
+        assertTrue(view.contains("event 1 at 5000 ns, tick 5: FAULT TRACKING -> FAULT (state missing)"), view);
+        assertTrue(view.contains("event 2 at 6000 ns, tick 6: COMMAND_REJECTED FAULT -> FAULT code 1, command ENABLE"), view);
+        assertEquals(List.of(ControllerEventText.CSV_HEADER,
+            "1,5000,5,FAULT,TRACKING,FAULT,NONE,0," + (Faults.STATE_MISSING | Faults.EMERGENCY_STOP) + "," + Faults.STATE_MISSING + ",0",
+            "2,6000,6,COMMAND_REJECTED,FAULT,FAULT,ENABLE,1," + Faults.STATE_MISSING + ",0,0"),
+            Files.readAllLines(eventsCsv, StandardCharsets.UTF_8));
     }
 
     @Test

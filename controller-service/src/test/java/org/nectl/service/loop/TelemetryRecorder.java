@@ -12,7 +12,10 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nectl.transport.TelemetryConfig;
 import org.nectl.transport.Wire;
+import org.nectl.transport.sbe.ControllerEventDecoder;
+import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerState;
+import org.nectl.transport.sbe.EventCommand;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.TelemetryDecoder;
 import org.nectl.transport.sbe.TelemetryEncoder;
@@ -22,7 +25,8 @@ import org.nectl.transport.sbe.TelemetryEncoder;
  * sample, plus a CRC-32C of the sample's bytes with the two wall-clock fields zeroed:
  * {@code tickComputeNs} (a measured duration) and {@code overrunCount} (a count of measured
  * durations above the period). Everything else in a lockstep sample is a function of the
- * simulated arm and the commands. Not thread safe: one thread polls.
+ * simulated arm and the commands. ControllerEvents on the same publication are kept in
+ * {@link #events}. Not thread safe: one thread polls.
  */
 final class TelemetryRecorder implements AutoCloseable
 {
@@ -34,16 +38,25 @@ final class TelemetryRecorder implements AutoCloseable
     {
     }
 
+    /** One ControllerEvent. */
+    record Event(
+        long sequence, long timestampNs, long tickCount, long droppedEventCount, int faults, int newFaults,
+        ControllerEventKind kind, ControllerState fromState, ControllerState toState, EventCommand command, int rejectCode)
+    {
+    }
+
     private static final int MESSAGE_LENGTH = Wire.HEADER_LENGTH + TelemetryEncoder.BLOCK_LENGTH;
 
     private final Subscription subscription;
     private final FragmentHandler assembler = new FragmentAssembler(this::onFragment);
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final TelemetryDecoder decoder = new TelemetryDecoder();
+    private final ControllerEventDecoder eventDecoder = new ControllerEventDecoder();
     private final UnsafeBuffer copy = new UnsafeBuffer(new byte[MESSAGE_LENGTH]);
     private final TelemetryEncoder scrubber = new TelemetryEncoder();
     private final CRC32C crc = new CRC32C();
     final List<Sample> samples = new ArrayList<>();
+    final List<Event> events = new ArrayList<>();
 
     TelemetryRecorder(final Aeron aeron)
     {
@@ -70,6 +83,13 @@ final class TelemetryRecorder implements AutoCloseable
     private void onFragment(final DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header frame)
     {
         header.wrap(buffer, offset);
+        if (header.templateId() == ControllerEventDecoder.TEMPLATE_ID)
+        {
+            final ControllerEventDecoder e = eventDecoder.wrapAndApplyHeader(buffer, offset, header);
+            events.add(new Event(e.sequence(), e.timestampNs(), e.tickCount(), e.droppedEventCount(), (int)e.faults(),
+                (int)e.newFaults(), e.kind(), e.fromState(), e.toState(), e.command(), e.rejectCode()));
+            return;
+        }
         if (header.templateId() != TelemetryDecoder.TEMPLATE_ID)
         {
             return;
@@ -94,6 +114,12 @@ final class TelemetryRecorder implements AutoCloseable
         samples.add(new Sample(decoder.sequence(), decoder.timestampNs(), decoder.tickCount(), decoder.deadlineMissCount(),
             decoder.missingStateCount(), decoder.telemetryDropCount(), decoder.jointStateSequence(),
             decoder.jointStateTimestampNs(), rejects, decoder.state(), qd, tau, crc.getValue()));
+    }
+
+    /** @return the first event of the kind at or after controller time {@code fromNs}, or null. */
+    Event firstEvent(final ControllerEventKind kind, final long fromNs)
+    {
+        return events.stream().filter(e -> e.kind() == kind && e.timestampNs() >= fromNs).findFirst().orElse(null);
     }
 
     @Override
