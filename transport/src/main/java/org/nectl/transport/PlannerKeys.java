@@ -39,10 +39,6 @@ public final class PlannerKeys
 
     private PlannerKeys(final Map<Long, byte[]> keys)
     {
-        if (keys.isEmpty())
-        {
-            throw new IllegalArgumentException("at least one planner key is required");
-        }
         this.keys = Collections.unmodifiableMap(new TreeMap<>(keys));
     }
 
@@ -80,6 +76,12 @@ public final class PlannerKeys
         {
             throw new UncheckedIOException("cannot read planner key file " + file, ex);
         }
+    }
+
+    /** @return no keys: a gateway with these rejects every command as AUTHENTICATION_FAILED. */
+    public static PlannerKeys none()
+    {
+        return new PlannerKeys(Map.of());
     }
 
     /**
