@@ -2,7 +2,10 @@
 """A nectl planner in plain Python (standard library only), written from docs/PROTOCOL.md.
 
 Enables the arm, sends one trajectory segment (a smooth out-and-back move of every joint, chunked
-to the gateway's datagram limit) and prints the gateway's reply to every datagram.
+to the gateway's datagram limit) and prints the gateway's reply to every datagram. Every datagram
+is signed with the planner's HMAC-SHA256 key (PROTOCOL.md, "Authentication"), read from a key file
+of '<plannerId> <64 hex digits>' lines; the default is the shipped development key file, which must
+never be used with a real robot.
 
     python3 examples/python/planner.py --target 127.0.0.1:47600 --dof 7 --start 0,-0.8,0,-2.4,0,1.6,0.8
 
@@ -10,16 +13,21 @@ Exit status: 0 everything acknowledged, 1 a command rejected, 2 bad arguments, 3
 """
 
 import argparse
+import hashlib
+import hmac
 import math
+import os
 import socket
 import struct
 import sys
 import time
 
 SCHEMA_ID = 1
-SCHEMA_VERSION = 1
-TRAILER = bytes(32)  # version 1: the authentication trailer is present but not verified
+SCHEMA_VERSION = 2
+TAG_LENGTH = 32      # HMAC-SHA256 trailer
 MAX_DATAGRAM = 1472  # gateway default, trailer included
+DEVELOPMENT_KEYS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "config", "deploy", "keys",
+                                "development.keys")
 
 # Template ids and root block lengths (PROTOCOL.md, "Planner commands").
 TRAJECTORY_SEGMENT, TRAJECTORY_SEGMENT_BLOCK = 10, 29
@@ -30,7 +38,8 @@ MODE_ENABLE = 1
 CONTROLLERS = {"unchanged": 0, "computed_torque": 1, "pd_gravity": 2, "mixed_elastic": 3}
 REJECT_REASONS = ["TRUNCATED", "OVERSIZED", "MALFORMED", "WRONG_SCHEMA_ID", "WRONG_SCHEMA_VERSION",
                   "UNKNOWN_TEMPLATE", "BLOCK_LENGTH_MISMATCH", "WRONG_JOINT_COUNT", "NON_FINITE",
-                  "LIMIT_EXCEEDED", "INVALID_FIELD", "QUEUE_FULL"]
+                  "LIMIT_EXCEEDED", "INVALID_FIELD", "QUEUE_FULL", "DISALLOWED_SOURCE", "AUTHENTICATION_FAILED",
+                  "STALE", "REPLAYED"]
 NO_JOINT = 255
 
 HEADER = struct.Struct("<HHHH")               # blockLength, templateId, schemaId, version
@@ -44,9 +53,10 @@ REJECT = struct.Struct("<QqIHBB")             # ... and reason, jointIndex
 class Planner:
     """Sends commands to one gateway and waits for the reply carrying each command's sequence."""
 
-    def __init__(self, host, port, planner_id, timeout_s):
+    def __init__(self, host, port, planner_id, key, timeout_s):
         self.address = (host, port)
         self.planner_id = planner_id
+        self.key = key
         self.timeout_s = timeout_s
         # Wall-clock nanoseconds: keeps increasing across restarts of this planner id.
         self.sequence = time.time_ns()
@@ -58,7 +68,8 @@ class Planner:
         return self.sequence
 
     def _planner_header(self, sequence):
-        return PLANNER_HEADER.pack(sequence, time.monotonic_ns(), self.planner_id)
+        # UTC nanoseconds: the gateway rejects a timestamp outside its time window as STALE.
+        return PLANNER_HEADER.pack(sequence, time.time_ns(), self.planner_id)
 
     def enable(self, controller):
         sequence = self._next()
@@ -70,7 +81,7 @@ class Planner:
         """waypoints: list of (time_s, [(q, qd, qdd) per joint]). Returns the replies, stopping at the first refusal."""
         joint_count = len(waypoints[0][1])
         waypoint_length = 8 + GROUP_HEADER.size + WAYPOINT_JOINT.size * joint_count
-        fixed = HEADER.size + TRAJECTORY_SEGMENT_BLOCK + GROUP_HEADER.size + len(TRAILER)
+        fixed = HEADER.size + TRAJECTORY_SEGMENT_BLOCK + GROUP_HEADER.size + TAG_LENGTH
         per_chunk = (MAX_DATAGRAM - fixed) // waypoint_length
         chunks = [waypoints[i:i + per_chunk] for i in range(0, len(waypoints), per_chunk)]
         replies = []
@@ -92,7 +103,7 @@ class Planner:
         return replies
 
     def _exchange(self, sequence, message):
-        self.socket.send(message + TRAILER)
+        self.socket.send(message + hmac.new(self.key, message, hashlib.sha256).digest())
         deadline = time.monotonic() + self.timeout_s
         while True:
             remaining = deadline - time.monotonic()
@@ -155,6 +166,20 @@ def out_and_back(start, amplitude, duration_s, spacing_s):
     return waypoints
 
 
+def read_key(path, planner_id):
+    """The key of planner_id from a key file; never prints key text."""
+    with open(path, encoding="ascii") as lines:
+        for number, line in enumerate(lines, 1):
+            fields = line.split()
+            if not fields or fields[0].startswith("#"):
+                continue
+            if len(fields) != 2 or not fields[0].isdigit() or len(fields[1]) != 2 * TAG_LENGTH:
+                raise ValueError("%s:%d: not '<plannerId> <64 hex digits>' (line not shown)" % (path, number))
+            if int(fields[0]) == planner_id:
+                return bytes.fromhex(fields[1])
+    raise ValueError("%s has no key for planner %d" % (path, planner_id))
+
+
 def exit_status(reply):
     return {"accepted": 0, "rejected": 1}.get(reply["outcome"], 3)
 
@@ -163,6 +188,8 @@ def main(argv):
     parser = argparse.ArgumentParser(description="Enable a nectl arm and send it one trajectory over UDP.")
     parser.add_argument("--target", default="127.0.0.1:47600", help="gateway HOST:PORT (default %(default)s)")
     parser.add_argument("--planner-id", type=int, default=2, help="planner id, uint32 (default %(default)s)")
+    parser.add_argument("--key-file", default=DEVELOPMENT_KEYS,
+                        help="planner key file (default: the shipped DEVELOPMENT keys, never for a real robot)")
     parser.add_argument("--timeout", type=float, default=1.0, help="reply timeout per command, s (default %(default)s)")
     parser.add_argument("--controller", choices=sorted(CONTROLLERS), default="computed_torque")
     parser.add_argument("--dof", type=int, default=7, help="joints of the arm (default %(default)s)")
@@ -176,7 +203,11 @@ def main(argv):
     if not host or not port.isdigit() or len(start) != args.dof or args.duration <= 0 or args.spacing <= 0:
         parser.error("need --target HOST:PORT, --start with --dof values, and positive --duration and --spacing")
 
-    planner = Planner(host, int(port), args.planner_id, args.timeout)
+    try:
+        key = read_key(args.key_file, args.planner_id)
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
+    planner = Planner(host, int(port), args.planner_id, key, args.timeout)
     reply = planner.enable(CONTROLLERS[args.controller])
     print(describe("enable", reply), flush=True)
     if reply["outcome"] != "accepted":

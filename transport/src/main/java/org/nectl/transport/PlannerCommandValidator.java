@@ -13,9 +13,10 @@ import org.nectl.transport.sbe.StreamSetpointDecoder;
 import org.nectl.transport.sbe.TrajectorySegmentDecoder;
 
 /**
- * Decides whether one planner datagram is a well-formed, in-range command (docs/PROTOCOL.md,
- * "Validation"). Checks, in order: datagram length, schema id, version, template, block length,
- * then the command's structure (group headers, counts, exact length), joint count, finite numbers,
+ * Decides whether one planner datagram is a well-formed, authenticated, in-range command
+ * (docs/PROTOCOL.md, "Validation"). Checks, in order: datagram length, schema id, version, template,
+ * block length, the authentication trailer, time window and sequence
+ * ({@link PlannerCommandAuthenticator}), then the command's structure (group headers, counts, exact length), joint count, finite numbers,
  * position and velocity limits, field domains and chunk order. Remembers the trajectory segment in
  * progress so that its chunks arrive in order.
  *
@@ -36,6 +37,7 @@ final class PlannerCommandValidator
     private final int jointCount;
     private final int maxDatagramLength;
     private final CommandLimits limits;
+    private final PlannerCommandAuthenticator authenticator;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final PlannerHeaderDecoder plannerHeader = new PlannerHeaderDecoder();
     private final TrajectorySegmentDecoder segment = new TrajectorySegmentDecoder();
@@ -54,9 +56,11 @@ final class PlannerCommandValidator
     private int nextChunkIndex;
     private long lastWaypointTimeNs;
 
-    PlannerCommandValidator(final CommandLimits limits, final int maxDatagramLength)
+    PlannerCommandValidator(final CommandLimits limits, final int maxDatagramLength,
+        final PlannerCommandAuthenticator authenticator)
     {
         this.limits = limits;
+        this.authenticator = authenticator;
         this.jointCount = limits.jointCount();
         this.maxDatagramLength = maxDatagramLength;
     }
@@ -106,6 +110,11 @@ final class PlannerCommandValidator
         plannerHeader.wrap(buffer, Wire.HEADER_LENGTH);
         sequence = plannerHeader.sequence();
         plannerId = plannerHeader.plannerId();
+        final int authResult = authenticator.authenticate(buffer, messageLength, plannerId, sequence, plannerHeader.timestampNs());
+        if (authResult != ACCEPTED)
+        {
+            return authResult;
+        }
         return checkBody();
     }
 

@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nectl.transport.sbe.CommandAckEncoder;
 import org.nectl.transport.sbe.CommandRejectEncoder;
@@ -27,8 +29,10 @@ import org.nectl.transport.sbe.TelemetryEncoder;
  * by reason and answers every datagram with a CommandAck or CommandReject sent to its source
  * (docs/PROTOCOL.md).
  *
- * <p>Authentication: every datagram ends in a 32-byte trailer reserved for an HMAC-SHA256 over the
- * message; this version checks that the trailer is present but does not verify it yet.
+ * <p>Authentication (docs/PROTOCOL.md, "Authentication"): datagrams from a source outside the
+ * allow-list are counted as DISALLOWED_SOURCE and not answered; every other datagram must end in
+ * an HMAC-SHA256 trailer under its planner's key, carry a recent UTC timestamp and a sequence above
+ * the planner's last one. All of it is verified here, on the gateway thread, never on the loop.
  *
  * <p>An Agrona {@link Agent} for a non-real-time thread: the JDK allocates a source address per
  * received datagram. Counters may be read from any thread.
@@ -41,6 +45,7 @@ public final class PlannerGateway implements Agent
     private final DatagramChannel channel;
     private final InetSocketAddress localAddress;
     private final int datagramsPerDutyCycle;
+    private final PlannerCommandAuthenticator authenticator;
     private final PlannerCommandValidator validator;
     private final PlannerCommandQueue queue;
     private final NanoClock clock;
@@ -56,16 +61,32 @@ public final class PlannerGateway implements Agent
     private final AtomicLong unsentReplyCount = new AtomicLong();
 
     /**
-     * Binds the UDP socket (non-blocking). Not real-time safe.
+     * Binds the UDP socket (non-blocking), checking timestamps against the host's UTC clock. Not
+     * real-time safe.
      *
-     * @param config address, datagram size and queue capacity.
+     * @param config address, datagram size, queue capacity and authentication.
      * @param limits joint count and limits commands must respect.
      * @param clock host monotonic clock for reply timestamps.
      */
     public PlannerGateway(final PlannerGatewayConfig config, final CommandLimits limits, final NanoClock clock)
     {
+        this(config, limits, clock, SystemEpochClock.INSTANCE);
+    }
+
+    /**
+     * Binds the UDP socket (non-blocking). Not real-time safe.
+     *
+     * @param config address, datagram size, queue capacity and authentication.
+     * @param limits joint count and limits commands must respect.
+     * @param clock host monotonic clock for reply timestamps.
+     * @param utcClock UTC wall clock, ms since the Unix epoch, for the time window of commands.
+     */
+    public PlannerGateway(final PlannerGatewayConfig config, final CommandLimits limits, final NanoClock clock,
+        final EpochClock utcClock)
+    {
         this.datagramsPerDutyCycle = config.datagramsPerDutyCycle();
-        this.validator = new PlannerCommandValidator(limits, config.maxDatagramLength());
+        this.authenticator = new PlannerCommandAuthenticator(config.authentication(), config.maxDatagramLength(), utcClock);
+        this.validator = new PlannerCommandValidator(limits, config.maxDatagramLength(), authenticator);
         this.queue = new PlannerCommandQueue(config.queueCapacityBytes());
         this.clock = clock;
         receiveBuffer = ByteBuffer.allocateDirect(config.maxDatagramLength() + 1);
@@ -110,7 +131,7 @@ public final class PlannerGateway implements Agent
             {
                 break;
             }
-            onDatagram(receiveBuffer.position(), source);
+            onDatagram(receiveBuffer.position(), (InetSocketAddress)source);
             work++;
         }
         return work;
@@ -156,8 +177,13 @@ public final class PlannerGateway implements Agent
         return unsentReplyCount.get();
     }
 
-    private void onDatagram(final int length, final SocketAddress source) throws IOException
+    private void onDatagram(final int length, final InetSocketAddress source) throws IOException
     {
+        if (!authenticator.sourceAllowed(source.getAddress()))
+        {
+            count(RejectReason.DISALLOWED_SOURCE.value());
+            return;
+        }
         int result = validator.validate(datagram, length);
         if (result == PlannerCommandValidator.ACCEPTED
             && !queue.offer(datagram, 0, validator.messageLength(), validator.templateId()))
@@ -172,13 +198,18 @@ public final class PlannerGateway implements Agent
         }
         else
         {
-            rejectCounts.lazySet(result, rejectCounts.get(result) + 1);
+            count(result);
             encodeReject(result);
         }
         if (channel.send(replyBuffer, source) == 0)
         {
             unsentReplyCount.lazySet(unsentReplyCount.get() + 1);
         }
+    }
+
+    private void count(final int reason)
+    {
+        rejectCounts.lazySet(reason, rejectCounts.get(reason) + 1);
     }
 
     private void encodeAck()

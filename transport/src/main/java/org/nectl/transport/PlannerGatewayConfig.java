@@ -12,9 +12,11 @@ import java.util.Objects;
  * @param datagramsPerDutyCycle datagrams handled per {@code doWork}, bounding one duty cycle.
  * @param queueCapacityBytes capacity of the command queue to the loop, a power of two of at least
  *     8 times the longest command.
+ * @param authentication planner keys, allowed sources and time window; its toString shows no key.
  */
 public record PlannerGatewayConfig(
-    InetSocketAddress bindAddress, int maxDatagramLength, int datagramsPerDutyCycle, int queueCapacityBytes)
+    InetSocketAddress bindAddress, int maxDatagramLength, int datagramsPerDutyCycle, int queueCapacityBytes,
+    PlannerAuthentication authentication)
 {
     /** Default UDP port of the gateway. */
     public static final int DEFAULT_PORT = 47_600;
@@ -25,6 +27,7 @@ public record PlannerGatewayConfig(
     public PlannerGatewayConfig
     {
         Objects.requireNonNull(bindAddress, "bindAddress");
+        Objects.requireNonNull(authentication, "authentication");
         if (maxDatagramLength < Wire.HEADER_LENGTH + PlannerCommandValidator.AUTH_TRAILER_LENGTH || maxDatagramLength > 65_507)
         {
             throw new IllegalArgumentException("maxDatagramLength " + maxDatagramLength + " outside 40..65507");
@@ -40,9 +43,18 @@ public record PlannerGatewayConfig(
         }
     }
 
-    /** @return the defaults on {@code bindAddress}: 1472-byte datagrams, 16 per duty cycle, 64 KiB queue. */
-    public static PlannerGatewayConfig defaults(final InetSocketAddress bindAddress)
+    /**
+     * @return the defaults on {@code bindAddress}: 1472-byte datagrams, 16 per duty cycle, 64 KiB
+     *     queue, authenticated with {@code authentication}.
+     */
+    public static PlannerGatewayConfig defaults(final InetSocketAddress bindAddress, final PlannerAuthentication authentication)
     {
-        return new PlannerGatewayConfig(bindAddress, DEFAULT_MAX_DATAGRAM_LENGTH, 16, 64 * 1024);
+        return new PlannerGatewayConfig(bindAddress, DEFAULT_MAX_DATAGRAM_LENGTH, 16, 64 * 1024, authentication);
+    }
+
+    /** @return a copy authenticated with {@code replacement}. */
+    public PlannerGatewayConfig withAuthentication(final PlannerAuthentication replacement)
+    {
+        return new PlannerGatewayConfig(bindAddress, maxDatagramLength, datagramsPerDutyCycle, queueCapacityBytes, replacement);
     }
 }

@@ -57,7 +57,8 @@ final class PlannerGatewayTest
     @BeforeEach
     void start() throws IOException
     {
-        startGateway(PlannerGatewayConfig.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)));
+        startGateway(PlannerGatewayConfig.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            PlannerAuthentication.loopback(PlannerDatagrams.KEYS)));
     }
 
     private void startGateway(final PlannerGatewayConfig config) throws IOException
@@ -68,7 +69,8 @@ final class PlannerGatewayTest
         Arrays.fill(min, -POSITION_LIMIT_RAD);
         Arrays.fill(max, POSITION_LIMIT_RAD);
         Arrays.fill(velocity, VELOCITY_LIMIT_RAD_PER_S);
-        gateway = new PlannerGateway(config, new CommandLimits(min, max, velocity), new SystemNanoClock());
+        gateway = new PlannerGateway(config, new CommandLimits(min, max, velocity), new SystemNanoClock(),
+            () -> PlannerDatagrams.NOW_MS);
         runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, gateway);
         AgentRunner.startOnThread(runner);
         planner = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -163,12 +165,12 @@ final class PlannerGatewayTest
         final double[] qd = new double[DOF];
         final byte[] valid = datagrams.setpoint(7L, q, qd);
 
-        assertReject(exchange(Arrays.copyOf(valid, valid.length - 10)), RejectReason.TRUNCATED);
+        assertReject(exchange(datagrams.resign(Arrays.copyOf(valid, valid.length - 10), 3L)), RejectReason.TRUNCATED);
         assertReject(exchange(new byte[] {1, 2, 3, 4, 5}), RejectReason.TRUNCATED);
         assertReject(exchange(new byte[PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH + 500]), RejectReason.OVERSIZED);
-        assertReject(exchange(Arrays.copyOf(valid, valid.length + 8)), RejectReason.OVERSIZED);
-        assertReject(exchange(withShort(valid, 8 + 21, 24)), RejectReason.MALFORMED);
-        assertReject(exchange(withShort(valid, 8 + 23, DOF + 1)), RejectReason.MALFORMED);
+        assertReject(exchange(datagrams.resign(Arrays.copyOf(valid, valid.length + 8), 4L)), RejectReason.OVERSIZED);
+        assertReject(exchange(datagrams.resign(withShort(valid, 8 + 21, 24), 5L)), RejectReason.MALFORMED);
+        assertReject(exchange(datagrams.resign(withShort(valid, 8 + 23, DOF + 1), 6L)), RejectReason.MALFORMED);
         assertReject(exchange(withShort(valid, 4, 2)), RejectReason.WRONG_SCHEMA_ID);
         assertReject(exchange(withShort(valid, 6, Wire.SCHEMA_VERSION + 1)), RejectReason.WRONG_SCHEMA_VERSION);
         assertReject(exchange(withShort(valid, 6, 0)), RejectReason.WRONG_SCHEMA_VERSION);
@@ -196,7 +198,7 @@ final class PlannerGatewayTest
 
         final byte[] badMode = datagrams.modeRequest(13L, ModeRequestKind.HOLD, ControllerKind.UNCHANGED);
         badMode[8 + 20] = 7;
-        assertReject(exchange(badMode), RejectReason.INVALID_FIELD);
+        assertReject(exchange(datagrams.resign(badMode, 13L)), RejectReason.INVALID_FIELD);
 
         final long[] counts = new long[PlannerGateway.REJECT_COUNTER_COUNT];
         gateway.copyRejectCounts(counts);
@@ -216,7 +218,7 @@ final class PlannerGatewayTest
         assertEquals(0, gateway.commandQueue().drain(new RecordingHandler(), 100), "nothing forwarded");
         assertEquals(0L, gateway.acceptedCount());
 
-        assertAck(exchange(valid));
+        assertAck(exchange(datagrams.setpoint(14L, q, qd)));
         assertEquals(1, gateway.commandQueue().drain(new RecordingHandler(), 100), "still accepts valid commands");
     }
 

@@ -1,5 +1,6 @@
 package org.nectl.transport;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +25,7 @@ import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.ModeRequestDecoder;
 import org.nectl.transport.sbe.ModeRequestKind;
 import org.nectl.transport.sbe.PlannerHeaderDecoder;
+import org.nectl.transport.sbe.RejectReason;
 
 /**
  * docs/PROTOCOL.md is the contract for planners written in other languages: every documented
@@ -103,27 +105,52 @@ final class ProtocolDocumentTest
     }
 
     @Test
-    void exampleDatagramIsAValidEnableRequest() throws IOException
+    void exampleDatagramIsTheAuthenticationTestVectorAndAValidEnableRequest() throws IOException
     {
         final String text = Files.readString(PROTOCOL);
-        final int section = text.indexOf("## Example datagram");
-        final int start = text.indexOf("```", section) + 3;
-        final int end = text.indexOf("```", start);
-        final String[] hex = text.substring(start, end).trim().split("\\s+");
-        final byte[] datagram = new byte[hex.length];
-        for (int i = 0; i < hex.length; i++)
-        {
-            datagram[i] = (byte)Integer.parseInt(hex[i], 16);
-        }
+        final byte[] datagram = hexBlock(text, "## Example datagram");
+        final byte[] key = hexBlock(text, "Test key");
+        final long plannerId = 7L;
         final UnsafeBuffer buffer = new UnsafeBuffer(datagram);
-        final PlannerCommandValidator validator = new PlannerCommandValidator(CommandLimits.unlimited(7), 1472);
+        final PlannerAuthentication authentication = PlannerAuthentication.loopback(PlannerKeys.of(plannerId, key));
+        final long timestampMs = 1_767_225_600_000L;
+        final PlannerCommandValidator validator = new PlannerCommandValidator(CommandLimits.unlimited(7), 1472,
+            new PlannerCommandAuthenticator(authentication, 1472, () -> timestampMs));
         assertEquals(PlannerCommandValidator.ACCEPTED, validator.validate(buffer, datagram.length));
         final ModeRequestDecoder request = new ModeRequestDecoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderDecoder());
         assertEquals(ModeRequestKind.ENABLE, request.request());
         assertEquals(ControllerKind.COMPUTED_TORQUE, request.controller());
         assertEquals(1L, request.header().sequence());
-        assertEquals(7L, request.header().plannerId());
+        assertEquals(timestampMs * 1_000_000L, request.header().timestampNs());
+        assertEquals(plannerId, request.header().plannerId());
+
+        final byte[] resigned = datagram.clone();
+        new PlannerSigner(PlannerKeys.of(plannerId, key), plannerId, 1472).sign(new UnsafeBuffer(resigned),
+            datagram.length - Wire.AUTH_TRAILER_LENGTH);
+        assertArrayEquals(datagram, resigned, "the documented trailer is the HMAC-SHA256 of the first 30 bytes");
+        final byte[] otherKey = key.clone();
+        otherKey[0] ^= 1;
+        final PlannerCommandValidator wrongKey = new PlannerCommandValidator(CommandLimits.unlimited(7), 1472,
+            new PlannerCommandAuthenticator(PlannerAuthentication.loopback(PlannerKeys.of(plannerId, otherKey)), 1472,
+                () -> timestampMs));
+        assertEquals(RejectReason.AUTHENTICATION_FAILED.value(), wrongKey.validate(buffer, datagram.length));
         assertFalse(text.contains("TODO"));
+    }
+
+    /** The bytes of the first fenced block after {@code marker}, written as hex pairs separated by white space. */
+    private static byte[] hexBlock(final String text, final String marker)
+    {
+        final int section = text.indexOf(marker);
+        assertTrue(section >= 0, "PROTOCOL.md contains " + marker);
+        final int start = text.indexOf("```", section) + 3;
+        final int end = text.indexOf("```", start);
+        final String[] hex = text.substring(start, end).trim().split("\\s+");
+        final byte[] bytes = new byte[hex.length];
+        for (int i = 0; i < hex.length; i++)
+        {
+            bytes[i] = (byte)Integer.parseInt(hex[i], 16);
+        }
+        return bytes;
     }
 
     /** Message and group tables by heading; a "template" pseudo-row carries the Template/block line. */

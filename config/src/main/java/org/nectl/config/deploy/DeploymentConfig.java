@@ -26,12 +26,14 @@ public final class DeploymentConfig
     private final SafetySettings safety;
     private final AeronSettings aeron;
     private final PlannerEndpoint planner;
+    private final PlannerAuthenticationSettings plannerAuthentication;
     private final TelemetrySettings telemetry;
     private final HardwareSettings hardware;
 
     DeploymentConfig(
         final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
-        final ControlLaw law, final CycleSettings cycle, final SafetySettings safety, final AeronSettings aeron, final PlannerEndpoint planner,
+        final ControlLaw law, final CycleSettings cycle, final SafetySettings safety, final AeronSettings aeron,
+        final PlannerEndpoint planner, final PlannerAuthenticationSettings plannerAuthentication,
         final TelemetrySettings telemetry, final HardwareSettings hardware)
     {
         this.file = file;
@@ -44,6 +46,7 @@ public final class DeploymentConfig
         this.safety = safety;
         this.aeron = aeron;
         this.planner = planner;
+        this.plannerAuthentication = plannerAuthentication;
         this.telemetry = telemetry;
         this.hardware = hardware;
     }
@@ -112,6 +115,12 @@ public final class DeploymentConfig
     public PlannerEndpoint planner()
     {
         return planner;
+    }
+
+    /** @return the planner key file, allowed source addresses and time window. */
+    public PlannerAuthenticationSettings plannerAuthentication()
+    {
+        return plannerAuthentication;
     }
 
     /** @return the telemetry channel, stream and decimation. */

@@ -32,7 +32,7 @@ public final class DeploymentConfigs
 
     private static final List<String> KEYS = List.of("model", "mode", "period_us", "core", "aeron", "planner",
         "telemetry", "hardware", "control", "supervision", "gravity", "safety");
-    private static final List<String> PLANNER_KEYS = List.of("bind");
+    private static final List<String> PLANNER_KEYS = List.of("bind", "keys", "allowed_sources", "time_window_ms");
     private static final List<String> MODES = List.of("realtime", "lockstep");
     private static final List<String> LAWS = List.of("computed_torque", "pd_gravity");
     private static final long NS_PER_US = 1_000;
@@ -71,6 +71,7 @@ public final class DeploymentConfigs
             SafetySettingsReader.read(root.optional("safety"), model),
             section(root, "aeron", AeronSettings::read, AeronSettings.defaults()),
             section(root, "planner", DeploymentConfigs::planner, PlannerEndpoint.defaults()),
+            section(root, "planner", p -> PlannerAuthenticationSettings.read(path, p), PlannerAuthenticationSettings.defaults()),
             telemetry,
             hardware);
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,6 +64,33 @@ final class DeploymentValidationTest
     void theUnchangedFileLoads() throws IOException
     {
         assertEquals(2, DeploymentConfigs.load(TestDeployments.write(dir, VALID)).model().dof());
+    }
+
+    @Test
+    void plannerAuthenticationIsReadWithTheKeyFileResolvedAndNeverOpened() throws IOException
+    {
+        Files.writeString(dir.resolve("planners.keys"), "not read by the config module\n");
+        final DeploymentConfig config = DeploymentConfigs.load(TestDeployments.write(dir, replaceLine(VALID, 9,
+            "  bind: 127.0.0.1:47600\n  keys: planners.keys\n  allowed_sources: [10.0.0.2, \"::1\"]\n  time_window_ms: 500")));
+        final PlannerAuthenticationSettings auth = config.plannerAuthentication();
+        assertEquals(dir.resolve("planners.keys").toAbsolutePath().normalize(), auth.keyFile().orElseThrow());
+        assertEquals(List.of(InetAddress.getByName("10.0.0.2"), InetAddress.getByName("::1")), auth.allowedSources());
+        assertEquals(500L, auth.timeWindowMs());
+        final PlannerAuthenticationSettings defaults = DeploymentConfigs.load(TestDeployments.write(dir, VALID)).plannerAuthentication();
+        assertTrue(defaults.keyFile().isEmpty(), "no key file unless written: every planner command is rejected");
+        assertEquals(List.of(InetAddress.getByName("127.0.0.1"), InetAddress.getByName("::1")), defaults.allowedSources());
+        assertEquals(PlannerAuthenticationSettings.DEFAULT_TIME_WINDOW_MS, defaults.timeWindowMs());
+    }
+
+    @Test
+    void badPlannerAuthenticationSettingsAreRejected() throws IOException
+    {
+        rejects(9, "  bind: 127.0.0.1:47600\n  keys: missing.keys", 10, "planner.keys", "planner key file 'missing.keys' not found");
+        rejects(9, "  bind: 127.0.0.1:47600\n  allowed_sources: [127.0.0.1, controller.local]", 10, "planner.allowed_sources[1]",
+            "not an IPv4 or IPv6 address");
+        rejects(9, "  bind: 127.0.0.1:47600\n  allowed_sources: [127.0.0.256]", 10, "planner.allowed_sources[0]",
+            "not an IPv4 or IPv6 address");
+        rejects(9, "  bind: 127.0.0.1:47600\n  time_window_ms: 0", 10, "planner.time_window_ms");
     }
 
     @Test

@@ -139,7 +139,8 @@ final class DemoCommand implements Callable<Integer>
     private boolean runPlanner(final ControllerService service, final RobotModel model, final double[] initialQ)
     {
         final ControlLoop loop = service.loop();
-        try (PlannerClient planner = new PlannerClient(service.plannerAddress(), 1, Duration.ofSeconds(2), service.settings().planner().maxDatagramLength()))
+        try (PlannerClient planner = new PlannerClient(service.plannerAddress(), ServiceSettings.DEFAULT_PLANNER_ID,
+            service.settings().planner().authentication().keys(), Duration.ofSeconds(2), service.settings().planner().maxDatagramLength()))
         {
             final CommandResult enabled = planner.enable(ControllerKind.COMPUTED_TORQUE);
             say("planner: enable -> %s", enabled.describe());

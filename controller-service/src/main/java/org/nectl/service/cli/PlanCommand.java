@@ -1,6 +1,7 @@
 package org.nectl.service.cli;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import org.nectl.service.planner.JointTrajectory;
 import org.nectl.service.planner.PlannerClient;
 import org.nectl.service.planner.TrajectoryCsv;
 import org.nectl.transport.PlannerGatewayConfig;
+import org.nectl.transport.PlannerKeys;
 import org.nectl.transport.sbe.ControllerKind;
 
 import picocli.CommandLine.Command;
@@ -58,6 +60,11 @@ final class PlanCommand implements Callable<Integer>
 
     @Option(names = "--planner-id", paramLabel = "ID", defaultValue = "1", description = "Planner id (uint32); default ${DEFAULT-VALUE}.")
     private long plannerId;
+
+    @Option(names = "--key-file", paramLabel = "FILE", defaultValue = "config/deploy/keys/development.keys",
+        description = "Planner key file holding this planner's HMAC-SHA256 key (docs/DEPLOYMENT.md); default ${DEFAULT-VALUE}"
+            + " (development keys, never for a real robot).")
+    private Path keyFile;
 
     @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "1000",
         description = "How long each command waits for its reply; default ${DEFAULT-VALUE}.")
@@ -132,25 +139,37 @@ final class PlanCommand implements Callable<Integer>
         final ControllerKind kind;
         final JointTrajectory trajectory;
         final Curve curve;
+        final PlannerKeys keys;
         try
         {
             gateway = parseTarget(target);
+            keys = ownKey(PlannerKeys.read(keyFile));
             kind = parseController(controller);
             checkOptions();
             final RobotModel model = modelFile != null ? RobotDescriptions.load(modelFile) : null;
             trajectory = trajectory();
             curve = curve(model, trajectory);
         }
-        catch (final IllegalArgumentException | DescriptionException | IOException e)
+        catch (final IllegalArgumentException | DescriptionException | IOException | UncheckedIOException e)
         {
             err.println("nectl plan: " + e.getMessage());
             return USAGE_EXIT_STATUS;
         }
-        try (PlannerClient client = new PlannerClient(gateway, plannerId, Duration.ofMillis(timeoutMs),
+        try (PlannerClient client = new PlannerClient(gateway, plannerId, keys, Duration.ofMillis(timeoutMs),
             PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH))
         {
             return send(client, kind, trajectory, curve, out);
         }
+    }
+
+    private PlannerKeys ownKey(final PlannerKeys keys)
+    {
+        if (!keys.contains(plannerId))
+        {
+            throw new IllegalArgumentException(keyFile + " has no key for planner " + plannerId + " (--planner-id); it has keys for "
+                + keys.plannerIds());
+        }
+        return keys.only(plannerId);
     }
 
     private int send(final PlannerClient client, final ControllerKind kind, final JointTrajectory trajectory, final Curve curve,

@@ -1,11 +1,14 @@
 package org.nectl.service.loop;
 
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.concurrent.TimeUnit;
 
 import org.nectl.config.deploy.AeronSettings;
 import org.nectl.config.deploy.DeploymentConfig;
 import org.nectl.config.deploy.DeploymentMode;
 import org.nectl.config.deploy.HardwareSettings;
+import org.nectl.config.deploy.PlannerAuthenticationSettings;
 import org.nectl.config.deploy.TelemetrySettings;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlLaw;
@@ -13,7 +16,9 @@ import org.nectl.core.runtime.CycleSettings;
 import org.nectl.core.runtime.SafetySettings;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.LinkConfig;
+import org.nectl.transport.PlannerAuthentication;
 import org.nectl.transport.PlannerGatewayConfig;
+import org.nectl.transport.PlannerKeys;
 import org.nectl.transport.TelemetryConfig;
 
 /**
@@ -42,9 +47,14 @@ public record ServiceSettings(
     ControlLaw law,
     SafetySettings safety)
 {
+    /** Planner id that {@link #defaults} generates a key for. */
+    public static final long DEFAULT_PLANNER_ID = 1;
+
     /**
      * Defaults around a model: realtime at the given period, embedded driver in a fresh directory,
-     * IPC hardware link and telemetry, planner gateway on the given address.
+     * IPC hardware link and telemetry, planner gateway on the given address accepting loopback
+     * planners with a fresh random key for planner {@value #DEFAULT_PLANNER_ID}, which only this
+     * process knows ({@code planner().authentication().keys()}): for planners in the same process.
      *
      * @param model the robot.
      * @param periodNs control period, ns.
@@ -60,7 +70,8 @@ public record ServiceSettings(
             -1,
             AeronConfig.embeddedDefaults(),
             LinkConfig.ipcDefaults(),
-            PlannerGatewayConfig.defaults(plannerAddress),
+            PlannerGatewayConfig.defaults(plannerAddress,
+                PlannerAuthentication.loopback(PlannerKeys.generate(new SecureRandom(), DEFAULT_PLANNER_ID))),
             TelemetryConfig.ipcDefaults(),
             ControlLaw.COMPUTED_TORQUE,
             SafetySettings.defaults(model.dof()));
@@ -97,11 +108,25 @@ public record ServiceSettings(
             config.core().orElse(-1),
             aeronConfig,
             new LinkConfig(hardware.channel(), hardware.jointStateStreamId(), hardware.motorCommandStreamId(), hardware.heartbeatStreamId()),
-            PlannerGatewayConfig.defaults(new InetSocketAddress(config.planner().host(), config.planner().port())),
+            PlannerGatewayConfig.defaults(new InetSocketAddress(config.planner().host(), config.planner().port()),
+                authentication(config.plannerAuthentication())),
             new TelemetryConfig(telemetrySettings.channel(), telemetrySettings.streamId(), telemetrySettings.decimation(),
                 telemetryDefaults.ringCapacityBytes()),
             config.law(),
             config.safetySettings());
+    }
+
+    /** Reads the key file (if any) into the gateway's authentication; no key file: no planner is accepted. */
+    private static PlannerAuthentication authentication(final PlannerAuthenticationSettings settings)
+    {
+        final PlannerKeys keys = settings.keyFile().map(PlannerKeys::read).orElse(PlannerKeys.none());
+        return new PlannerAuthentication(keys, settings.allowedSources(), TimeUnit.MILLISECONDS.toNanos(settings.timeWindowMs()));
+    }
+
+    /** @return a copy whose gateway authenticates with {@code authentication}. */
+    public ServiceSettings withPlannerAuthentication(final PlannerAuthentication authentication)
+    {
+        return new ServiceSettings(model, cycle, mode, core, aeron, link, planner.withAuthentication(authentication), telemetry, law);
     }
 
     /** @return a copy in the given loop mode. */

@@ -8,8 +8,12 @@ import java.net.InetSocketAddress;
 import java.net.PortUnreachableException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nectl.transport.PlannerKeys;
+import org.nectl.transport.PlannerSigner;
 import org.nectl.transport.Wire;
 import org.nectl.transport.sbe.CommandAckDecoder;
 import org.nectl.transport.sbe.CommandRejectDecoder;
@@ -30,8 +34,8 @@ import org.nectl.transport.sbe.TrajectorySegmentEncoder;
  * each to the planner gateway and waits for the CommandAck or CommandReject carrying its sequence.
  *
  * <p>Sequences start at the wall-clock time in nanoseconds and increase by one per datagram, so
- * they keep increasing across restarts of a planner with the same id. The 32-byte trailer is sent
- * as zeros (version 1 does not authenticate).
+ * they keep increasing across restarts of a planner with the same id. Every datagram carries the
+ * UTC time and is signed with the planner's HMAC-SHA256 key (docs/PROTOCOL.md, "Authentication").
  *
  * <p>Not real-time safe (blocking socket I/O). Not thread safe: one thread per client.
  */
@@ -48,6 +52,7 @@ public final class PlannerClient implements AutoCloseable
 
     private final DatagramSocket socket;
     private final long plannerId;
+    private final PlannerSigner signer;
     private final long replyTimeoutNs;
     private final int maxDatagramLength;
     private final byte[] sendBytes;
@@ -72,11 +77,12 @@ public final class PlannerClient implements AutoCloseable
      *
      * @param gateway the gateway's UDP address.
      * @param plannerId this planner's identity, uint32, echoed in replies.
+     * @param keys keys including this planner's; only its own is used.
      * @param replyTimeout how long each command waits for its reply.
      * @param maxDatagramLength the gateway's longest accepted datagram, bytes, trailer included (default 1472).
      */
-    public PlannerClient(final InetSocketAddress gateway, final long plannerId, final Duration replyTimeout,
-        final int maxDatagramLength)
+    public PlannerClient(final InetSocketAddress gateway, final long plannerId, final PlannerKeys keys,
+        final Duration replyTimeout, final int maxDatagramLength)
     {
         if (plannerId < 0 || plannerId > 0xFFFF_FFFFL)
         {
@@ -87,6 +93,7 @@ public final class PlannerClient implements AutoCloseable
             throw new IllegalArgumentException("maxDatagramLength " + maxDatagramLength + " cannot hold one waypoint");
         }
         this.plannerId = plannerId;
+        this.signer = new PlannerSigner(keys, plannerId, maxDatagramLength);
         this.replyTimeoutNs = replyTimeout.toNanos();
         this.maxDatagramLength = maxDatagramLength;
         sendBytes = new byte[maxDatagramLength];
@@ -241,14 +248,19 @@ public final class PlannerClient implements AutoCloseable
 
     private void plannerHeader(final PlannerHeaderEncoder header, final long sequence)
     {
-        header.sequence(sequence).timestampNs(System.nanoTime()).plannerId(plannerId);
+        header.sequence(sequence).timestampNs(utcNanos()).plannerId(plannerId);
+    }
+
+    private static long utcNanos()
+    {
+        final Instant now = Instant.now();
+        return TimeUnit.SECONDS.toNanos(now.getEpochSecond()) + now.getNano();
     }
 
     private CommandResult exchange(final long sequence, final int blockAndGroupsLength)
     {
         final int messageLength = Wire.HEADER_LENGTH + blockAndGroupsLength;
-        sendBuffer.setMemory(messageLength, Wire.AUTH_TRAILER_LENGTH, (byte)0);
-        sendPacket.setLength(messageLength + Wire.AUTH_TRAILER_LENGTH);
+        sendPacket.setLength(signer.sign(sendBuffer, messageLength));
         final long deadlineNs = System.nanoTime() + replyTimeoutNs;
         try
         {

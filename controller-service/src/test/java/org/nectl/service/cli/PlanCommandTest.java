@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nectl.service.planner.DemoMove;
 import org.nectl.service.planner.GatewayRig;
+import org.nectl.transport.PlannerKeys;
 
 import picocli.CommandLine;
 
@@ -36,7 +37,7 @@ final class PlanCommandTest
     @BeforeEach
     void start()
     {
-        rig = new GatewayRig();
+        rig = new GatewayRig(PlannerKeys.read(GatewayRig.DEVELOPMENT_KEYS));
     }
 
     @AfterEach
@@ -125,12 +126,24 @@ final class PlanCommandTest
     }
 
     @Test
+    void missingKeyFileOrPlannerWithoutKeyIsAUsageError()
+    {
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+            .execute("plan", "--target", "127.0.0.1:" + rig.address().getPort(), "--key-file", "no-such.keys", "--enable"));
+        assertTrue(err.toString().contains("no-such.keys"), err.toString());
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--planner-id", "9", "--enable"));
+        assertTrue(err.toString().contains("has no key for planner 9"), err.toString());
+        assertEquals(0, rig.drain().events().size(), "nothing sent");
+    }
+
+    @Test
     void silentTargetGivesExitStatus3() throws IOException
     {
         try (DatagramSocket silent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))
         {
             final int status = NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-                .execute("plan", "--target", "127.0.0.1:" + silent.getLocalPort(), "--timeout-ms", "50", "--enable");
+                .execute("plan", "--target", "127.0.0.1:" + silent.getLocalPort(), "--key-file", GatewayRig.DEVELOPMENT_KEYS.toString(),
+                    "--timeout-ms", "50", "--enable");
             assertEquals(PlanCommand.NO_REPLY_EXIT_STATUS, status);
         }
         assertTrue(out.toString().contains("enable: sequence ") && out.toString().contains(" timed out: no reply"), out.toString());
@@ -151,11 +164,13 @@ final class PlanCommandTest
     private int plan(final String... options)
     {
         final CommandLine command = NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
-        final String[] args = new String[options.length + 3];
+        final String[] args = new String[options.length + 5];
         args[0] = "plan";
         args[1] = "--target";
         args[2] = "127.0.0.1:" + rig.address().getPort();
-        System.arraycopy(options, 0, args, 3, options.length);
+        args[3] = "--key-file";
+        args[4] = GatewayRig.DEVELOPMENT_KEYS.toString();
+        System.arraycopy(options, 0, args, 5, options.length);
         final int status = command.execute(args);
         command.getOut().flush();
         command.getErr().flush();

@@ -33,6 +33,7 @@ import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulationMode;
 import org.nectl.service.cli.NectlProcess;
 import org.nectl.service.planner.PlannerClient;
+import org.nectl.transport.PlannerKeys;
 import org.nectl.transport.sbe.CommandRejectDecoder;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
@@ -46,7 +47,7 @@ class ServiceFaultTest
     /** Header templateId, little-endian uint16 at byte 2 (docs/PROTOCOL.md). */
     private static final int TEMPLATE_ID_OFFSET = 2;
     /** StreamSetpoint: header 8, PlannerHeader 20, jointCount 1, then the joints group's blockLength. */
-    private static final int MALFORMED_GROUP_BLOCK_LENGTH_OFFSET = 29;
+    private static final int GROUP_BLOCK_LENGTH_OFFSET = 29;
 
     @TempDir
     Path temp;
@@ -155,9 +156,9 @@ class ServiceFaultTest
     }
 
     /**
-     * Realtime with the simulated arm in this JVM: 200 each of truncated, oversized, malformed
-     * (wrong group block length) and unknown-template datagrams, damaged copies of what the planner
-     * client sends. Each is answered with a CommandReject of its reason and counted in telemetry;
+     * Realtime with the simulated arm in this JVM: 200 each of truncated, oversized, altered after
+     * signing (a wrong group block length: AUTHENTICATION_FAILED) and unknown-template datagrams,
+     * damaged copies of what the planner client sends. Each is answered with a CommandReject of its reason and counted in telemetry;
      * the loop keeps ticking throughout; its rate over the burst (ticks per elapsed period) is
      * printed, not asserted: the host is shared. State supervision is relaxed
      * ({@link ServiceRig#tolerantRealtimeSettings}): it is not what this test is about.
@@ -178,15 +179,16 @@ class ServiceFaultTest
                 assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted());
                 socket.connect(rig.service.plannerAddress());
                 socket.setSoTimeout(10_000);
-                final byte[] mode = captured(client -> client.hold(ControllerKind.UNCHANGED));
+                final PlannerKeys keys = rig.service.settings().planner().authentication().keys();
+                final byte[] mode = captured(keys, client -> client.hold(ControllerKind.UNCHANGED));
                 final double[] q = ServiceRig.READY.clone();
-                final byte[] setpoint = captured(client -> client.sendSetpoint(q, q, q, q));
+                final byte[] setpoint = captured(keys, client -> client.sendSetpoint(q, q, q, q));
                 final RejectReason[] kinds = {
-                    RejectReason.TRUNCATED, RejectReason.OVERSIZED, RejectReason.MALFORMED, RejectReason.UNKNOWN_TEMPLATE};
+                    RejectReason.TRUNCATED, RejectReason.OVERSIZED, RejectReason.AUTHENTICATION_FAILED, RejectReason.UNKNOWN_TEMPLATE};
                 final byte[][] damaged = {
                     Arrays.copyOf(mode, 20),
                     Arrays.copyOf(mode, rig.service.settings().planner().maxDatagramLength() + 1),
-                    withByte(setpoint, MALFORMED_GROUP_BLOCK_LENGTH_OFFSET, (byte)(setpoint[MALFORMED_GROUP_BLOCK_LENGTH_OFFSET] - 1)),
+                    withByte(setpoint, GROUP_BLOCK_LENGTH_OFFSET, (byte)(setpoint[GROUP_BLOCK_LENGTH_OFFSET] - 1)),
                     withByte(mode, TEMPLATE_ID_OFFSET, (byte)99)};
                 final long tick0 = loop.tickCount();
                 final long start0 = System.nanoTime();
@@ -221,10 +223,11 @@ class ServiceFaultTest
     }
 
     /** What the planner client sends for {@code command}, caught on a socket that never answers. */
-    private static byte[] captured(final Consumer<PlannerClient> command) throws IOException
+    private static byte[] captured(final PlannerKeys keys, final Consumer<PlannerClient> command) throws IOException
     {
         try (DatagramSocket catcher = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
-            PlannerClient client = new PlannerClient((InetSocketAddress)catcher.getLocalSocketAddress(), 7, Duration.ofMillis(1), 1472))
+            PlannerClient client = new PlannerClient((InetSocketAddress)catcher.getLocalSocketAddress(),
+                ServiceSettings.DEFAULT_PLANNER_ID, keys, Duration.ofMillis(1), 1472))
         {
             command.accept(client);
             final DatagramPacket packet = new DatagramPacket(new byte[2048], 2048);

@@ -40,7 +40,6 @@ final class ServiceRig implements AutoCloseable
     static final long PERIOD_NS = 1_000_000L;
     /** Telemetry samples a lockstep run may lag behind the simulator; far below the telemetry ring's capacity. */
     private static final int TELEMETRY_LAG = 16;
-    private static final long PLANNER_ID = 7;
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
 
     final ControllerService service;
@@ -53,7 +52,8 @@ final class ServiceRig implements AutoCloseable
         service = ControllerService.start(settings);
         client = AeronTransport.launch(AeronConfig.external(service.aeronDirectory()));
         telemetry = new TelemetryRecorder(client.aeron());
-        planner = new PlannerClient(service.plannerAddress(), PLANNER_ID, Duration.ofSeconds(10),
+        planner = new PlannerClient(service.plannerAddress(), ServiceSettings.DEFAULT_PLANNER_ID,
+            settings.planner().authentication().keys(), Duration.ofSeconds(10),
             settings.planner().maxDatagramLength());
         await(telemetry::isConnected, "telemetry subscription connected");
     }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,7 +17,9 @@ import org.nectl.transport.CommandLimits;
 import org.nectl.transport.IdleStrategyKind;
 import org.nectl.transport.PlannerCommandHandler;
 import org.nectl.transport.PlannerGateway;
+import org.nectl.transport.PlannerAuthentication;
 import org.nectl.transport.PlannerGatewayConfig;
+import org.nectl.transport.PlannerKeys;
 import org.nectl.transport.sbe.EStopDecoder;
 import org.nectl.transport.sbe.ModeRequestDecoder;
 import org.nectl.transport.sbe.StreamSetpointDecoder;
@@ -35,23 +39,45 @@ public final class GatewayRig implements AutoCloseable
     /** Velocity limit of every joint, rad/s. */
     public static final double VELOCITY_LIMIT_RAD_PER_S = 1.5;
 
+    /** The development keys shipped for `nectl plan` (planner 1) and the Python example (planner 2). */
+    public static final Path DEVELOPMENT_KEYS = Path.of("../config/deploy/keys/development.keys");
+
+    private final PlannerKeys keys;
     private final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();
     private final PlannerGateway gateway;
     private final AgentRunner runner;
 
-    /** Binds the gateway and starts its agent thread. */
+    /** Binds the gateway, accepting planners 1, 2 and 77 with fresh random keys, and starts its agent thread. */
     public GatewayRig()
     {
+        this(PlannerKeys.generate(new SecureRandom(), 1, 2, 77));
+    }
+
+    /**
+     * Binds the gateway and starts its agent thread.
+     *
+     * @param keys the planners' keys the gateway accepts.
+     */
+    public GatewayRig(final PlannerKeys keys)
+    {
+        this.keys = keys;
         final double[] min = new double[DOF];
         final double[] max = new double[DOF];
         final double[] velocity = new double[DOF];
         Arrays.fill(min, -POSITION_LIMIT_RAD);
         Arrays.fill(max, POSITION_LIMIT_RAD);
         Arrays.fill(velocity, VELOCITY_LIMIT_RAD_PER_S);
-        gateway = new PlannerGateway(PlannerGatewayConfig.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),
+        gateway = new PlannerGateway(PlannerGatewayConfig.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            PlannerAuthentication.loopback(keys)),
             new CommandLimits(min, max, velocity), new SystemNanoClock());
         runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, gateway);
         AgentRunner.startOnThread(runner);
+    }
+
+    /** @return the planners' keys the gateway accepts. */
+    public PlannerKeys keys()
+    {
+        return keys;
     }
 
     /** @return the gateway. */

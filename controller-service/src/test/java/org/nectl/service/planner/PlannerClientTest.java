@@ -38,7 +38,7 @@ final class PlannerClientTest
     void start()
     {
         rig = new GatewayRig();
-        client = new PlannerClient(rig.address(), PLANNER_ID, REPLY_TIMEOUT, PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH);
+        client = new PlannerClient(rig.address(), PLANNER_ID, rig.keys(), REPLY_TIMEOUT, PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH);
     }
 
     @AfterEach
@@ -135,7 +135,7 @@ final class PlannerClientTest
     {
         try (DatagramSocket silent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             PlannerClient impatient = new PlannerClient((InetSocketAddress)silent.getLocalSocketAddress(), PLANNER_ID,
-                Duration.ofMillis(50), PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH))
+                rig.keys(), Duration.ofMillis(50), PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH))
         {
             assertEquals(CommandResult.Outcome.TIMED_OUT, impatient.eStop().outcome());
         }

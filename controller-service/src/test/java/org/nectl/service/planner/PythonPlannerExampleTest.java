@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.nectl.transport.PlannerKeys;
 
 /**
  * examples/python/planner.py, written from docs/PROTOCOL.md alone, run with python3 against a real
@@ -33,7 +34,7 @@ final class PythonPlannerExampleTest
     @BeforeEach
     void start()
     {
-        rig = new GatewayRig();
+        rig = new GatewayRig(PlannerKeys.read(GatewayRig.DEVELOPMENT_KEYS));
     }
 
     @AfterEach
