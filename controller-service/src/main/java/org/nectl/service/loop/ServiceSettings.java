@@ -126,7 +126,8 @@ public record ServiceSettings(
     /** @return a copy whose gateway authenticates with {@code authentication}. */
     public ServiceSettings withPlannerAuthentication(final PlannerAuthentication authentication)
     {
-        return new ServiceSettings(model, cycle, mode, core, aeron, link, planner.withAuthentication(authentication), telemetry, law);
+        return new ServiceSettings(model, cycle, mode, core, aeron, link, planner.withAuthentication(authentication), telemetry, law,
+            safety);
     }
 
     /** @return a copy in the given loop mode. */
