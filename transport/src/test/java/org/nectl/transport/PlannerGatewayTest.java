@@ -128,12 +128,12 @@ final class PlannerGatewayTest
     {
         final byte[] reset = datagrams.modeRequest(1L, ModeRequestKind.RESET, ControllerKind.UNCHANGED);
         assertAck(exchange(reset));
-        assertReject(exchange(withShort(reset, 6, 1)), RejectReason.INVALID_FIELD);
-        assertAck(exchange(withShort(datagrams.modeRequest(2L, ModeRequestKind.HOLD, ControllerKind.UNCHANGED), 6, 1)));
+        assertReject(exchange(datagrams.resign(withShort(reset, 6, 1), 2L)), RejectReason.INVALID_FIELD);
+        assertAck(exchange(datagrams.resign(withShort(datagrams.modeRequest(3L, ModeRequestKind.HOLD, ControllerKind.UNCHANGED), 6, 1))));
 
         final RecordingHandler loop = new RecordingHandler();
         assertEquals(2, gateway.commandQueue().drain(loop, 10));
-        assertEquals(List.of("mode 1 RESET UNCHANGED", "mode 2 HOLD UNCHANGED"), loop.events);
+        assertEquals(List.of("mode 1 RESET UNCHANGED", "mode 3 HOLD UNCHANGED"), loop.events);
     }
 
     @Test
