@@ -53,7 +53,7 @@ final class WireFormatTest
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
 
     @Test
-    void schemaIsVersionOneLittleEndianAndEveryElementIsDescribed() throws Exception
+    void schemaIsVersionTwoLittleEndianAndEveryElementIsDescribed() throws Exception
     {
         final Document schema;
         try (InputStream in = WireFormatTest.class.getResourceAsStream("/sbe/nectl-schema.xml"))
@@ -64,7 +64,7 @@ final class WireFormatTest
         }
         final Element root = schema.getDocumentElement();
         assertEquals("1", root.getAttribute("id"));
-        assertEquals("1", root.getAttribute("version"));
+        assertEquals("2", root.getAttribute("version"));
         assertEquals("littleEndian", root.getAttribute("byteOrder"));
         assertEquals("org.nectl.transport.sbe", root.getAttribute("package"));
 
@@ -312,7 +312,7 @@ final class WireFormatTest
         assertEquals(blockLength, buffer.getShort(0, ByteOrder.LITTLE_ENDIAN), "blockLength");
         assertEquals(templateId, buffer.getShort(2, ByteOrder.LITTLE_ENDIAN), "templateId");
         assertEquals(1, buffer.getShort(4, ByteOrder.LITTLE_ENDIAN), "schemaId");
-        assertEquals(1, buffer.getShort(6, ByteOrder.LITTLE_ENDIAN), "version");
+        assertEquals(2, buffer.getShort(6, ByteOrder.LITTLE_ENDIAN), "version");
     }
 
     private static double[] randomVector(final SplittableRandom random, final int length)

@@ -545,7 +545,6 @@ public final class ControlCycle
         return true;
     }
 
-
     /** @return the torques to command this tick after limits, N m (N); zero unless powered. */
     public double[] tauCommand()
     {
