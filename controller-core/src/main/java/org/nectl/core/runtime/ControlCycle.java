@@ -15,10 +15,9 @@ import org.nectl.core.model.RobotModel;
  * reference sampling, RNEA with its time derivative, the control law and torque/torque-rate limits.
  * The same object is driven by the real-time loop, a lockstep harness or a test.
  *
- * <p>The supervisor is the state machine of {@link ControllerMode}: a detected fault latches and stops
- * the arm with its {@link StopCategory} (category 0 to FAULT at once; 1 and 2 through STOPPING along a
- * {@link StopProfile}, then to FAULT or STANDSTILL); an emergency stop latches ESTOP instead of FAULT;
- * only {@link #reset} clears a latched fault.
+ * <p>The life cycle is the {@link Supervisor}'s state machine ({@link ControllerMode}): a fault that
+ * {@link StateMonitor}, {@link ReferenceMonitor}, the control law or the torque limiter detects latches
+ * and stops the arm with its {@link StopCategory}; only {@link #reset} clears it.
  *
  * <p>Per tick the caller writes the measured state into {@link #measuredQ()} and {@link #measuredQd()}
  * and calls {@link #tick}; it then reads {@link #tauCommand()}, {@link #drivesEnabled()} and the
@@ -53,12 +52,9 @@ public final class ControlCycle
     private final ComputedTorqueController computedTorque;
     private final PdGravityController pdGravity;
     private final TorqueLimiter limiter;
-    private final SafetySettings safety;
-    private final double[] deceleration;
+    private final Supervisor supervisor;
     private final StateMonitor stateMonitor;
     private final ReferenceMonitor referenceMonitor;
-    private final StopProfile stopProfile;
-    private final long[] faultCounts = new long[Faults.COUNT];
     private final ReferenceTimeScaling timeScaling;
 
     private final double[] q;
@@ -78,7 +74,6 @@ public final class ControlCycle
     private final double[] trackingSquareSum;
     private final int[] saturatedTicks;
 
-    private ControllerMode mode = ControllerMode.IDLE;
     private ControlLaw law = ControlLaw.COMPUTED_TORQUE;
     private int source = SOURCE_POSE;
     private long referenceTimeNs;
@@ -86,17 +81,10 @@ public final class ControlCycle
     private long nowNs;
     private boolean hasState;
     private int missingStates;
-    private int faults;
-    private StopCategory stopCategory = StopCategory.CATEGORY_0;
-    private long stopStartNs;
-    private long lastStopDurationNs = -1;
-    private long resetCount;
     private long checkedTransitions;
     private long limiterFlags;
     private long tickCount;
     private long trackingTicks;
-    private long transitionCount;
-    private long lastTransitionNs;
     private long completedTrajectories;
 
     /**
@@ -148,15 +136,9 @@ public final class ControlCycle
         timeScaling = new ReferenceTimeScaling(model, timeScalingSettings);
         timeScaling.gravity(g[0], g[1], g[2]);
         timeScaling.frictionFeedforward(settings.frictionFeedforward());
-        this.safety = safety;
-        if (safety.decelerationMax().length != dof)
-        {
-            throw new IllegalArgumentException("need " + dof + " decelerations, got " + safety.decelerationMax().length);
-        }
-        deceleration = safety.decelerationMax();
+        supervisor = new Supervisor(dof, settings.periodNs(), safety);
         stateMonitor = new StateMonitor(model, settings, safety);
         referenceMonitor = new ReferenceMonitor(model, settings.periodNs());
-        stopProfile = new StopProfile(dof);
         q = new double[dof];
         qd = new double[dof];
         qRef = new double[dof];
@@ -204,7 +186,7 @@ public final class ControlCycle
         {
             hasState = true;
         }
-        if (mode.drivesPowered())
+        if (mode().drivesPowered())
         {
             final int detected = stateMonitor.check(newState, missingStates, heartbeatAgeNs, adapterFault, q, qd);
             if (detected != 0)
@@ -213,16 +195,18 @@ public final class ControlCycle
             }
         }
         stateMonitor.advance(newState, q, qd);
-        if (mode.drivesPowered() && mode != ControllerMode.STOPPING)
+        if (mode().drivesPowered() && mode() != ControllerMode.STOPPING)
         {
             updateReference();
             checkReference();
         }
-        if (mode == ControllerMode.STOPPING)
+        if (mode() == ControllerMode.STOPPING
+            && supervisor.followStop(nowNs, qd, qRef, qdRef, qddRef, qdddRef, qddddRef) == Supervisor.STOP_HOLDING)
         {
-            followStop();
+            System.arraycopy(qRef, 0, pose, 0, dof);
+            holdPose();
         }
-        if (!mode.drivesPowered())
+        if (!mode().drivesPowered())
         {
             zeroCommand();
             return;
@@ -246,7 +230,7 @@ public final class ControlCycle
      */
     public int enable(final ControlLaw controlLaw)
     {
-        if (mode != ControllerMode.IDLE)
+        if (mode() != ControllerMode.IDLE)
         {
             return REJECTED_MODE;
         }
@@ -284,7 +268,7 @@ public final class ControlCycle
      */
     public int selectLaw(final ControlLaw controlLaw)
     {
-        if (mode != ControllerMode.IDLE)
+        if (mode() != ControllerMode.IDLE)
         {
             return REJECTED_MODE;
         }
@@ -300,17 +284,11 @@ public final class ControlCycle
      */
     public int disable()
     {
-        if (mode == ControllerMode.STANDSTILL)
-        {
-            transition(ControllerMode.FAULT);
-            zeroCommand();
-            return ACCEPTED;
-        }
-        if (mode.latched())
+        if (!supervisor.disable(nowNs))
         {
             return REJECTED_MODE;
         }
-        transition(ControllerMode.IDLE);
+        zeroCommand();
         return ACCEPTED;
     }
 
@@ -323,23 +301,7 @@ public final class ControlCycle
      */
     public int reset()
     {
-        if (mode == ControllerMode.FAULT || mode == ControllerMode.ESTOP)
-        {
-            transition(ControllerMode.IDLE);
-        }
-        else if (mode == ControllerMode.STANDSTILL)
-        {
-            System.arraycopy(qRef, 0, pose, 0, dof);
-            holdPose();
-            transition(ControllerMode.ENABLED);
-        }
-        else
-        {
-            return REJECTED_MODE;
-        }
-        faults = 0;
-        resetCount++;
-        return ACCEPTED;
+        return supervisor.reset(nowNs) ? ACCEPTED : REJECTED_MODE;
     }
 
     /**
@@ -353,7 +315,7 @@ public final class ControlCycle
      */
     public int hold(final ControlLaw controlLaw)
     {
-        if (!isOperational())
+        if (!supervisor.operational())
         {
             return REJECTED_MODE;
         }
@@ -374,7 +336,7 @@ public final class ControlCycle
     public void emergencyStop()
     {
         fault(Faults.EMERGENCY_STOP);
-        if (!mode.drivesPowered())
+        if (!mode().drivesPowered())
         {
             zeroCommand();
         }
@@ -390,7 +352,7 @@ public final class ControlCycle
      */
     public int startTrajectory(final TrajectorySampler sampler)
     {
-        if (!isOperational())
+        if (!supervisor.operational())
         {
             return REJECTED_MODE;
         }
@@ -425,7 +387,7 @@ public final class ControlCycle
     public int streamSetpoint(
         final double[] qDesired, final double[] qdDesired, final double[] qddDesired, final double[] qdddDesired)
     {
-        if (!isOperational())
+        if (!supervisor.operational())
         {
             return REJECTED_MODE;
         }
@@ -439,17 +401,11 @@ public final class ControlCycle
         System.arraycopy(qdddDesired, 0, stream, 3 * dof, dof);
         setpointTimeNs = nowNs;
         source = SOURCE_STREAM;
-        if (mode != ControllerMode.TRACKING)
+        if (mode() != ControllerMode.TRACKING)
         {
             transition(ControllerMode.TRACKING);
         }
         return ACCEPTED;
-    }
-
-    /** ENABLED, TRACKING or HOLD: powered and no fault latched, so planner commands apply. */
-    private boolean isOperational()
-    {
-        return mode == ControllerMode.ENABLED || mode == ControllerMode.TRACKING || mode == ControllerMode.HOLD;
     }
 
     /** Reference sample at the current time (step 3 of a tick). */
@@ -532,7 +488,7 @@ public final class ControlCycle
         if (saturated != 0)
         {
             fault(saturated);
-            if (!mode.drivesPowered())
+            if (!mode().drivesPowered())
             {
                 zeroCommand();
             }
@@ -545,7 +501,7 @@ public final class ControlCycle
         {
             trackingError[j] = qRef[j] - q[j];
         }
-        if (mode == ControllerMode.TRACKING)
+        if (mode() == ControllerMode.TRACKING)
         {
             trackingTicks++;
             for (int j = 0; j < dof; j++)
@@ -568,91 +524,17 @@ public final class ControlCycle
     /** Step 3b of a tick: a non-finite or jumping reference is a fault. */
     private void checkReference()
     {
-        final boolean continuing = checkedTransitions == transitionCount;
-        checkedTransitions = transitionCount;
+        final boolean continuing = checkedTransitions == supervisor.transitionCount();
+        checkedTransitions = supervisor.transitionCount();
         if (!referenceMonitor.accept(continuing, qRef, qdRef, qddRef, qdddRef))
         {
             fault(Faults.REFERENCE_DISCONTINUITY);
         }
     }
 
-    /** Latches the fault bits and reacts with the most severe stop category among them. */
     private void fault(final int detected)
     {
-        for (int bit = 0; bit < Faults.COUNT; bit++)
-        {
-            if ((detected & ~faults & (1 << bit)) != 0)
-            {
-                faultCounts[bit]++;
-            }
-        }
-        faults |= detected;
-        final StopCategory category = safety.category(detected);
-        if (category == StopCategory.CATEGORY_0 || !mode.drivesPowered())
-        {
-            transition(latchedState());
-        }
-        else if (mode == ControllerMode.STOPPING)
-        {
-            stopCategory = category.ordinal() < stopCategory.ordinal() ? category : stopCategory;
-        }
-        else if (mode != ControllerMode.STANDSTILL || category == StopCategory.CATEGORY_1)
-        {
-            startStop(category);
-        }
-    }
-
-    /** FAULT, or ESTOP once an emergency stop is latched. */
-    private ControllerMode latchedState()
-    {
-        return (faults & Faults.EMERGENCY_STOP) != 0 ? ControllerMode.ESTOP : ControllerMode.FAULT;
-    }
-
-    /** Category 1 or 2: decelerate from the measured state (the reference may be what failed). */
-    private void startStop(final StopCategory category)
-    {
-        stopCategory = category;
-        stopStartNs = nowNs;
-        final double periodS = settings.periodNs() * 1e-9;
-        stopProfile.start(nowNs, q, qd, deceleration, 2.0 * periodS, safety.stopTimeNs() * 1e-9);
-        transition(ControllerMode.STOPPING);
-    }
-
-    /** STOPPING: the stop reference; at standstill FAULT/ESTOP (category 1) or STANDSTILL (category 2). */
-    private void followStop()
-    {
-        final boolean referenceStopped = stopProfile.sample(nowNs, qRef, qdRef, qddRef, qdddRef, qddddRef);
-        final long elapsedNs = nowNs - stopStartNs;
-        if (referenceStopped && standstill())
-        {
-            lastStopDurationNs = elapsedNs;
-            if (stopCategory == StopCategory.CATEGORY_2)
-            {
-                System.arraycopy(qRef, 0, pose, 0, dof);
-                holdPose();
-                transition(ControllerMode.STANDSTILL);
-            }
-            else
-            {
-                transition(latchedState());
-            }
-        }
-        else if (elapsedNs > safety.stopTimeNs())
-        {
-            fault(Faults.STOP_TIMEOUT);
-        }
-    }
-
-    private boolean standstill()
-    {
-        for (int j = 0; j < dof; j++)
-        {
-            if (!(Math.abs(qd[j]) <= safety.standstillVelocity()))
-            {
-                return false;
-            }
-        }
-        return true;
+        supervisor.fault(detected, nowNs, q, qd);
     }
 
     private void zeroCommand()
@@ -665,12 +547,7 @@ public final class ControlCycle
 
     private void transition(final ControllerMode next)
     {
-        if (next != mode)
-        {
-            mode = next;
-            transitionCount++;
-            lastTransitionNs = nowNs;
-        }
+        supervisor.transition(next, nowNs);
     }
 
     private double nowSeconds()
@@ -690,7 +567,6 @@ public final class ControlCycle
         return true;
     }
 
-
     /** @return the torques to command this tick after limits, N m (N); zero unless powered. */
     public double[] tauCommand()
     {
@@ -700,13 +576,13 @@ public final class ControlCycle
     /** @return true if the drives are to be powered this tick (brakes released), false for disabled drives and engaged brakes. */
     public boolean drivesEnabled()
     {
-        return mode.drivesPowered();
+        return mode().drivesPowered();
     }
 
     /** @return the current mode. */
     public ControllerMode mode()
     {
-        return mode;
+        return supervisor.mode();
     }
 
     /** @return the control law in use. */
@@ -718,7 +594,7 @@ public final class ControlCycle
     /** @return the fault bits latched since start or the last {@link #reset} ({@link Faults}). */
     public int faults()
     {
-        return faults;
+        return supervisor.faults();
     }
 
     /**
@@ -727,25 +603,25 @@ public final class ControlCycle
      */
     public long faultCount(final int bit)
     {
-        return faultCounts[bit];
+        return supervisor.faultCount(bit);
     }
 
     /** @return accepted operator resets since construction. */
     public long resetCount()
     {
-        return resetCount;
+        return supervisor.resetCount();
     }
 
     /** @return the category of the current or last controlled stop. */
     public StopCategory stopCategory()
     {
-        return stopCategory;
+        return supervisor.stopCategory();
     }
 
     /** @return controller time the last controlled stop took to standstill, ns, or -1 before any. */
     public long lastStopDurationNs()
     {
-        return lastStopDurationNs;
+        return supervisor.lastStopDurationNs();
     }
 
     /** @return the reference position this tick, rad or m. */
@@ -799,13 +675,13 @@ public final class ControlCycle
     /** @return mode transitions since construction. */
     public long transitionCount()
     {
-        return transitionCount;
+        return supervisor.transitionCount();
     }
 
     /** @return controller time of the last mode transition, ns. */
     public long lastTransitionNs()
     {
-        return lastTransitionNs;
+        return supervisor.lastTransitionNs();
     }
 
     /** @return trajectories followed to their end. */
