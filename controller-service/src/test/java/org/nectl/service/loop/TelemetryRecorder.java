@@ -34,7 +34,7 @@ final class TelemetryRecorder implements AutoCloseable
     record Sample(
         long sequence, long timestampNs, long tickCount, long deadlineMissCount, long missingStateCount,
         long telemetryDropCount, long jointStateSequence, long jointStateTimestampNs, long[] rejectCounts,
-        ControllerState state, long crc)
+        ControllerState state, long crc, double maxAbsTauCommand)
     {
     }
 
@@ -106,7 +106,17 @@ final class TelemetryRecorder implements AutoCloseable
         crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
         samples.add(new Sample(decoder.sequence(), decoder.timestampNs(), decoder.tickCount(), decoder.deadlineMissCount(),
             decoder.missingStateCount(), decoder.telemetryDropCount(), decoder.jointStateSequence(),
-            decoder.jointStateTimestampNs(), rejects, decoder.state(), crc.getValue()));
+            decoder.jointStateTimestampNs(), rejects, decoder.state(), crc.getValue(), maxAbsTau()));
+    }
+
+    private double maxAbsTau()
+    {
+        double max = 0.0;
+        for (int k = 0; k < decoder.jointCount(); k++)
+        {
+            max = Math.max(max, Math.abs(decoder.tauCommand(k)));
+        }
+        return max;
     }
 
     /** @return the first event of the kind at or after controller time {@code fromNs}, or null. */
