@@ -313,7 +313,9 @@ final class PlannerCommandValidator
         modeRequest.wrap(buffer, Wire.HEADER_LENGTH, ModeRequestDecoder.BLOCK_LENGTH, Wire.SCHEMA_VERSION);
         final short request = modeRequest.requestRaw();
         final short controller = modeRequest.controllerRaw();
-        if (request < ModeRequestKind.ENABLE.value() || request > ModeRequestKind.HOLD.value()
+        // RESET exists since version 2: a version-1 datagram carrying its value is malformed.
+        final short newestRequest = header.version() >= 2 ? ModeRequestKind.RESET.value() : ModeRequestKind.HOLD.value();
+        if (request < ModeRequestKind.ENABLE.value() || request > newestRequest
             || controller > ControllerKind.MIXED_ELASTIC.value())
         {
             return RejectReason.INVALID_FIELD.value();

@@ -122,6 +122,19 @@ final class PlannerGatewayTest
     }
 
     @Test
+    void resetIsAcceptedFromVersionTwoAndIsAnInvalidFieldInAVersionOneDatagram() throws IOException
+    {
+        final byte[] reset = datagrams.modeRequest(1L, ModeRequestKind.RESET, ControllerKind.UNCHANGED);
+        assertAck(exchange(reset));
+        assertReject(exchange(withShort(reset, 6, 1)), RejectReason.INVALID_FIELD);
+        assertAck(exchange(withShort(datagrams.modeRequest(2L, ModeRequestKind.HOLD, ControllerKind.UNCHANGED), 6, 1)));
+
+        final RecordingHandler loop = new RecordingHandler();
+        assertEquals(2, gateway.commandQueue().drain(loop, 10));
+        assertEquals(List.of("mode 1 RESET UNCHANGED", "mode 2 HOLD UNCHANGED"), loop.events);
+    }
+
+    @Test
     void segmentChunksOutOfOrderOrGoingBackInTimeAreRejected() throws IOException
     {
         assertReject(exchange(datagrams.segmentChunk(1L, 5L, 1, 3, DOF, new long[] {0L}, new double[] {0.0})),

@@ -84,8 +84,8 @@ final class CycleSettingsReader
         return perJoint(field, dof, new Limit(2.0 / periodS, "2/period (kd/2 at most 1 rad per period)"));
     }
 
-    /** @return one gain of at least 0 for every joint, written as a scalar or as a list of dof numbers. */
-    private static double[] perJoint(final YamlField field, final int dof, final Limit limit)
+    /** @return one value of at least 0 for every joint, written as a scalar or as a list of dof numbers. */
+    static double[] perJoint(final YamlField field, final int dof, final Limit limit)
     {
         if (!field.isList())
         {
@@ -145,7 +145,7 @@ final class CycleSettingsReader
      * @param max largest value.
      * @param rule how the bound follows from the period, for messages.
      */
-    private record Limit(double max, String rule)
+    record Limit(double max, String rule)
     {
         static final Limit NONE = new Limit(Double.POSITIVE_INFINITY, "");
 

@@ -6,10 +6,12 @@ import java.util.OptionalInt;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
+import org.nectl.core.runtime.SafetySettings;
 
 /**
  * A validated deployment of the controller service: the robot, how the loop is clocked, the
- * control law with its gains and supervision, and the transport's channels (docs/DEPLOYMENT.md).
+ * control law with its gains and supervision, the stop categories, and the transport's channels
+ * (docs/DEPLOYMENT.md).
  * Read with {@link DeploymentConfigs#load}. Immutable; thread safe.
  */
 public final class DeploymentConfig
@@ -21,6 +23,7 @@ public final class DeploymentConfig
     private final OptionalInt core;
     private final ControlLaw law;
     private final CycleSettings cycle;
+    private final SafetySettings safety;
     private final AeronSettings aeron;
     private final PlannerEndpoint planner;
     private final TelemetrySettings telemetry;
@@ -28,7 +31,7 @@ public final class DeploymentConfig
 
     DeploymentConfig(
         final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
-        final ControlLaw law, final CycleSettings cycle, final AeronSettings aeron, final PlannerEndpoint planner,
+        final ControlLaw law, final CycleSettings cycle, final SafetySettings safety, final AeronSettings aeron, final PlannerEndpoint planner,
         final TelemetrySettings telemetry, final HardwareSettings hardware)
     {
         this.file = file;
@@ -38,6 +41,7 @@ public final class DeploymentConfig
         this.core = core;
         this.law = law;
         this.cycle = copy(cycle);
+        this.safety = safety;
         this.aeron = aeron;
         this.planner = planner;
         this.telemetry = telemetry;
@@ -90,6 +94,12 @@ public final class DeploymentConfig
     public CycleSettings cycleSettings()
     {
         return copy(cycle);
+    }
+
+    /** @return the stop categories per fault and the supervisor's reflex limits (immutable). */
+    public SafetySettings safetySettings()
+    {
+        return safety;
     }
 
     /** @return the media driver settings. */

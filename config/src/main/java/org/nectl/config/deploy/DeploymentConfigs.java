@@ -31,7 +31,7 @@ public final class DeploymentConfigs
     public static final long MAX_CORE = 1_023;
 
     private static final List<String> KEYS = List.of("model", "mode", "period_us", "core", "aeron", "planner",
-        "telemetry", "hardware", "control", "supervision", "gravity");
+        "telemetry", "hardware", "control", "supervision", "gravity", "safety");
     private static final List<String> PLANNER_KEYS = List.of("bind");
     private static final List<String> MODES = List.of("realtime", "lockstep");
     private static final List<String> LAWS = List.of("computed_torque", "pd_gravity");
@@ -68,6 +68,7 @@ public final class DeploymentConfigs
             root.optional("core").map(f -> OptionalInt.of((int)f.integer(0, MAX_CORE))).orElse(OptionalInt.empty()),
             ControlLaw.valueOf(word(control.flatMap(c -> c.optional("law")), "control law", LAWS, "computed_torque")),
             cycle,
+            SafetySettingsReader.read(root.optional("safety"), model),
             section(root, "aeron", AeronSettings::read, AeronSettings.defaults()),
             section(root, "planner", DeploymentConfigs::planner, PlannerEndpoint.defaults()),
             telemetry,

@@ -7,13 +7,16 @@ import org.nectl.core.control.ControlStatus;
 import org.nectl.core.control.PdGravityController;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
-import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
 
 /**
  * One control tick as a pure function of (model, settings, controller state, inputs): supervision,
  * reference sampling, RNEA with its time derivative, the control law and torque/torque-rate limits.
  * The same object is driven by the real-time loop, a lockstep harness or a test.
+ *
+ * <p>The life cycle is the {@link Supervisor}'s state machine ({@link ControllerMode}): a fault that
+ * {@link StateMonitor}, {@link ReferenceMonitor}, the control law or the torque limiter detects latches
+ * and stops the arm with its {@link StopCategory}; only {@link #reset} clears it.
  *
  * <p>Per tick the caller writes the measured state into {@link #measuredQ()} and {@link #measuredQd()}
  * and calls {@link #tick}; it then reads {@link #tauCommand()}, {@link #drivesEnabled()} and the
@@ -48,9 +51,9 @@ public final class ControlCycle
     private final ComputedTorqueController computedTorque;
     private final PdGravityController pdGravity;
     private final TorqueLimiter limiter;
-    private final double[] positionMin;
-    private final double[] positionMax;
-    private final double[] velocityMax;
+    private final Supervisor supervisor;
+    private final StateMonitor stateMonitor;
+    private final ReferenceMonitor referenceMonitor;
 
     private final double[] q;
     private final double[] qd;
@@ -69,7 +72,6 @@ public final class ControlCycle
     private final double[] trackingSquareSum;
     private final int[] saturatedTicks;
 
-    private ControllerMode mode = ControllerMode.IDLE;
     private ControlLaw law = ControlLaw.COMPUTED_TORQUE;
     private int source = SOURCE_POSE;
     private TrajectorySampler trajectory;
@@ -78,21 +80,31 @@ public final class ControlCycle
     private long nowNs;
     private boolean hasState;
     private int missingStates;
-    private int faults;
+    private long checkedTransitions;
     private long limiterFlags;
     private long tickCount;
     private long trackingTicks;
-    private long transitionCount;
-    private long lastTransitionNs;
     private long completedTrajectories;
+
+    /**
+     * Not real-time safe: a cycle with {@link SafetySettings#defaults}.
+     *
+     * @param model the robot.
+     * @param settings gains, timeouts and limits.
+     */
+    public ControlCycle(final RobotModel model, final CycleSettings settings)
+    {
+        this(model, settings, SafetySettings.defaults(model.dof()));
+    }
 
     /**
      * Not real-time safe: builds the controllers and sizes every array from the model.
      *
      * @param model the robot.
      * @param settings gains, timeouts and limits.
+     * @param safety stop categories per fault and the reflexes' limits.
      */
-    public ControlCycle(final RobotModel model, final CycleSettings settings)
+    public ControlCycle(final RobotModel model, final CycleSettings settings, final SafetySettings safety)
     {
         dof = model.dof();
         this.settings = settings;
@@ -103,16 +115,9 @@ public final class ControlCycle
         computedTorque.frictionFeedforward(settings.frictionFeedforward());
         pdGravity.gravity(g[0], g[1], g[2]);
         limiter = new TorqueLimiter(model, settings.periodNs());
-        positionMin = new double[dof];
-        positionMax = new double[dof];
-        velocityMax = new double[dof];
-        for (int j = 0; j < dof; j++)
-        {
-            final JointLimits limits = model.limits(j);
-            positionMin[j] = limits.positionMin() - settings.positionMargin();
-            positionMax[j] = limits.positionMax() + settings.positionMargin();
-            velocityMax[j] = limits.velocityMax();
-        }
+        supervisor = new Supervisor(dof, settings.periodNs(), safety);
+        stateMonitor = new StateMonitor(model, settings, safety);
+        referenceMonitor = new ReferenceMonitor(model, settings.periodNs());
         q = new double[dof];
         qd = new double[dof];
         qRef = new double[dof];
@@ -160,20 +165,31 @@ public final class ControlCycle
         {
             hasState = true;
         }
-        if (isPowered())
+        if (mode().drivesPowered())
         {
-            final int detected = supervise(heartbeatAgeNs, adapterFault);
+            final int detected = stateMonitor.check(newState, missingStates, heartbeatAgeNs, adapterFault, q, qd);
             if (detected != 0)
             {
                 fault(detected);
             }
         }
-        if (!isPowered())
+        stateMonitor.advance(newState, q, qd);
+        if (mode().drivesPowered() && mode() != ControllerMode.STOPPING)
+        {
+            updateReference();
+            checkReference();
+        }
+        if (mode() == ControllerMode.STOPPING
+            && supervisor.followStop(nowNs, qd, qRef, qdRef, qddRef, qdddRef, qddddRef) == Supervisor.STOP_HOLDING)
+        {
+            System.arraycopy(qRef, 0, pose, 0, dof);
+            holdPose();
+        }
+        if (!mode().drivesPowered())
         {
             zeroCommand();
             return;
         }
-        updateReference();
         if (runControlLaw() != ControlStatus.OK)
         {
             fault(Faults.NON_FINITE_COMMAND);
@@ -193,11 +209,11 @@ public final class ControlCycle
      */
     public int enable(final ControlLaw controlLaw)
     {
-        if (mode != ControllerMode.IDLE)
+        if (mode() != ControllerMode.IDLE)
         {
             return REJECTED_MODE;
         }
-        if (!hasState || !finite(q) || !finite(qd))
+        if (!hasState || !StateMonitor.finite(q) || !StateMonitor.finite(qd))
         {
             return REJECTED_NO_STATE;
         }
@@ -231,7 +247,7 @@ public final class ControlCycle
      */
     public int selectLaw(final ControlLaw controlLaw)
     {
-        if (mode != ControllerMode.IDLE)
+        if (mode() != ControllerMode.IDLE)
         {
             return REJECTED_MODE;
         }
@@ -240,29 +256,45 @@ public final class ControlCycle
     }
 
     /**
-     * Any state but FAULT to IDLE: zero torque, drives disabled.
+     * IDLE, ENABLED, TRACKING or HOLD to IDLE, STANDSTILL to FAULT (the fault stays latched): zero
+     * torque, drives disabled, brakes engaged. Refused while STOPPING and in FAULT or ESTOP.
      *
      * @return {@link #ACCEPTED} or {@link #REJECTED_MODE}.
      */
     public int disable()
     {
-        if (mode == ControllerMode.FAULT)
+        if (!supervisor.disable(nowNs))
         {
             return REJECTED_MODE;
         }
-        transition(ControllerMode.IDLE);
+        zeroCommand();
         return ACCEPTED;
     }
 
     /**
-     * ENABLED, TRACKING or HOLD to HOLD: stop where the reference is now and hold it.
+     * Operator reset: clears the latched faults; FAULT or ESTOP to IDLE (drives stay disabled until
+     * an enable), STANDSTILL to ENABLED (drives stay powered, holding the stop pose). Refused in
+     * any other state, including STOPPING: a stop always completes.
+     *
+     * @return {@link #ACCEPTED} or {@link #REJECTED_MODE}.
+     */
+    public int reset()
+    {
+        return supervisor.reset(nowNs) ? ACCEPTED : REJECTED_MODE;
+    }
+
+    /**
+     * ENABLED, TRACKING or HOLD to HOLD: stop where the reference is now and hold it. A law switch
+     * here is the perform phase of a two-phase switch: the law was resolved and checked off the loop,
+     * both laws are built at construction, and the torque-rate limit carries over, so the command
+     * moves from the old law's torque to the new one's no faster than the rate limit.
      *
      * @param controlLaw the law to run, or null to keep the current one.
      * @return {@link #ACCEPTED} or {@link #REJECTED_MODE}.
      */
     public int hold(final ControlLaw controlLaw)
     {
-        if (!isPowered())
+        if (!supervisor.operational())
         {
             return REJECTED_MODE;
         }
@@ -276,11 +308,17 @@ public final class ControlCycle
         return ACCEPTED;
     }
 
-    /** Emergency stop: FAULT at once, zero torque, drives disabled. */
+    /**
+     * Emergency stop, in any state: latches ESTOP with the emergency stop's category, category 0
+     * at once (zero torque, drives disabled), category 1 after a controlled stop.
+     */
     public void emergencyStop()
     {
         fault(Faults.EMERGENCY_STOP);
-        zeroCommand();
+        if (!mode().drivesPowered())
+        {
+            zeroCommand();
+        }
     }
 
     /**
@@ -293,7 +331,7 @@ public final class ControlCycle
      */
     public int startTrajectory(final TrajectorySampler sampler)
     {
-        if (!isPowered())
+        if (!supervisor.operational())
         {
             return REJECTED_MODE;
         }
@@ -328,7 +366,7 @@ public final class ControlCycle
     public int streamSetpoint(
         final double[] qDesired, final double[] qdDesired, final double[] qddDesired, final double[] qdddDesired)
     {
-        if (!isPowered())
+        if (!supervisor.operational())
         {
             return REJECTED_MODE;
         }
@@ -342,53 +380,11 @@ public final class ControlCycle
         System.arraycopy(qdddDesired, 0, stream, 3 * dof, dof);
         setpointTimeNs = nowNs;
         source = SOURCE_STREAM;
-        if (mode != ControllerMode.TRACKING)
+        if (mode() != ControllerMode.TRACKING)
         {
             transition(ControllerMode.TRACKING);
         }
         return ACCEPTED;
-    }
-
-    private boolean isPowered()
-    {
-        return mode == ControllerMode.ENABLED || mode == ControllerMode.TRACKING || mode == ControllerMode.HOLD;
-    }
-
-    /** Supervision of the measured state and the adapter (step 2 of a tick). */
-    private int supervise(final long heartbeatAgeNs, final boolean adapterFault)
-    {
-        int detected = 0;
-        if (heartbeatAgeNs > settings.heartbeatTimeoutNs())
-        {
-            detected |= Faults.HEARTBEAT_TIMEOUT;
-        }
-        if (missingStates >= settings.maxMissingStates())
-        {
-            detected |= Faults.STATE_MISSING;
-        }
-        if (adapterFault)
-        {
-            detected |= Faults.ADAPTER_FAULT;
-        }
-        for (int j = 0; j < dof; j++)
-        {
-            if (!Double.isFinite(q[j]) || !Double.isFinite(qd[j]))
-            {
-                detected |= Faults.NON_FINITE_STATE;
-            }
-            else
-            {
-                if (q[j] < positionMin[j] || q[j] > positionMax[j])
-                {
-                    detected |= Faults.POSITION_LIMIT;
-                }
-                if (Math.abs(qd[j]) > velocityMax[j])
-                {
-                    detected |= Faults.VELOCITY_LIMIT;
-                }
-            }
-        }
-        return detected;
     }
 
     /** Reference sample at the current time (step 3 of a tick). */
@@ -470,7 +466,10 @@ public final class ControlCycle
         if (saturated != 0)
         {
             fault(saturated);
-            zeroCommand();
+            if (!mode().drivesPowered())
+            {
+                zeroCommand();
+            }
         }
     }
 
@@ -480,7 +479,7 @@ public final class ControlCycle
         {
             trackingError[j] = qRef[j] - q[j];
         }
-        if (mode == ControllerMode.TRACKING)
+        if (mode() == ControllerMode.TRACKING)
         {
             trackingTicks++;
             for (int j = 0; j < dof; j++)
@@ -500,13 +499,20 @@ public final class ControlCycle
         Arrays.fill(qddddRef, 0.0);
     }
 
+    /** Step 3b of a tick: a non-finite or jumping reference is a fault. */
+    private void checkReference()
+    {
+        final boolean continuing = checkedTransitions == supervisor.transitionCount();
+        checkedTransitions = supervisor.transitionCount();
+        if (!referenceMonitor.accept(continuing, qRef, qdRef, qddRef, qdddRef))
+        {
+            fault(Faults.REFERENCE_DISCONTINUITY);
+        }
+    }
+
     private void fault(final int detected)
     {
-        faults |= detected;
-        if (mode != ControllerMode.FAULT)
-        {
-            transition(ControllerMode.FAULT);
-        }
+        supervisor.fault(detected, nowNs, q, qd);
     }
 
     private void zeroCommand()
@@ -519,12 +525,7 @@ public final class ControlCycle
 
     private void transition(final ControllerMode next)
     {
-        if (next != mode)
-        {
-            mode = next;
-            transitionCount++;
-            lastTransitionNs = nowNs;
-        }
+        supervisor.transition(next, nowNs);
     }
 
     private double nowSeconds()
@@ -544,17 +545,6 @@ public final class ControlCycle
         return true;
     }
 
-    private static boolean finite(final double[] v)
-    {
-        for (final double x : v)
-        {
-            if (!Double.isFinite(x))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /** @return the torques to command this tick after limits, N m (N); zero unless powered. */
     public double[] tauCommand()
@@ -562,16 +552,16 @@ public final class ControlCycle
         return tauCommand;
     }
 
-    /** @return true if the drives are to be powered this tick. */
+    /** @return true if the drives are to be powered this tick (brakes released), false for disabled drives and engaged brakes. */
     public boolean drivesEnabled()
     {
-        return isPowered();
+        return mode().drivesPowered();
     }
 
     /** @return the current mode. */
     public ControllerMode mode()
     {
-        return mode;
+        return supervisor.mode();
     }
 
     /** @return the control law in use. */
@@ -580,10 +570,37 @@ public final class ControlCycle
         return law;
     }
 
-    /** @return the fault bits latched since start ({@link Faults}). */
+    /** @return the fault bits latched since start or the last {@link #reset} ({@link Faults}). */
     public int faults()
     {
-        return faults;
+        return supervisor.faults();
+    }
+
+    /**
+     * @param bit fault bit number 0..{@link Faults#COUNT}-1.
+     * @return how often that fault was newly latched since construction.
+     */
+    public long faultCount(final int bit)
+    {
+        return supervisor.faultCount(bit);
+    }
+
+    /** @return accepted operator resets since construction. */
+    public long resetCount()
+    {
+        return supervisor.resetCount();
+    }
+
+    /** @return the category of the current or last controlled stop. */
+    public StopCategory stopCategory()
+    {
+        return supervisor.stopCategory();
+    }
+
+    /** @return controller time the last controlled stop took to standstill, ns, or -1 before any. */
+    public long lastStopDurationNs()
+    {
+        return supervisor.lastStopDurationNs();
     }
 
     /** @return the reference position this tick, rad or m. */
@@ -631,13 +648,13 @@ public final class ControlCycle
     /** @return mode transitions since construction. */
     public long transitionCount()
     {
-        return transitionCount;
+        return supervisor.transitionCount();
     }
 
     /** @return controller time of the last mode transition, ns. */
     public long lastTransitionNs()
     {
-        return lastTransitionNs;
+        return supervisor.lastTransitionNs();
     }
 
     /** @return trajectories followed to their end. */

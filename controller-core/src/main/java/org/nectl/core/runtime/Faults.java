@@ -1,8 +1,8 @@
 package org.nectl.core.runtime;
 
 /**
- * Supervisor fault bits reported by {@link ControlCycle#faults()}; any bit puts the controller in
- * {@link ControllerMode#FAULT}.
+ * Supervisor fault bits reported by {@link ControlCycle#faults()}; any bit latches a fault and stops
+ * the arm with the fault's {@link StopCategory} ({@link SafetySettings#category}).
  */
 public final class Faults
 {
@@ -24,9 +24,34 @@ public final class Faults
     public static final int ADAPTER_FAULT = 1 << 7;
     /** The control law produced a non-finite torque. */
     public static final int NON_FINITE_COMMAND = 1 << 8;
+    /** A joint moving towards a position limit is closer to it than its braking distance plus margin. */
+    public static final int SOFT_POSITION_LIMIT = 1 << 9;
+    /** A measured position jumped: it differs from the one integrated from the last state by more than the tolerance. */
+    public static final int STATE_JUMP = 1 << 10;
+    /** The reference is non-finite or jumped by more than a new reference may start away from the current one. */
+    public static final int REFERENCE_DISCONTINUITY = 1 << 11;
+    /** A category 1 or 2 stop did not reach standstill within the stop time; escalated to category 0. */
+    public static final int STOP_TIMEOUT = 1 << 12;
+    /** Number of fault bits. */
+    public static final int COUNT = 13;
+
+    /** Fault names as written in the deployment file's {@code safety.stop_category}, by bit number. */
+    private static final String[] KEYS = {
+        "heartbeat_timeout", "state_missing", "non_finite_state", "position_limit", "velocity_limit",
+        "torque_limit", "emergency_stop", "adapter_fault", "non_finite_command", "soft_position_limit",
+        "state_jump", "reference_discontinuity", "stop_timeout"};
 
     private Faults()
     {
+    }
+
+    /**
+     * @param bit bit number 0..{@link #COUNT}-1.
+     * @return the fault's name in snake case, as in deployment files.
+     */
+    public static String key(final int bit)
+    {
+        return KEYS[bit];
     }
 
     /**
@@ -41,15 +66,12 @@ public final class Faults
         {
             return "none";
         }
-        final String[] names = {
-            "heartbeat timeout", "state missing", "non-finite state", "position limit", "velocity limit",
-            "torque limit", "emergency stop", "adapter fault", "non-finite command"};
         final StringBuilder text = new StringBuilder();
-        for (int bit = 0; bit < names.length; bit++)
+        for (int bit = 0; bit < COUNT; bit++)
         {
             if ((faults & (1 << bit)) != 0)
             {
-                text.append(text.length() == 0 ? "" : ", ").append(names[bit]);
+                text.append(text.length() == 0 ? "" : ", ").append(KEYS[bit].replace('_', ' '));
             }
         }
         return text.toString();

@@ -6,68 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.TrajectorySampler;
-import org.nectl.core.model.RobotModel;
-import org.nectl.core.simulation.ArmSimulator;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
 
 /**
- * The control cycle driven in lockstep with the in-process arm simulator: the deterministic
- * harness the service's lockstep mode reproduces over Aeron.
+ * The control cycle driven in lockstep with the in-process arm simulator ({@link CycleHarness}).
  */
 class ControlCycleTest
 {
-    private static final long PERIOD_NS = 1_000_000L;
     private static final long SEED = 17;
 
-    /** A 7-joint revolute chain with no joint limits, one simulator and one cycle stepping together. */
-    private static final class Harness
+    /** A 7-joint revolute chain with no joint limits. */
+    private static CycleHarness chain()
     {
-        final RobotModel model = RandomRobots.robot(SEED, 7, false, RandomRobots.Joints.REVOLUTE, false);
-        final ArmSimulator arm = new ArmSimulator(model, PERIOD_NS, 4);
-        final ControlCycle cycle = new ControlCycle(model, CycleSettings.defaults(model.dof(), PERIOD_NS));
-        long timeNs;
-
-        Harness()
-        {
-            arm.reset(new double[model.dof()], new double[model.dof()]);
-        }
-
-        /** One period: measure, tick, apply the torque, integrate. */
-        void step(final boolean newState, final long heartbeatAgeNs)
-        {
-            arm.positions(cycle.measuredQ());
-            arm.velocities(cycle.measuredQd());
-            cycle.tick(timeNs, newState, heartbeatAgeNs, false);
-            arm.torque(cycle.tauCommand());
-            arm.step();
-            timeNs += PERIOD_NS;
-        }
-
-        void run(final int ticks)
-        {
-            for (int i = 0; i < ticks; i++)
-            {
-                step(true, 0L);
-            }
-        }
-
-        TrajectorySampler move(final double amplitude, final double durationS)
-        {
-            final int n = model.dof();
-            final double[][] positions = new double[3][n];
-            for (int j = 0; j < n; j++)
-            {
-                positions[1][j] = amplitude * (j % 2 == 0 ? 1 : -1);
-            }
-            return new TrajectorySampler(model, new JointWaypoints(new double[] {0, durationS / 2, durationS}, positions));
-        }
+        return new CycleHarness(RandomRobots.robot(SEED, 7, false, RandomRobots.Joints.REVOLUTE, false));
     }
 
     @Test
     void computedTorqueTracksATrajectoryInLockstepToWellUnderAMilliradian()
     {
-        final Harness h = new Harness();
+        final CycleHarness h = chain();
         h.run(1);
         assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(ControlLaw.COMPUTED_TORQUE));
         h.run(200);
@@ -86,7 +44,7 @@ class ControlCycleTest
     @Test
     void missingStatesFaultAfterTheConfiguredNumberOfTicks()
     {
-        final Harness h = new Harness();
+        final CycleHarness h = chain();
         h.run(1);
         h.cycle.enable(null);
         h.run(10);
@@ -106,13 +64,13 @@ class ControlCycleTest
     @Test
     void heartbeatTimeoutAndNonFiniteStateFault()
     {
-        final Harness h = new Harness();
+        final CycleHarness h = chain();
         h.run(1);
         h.cycle.enable(null);
         h.step(true, 60_000_000L);
         assertEquals(Faults.HEARTBEAT_TIMEOUT, h.cycle.faults());
 
-        final Harness g = new Harness();
+        final CycleHarness g = chain();
         g.run(1);
         g.cycle.enable(null);
         g.arm.positions(g.cycle.measuredQ());
@@ -125,7 +83,7 @@ class ControlCycleTest
     @Test
     void streamingHoldsAfterTheCommandTimeout()
     {
-        final Harness h = new Harness();
+        final CycleHarness h = chain();
         h.run(1);
         h.cycle.enable(null);
         h.run(10);
@@ -142,7 +100,7 @@ class ControlCycleTest
     @Test
     void aTrajectoryThatWouldMakeTheReferenceJumpIsRejected()
     {
-        final Harness h = new Harness();
+        final CycleHarness h = chain();
         h.run(1);
         assertEquals(ControlCycle.REJECTED_MODE, h.cycle.startTrajectory(h.move(0.5, 2.0)));
         h.cycle.enable(null);
@@ -158,7 +116,7 @@ class ControlCycleTest
     @Test
     void aTickAllocatesNothing()
     {
-        final Harness h = new Harness();
+        final CycleHarness h = chain();
         h.run(1);
         h.cycle.enable(null);
         h.cycle.startTrajectory(h.move(0.2, 1000.0));

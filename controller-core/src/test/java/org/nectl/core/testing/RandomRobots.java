@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
 
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.JointActuation;
+import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.JointType;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.model.Transforms;
@@ -44,6 +45,19 @@ public final class RandomRobots
     public static RobotModel robot(
         final long seed, final int bodies, final boolean branched, final Joints joints, final boolean withActuation)
     {
+        return robot(seed, bodies, branched, joints, withActuation, JointLimits.NONE);
+    }
+
+    /**
+     * As {@link #robot(long, int, boolean, Joints, boolean)}, every movable joint with the given limits.
+     *
+     * @param limits the limits of every movable joint.
+     * @return the model.
+     */
+    public static RobotModel robot(
+        final long seed, final int bodies, final boolean branched, final Joints joints, final boolean withActuation,
+        final JointLimits limits)
+    {
         final SplittableRandom rnd = new SplittableRandom(seed);
         final RobotModel.Builder builder = RobotModel.builder("random-" + seed);
         final List<String> movable = new ArrayList<>();
@@ -58,6 +72,7 @@ public final class RandomRobots
             if (type.isMovable())
             {
                 movable.add("joint" + i);
+                builder.limits(b, limits);
                 if (withActuation)
                 {
                     builder.actuation(b, new JointActuation(

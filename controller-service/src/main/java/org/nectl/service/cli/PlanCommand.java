@@ -68,7 +68,10 @@ final class PlanCommand implements Callable<Integer>
             + "default ${DEFAULT-VALUE}.")
     private String controller;
 
-    @Option(names = "--enable", description = "Send ModeRequest ENABLE first.")
+    @Option(names = "--reset", description = "Send ModeRequest RESET first: out of FAULT or ESTOP to IDLE, STANDSTILL to ENABLED.")
+    private boolean reset;
+
+    @Option(names = "--enable", description = "Send ModeRequest ENABLE first (after --reset).")
     private boolean enable;
 
     @Option(names = "--hold", description = "Send ModeRequest HOLD after the trajectory.")
@@ -157,7 +160,11 @@ final class PlanCommand implements Callable<Integer>
         {
             return report(out, "estop", client.eStop());
         }
-        int status = enable ? report(out, "enable", client.enable(kind)) : 0;
+        int status = reset ? report(out, "reset", client.reset()) : 0;
+        if (status == 0 && enable)
+        {
+            status = report(out, "enable", client.enable(kind));
+        }
         if (status == 0 && trajectory != null)
         {
             status = streamRateHz != null
@@ -226,7 +233,7 @@ final class PlanCommand implements Callable<Integer>
 
     private void checkOptions()
     {
-        if (estop && (enable || hold || disable || file != null || demo))
+        if (estop && (reset || enable || hold || disable || file != null || demo))
         {
             throw new IllegalArgumentException("--estop is sent alone");
         }
@@ -234,9 +241,9 @@ final class PlanCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--file and --demo exclude each other");
         }
-        if (!estop && !enable && !hold && !disable && file == null && !demo)
+        if (!estop && !reset && !enable && !hold && !disable && file == null && !demo)
         {
-            throw new IllegalArgumentException("nothing to send: give --enable, --file, --demo, --hold, --disable or --estop");
+            throw new IllegalArgumentException("nothing to send: give --reset, --enable, --file, --demo, --hold, --disable or --estop");
         }
         if (streamRateHz != null && !(streamRateHz > 0.0 && streamRateHz <= 10_000.0))
         {

@@ -140,6 +140,12 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
     @Override
     public void onModeRequest(final ModeRequestDecoder request)
     {
+        if (request.controller() == ControllerKind.MIXED_ELASTIC)
+        {
+            // Prepare phase of a controller switch: a law this service cannot run never reaches the loop.
+            reject("control law " + request.controller() + " is not available in this service");
+            return;
+        }
         final ControlLaw law = law(request.controller());
         switch (request.request())
         {
@@ -151,6 +157,9 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
                 break;
             case HOLD:
                 offer(PreparedCommand.mode(PreparedCommand.Kind.HOLD, law));
+                break;
+            case RESET:
+                offer(PreparedCommand.mode(PreparedCommand.Kind.RESET, law));
                 break;
             default:
                 reject("unknown mode request " + request.request());
@@ -191,7 +200,7 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
         lastRejection = reason;
     }
 
-    /** @return trajectories refused when built (e.g. a limit violated between waypoints). */
+    /** @return trajectories and mode requests refused when prepared (e.g. a limit violated between waypoints). */
     long trajectoryRejectCount()
     {
         return trajectoryRejectCount.get();
@@ -203,7 +212,7 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
         return loopQueueFullCount.get();
     }
 
-    /** @return the reason of the last refused trajectory, or "". */
+    /** @return the reason of the last refused trajectory or mode request, or "". */
     String lastRejection()
     {
         return lastRejection;

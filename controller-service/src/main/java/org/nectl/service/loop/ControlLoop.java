@@ -63,12 +63,14 @@ public final class ControlLoop implements Runnable
      */
     private static final int WATCHDOG_STATES_TO_FAULT = 3;
     private static final long HISTOGRAM_MAX_NS = 10_000_000_000L;
+    /** Wire state per {@link ControllerMode} ordinal (the two enums share their order). */
     private static final ControllerState[] STATE_OF_MODE = {
-        ControllerState.IDLE, ControllerState.ENABLED, ControllerState.TRACKING, ControllerState.HOLD, ControllerState.FAULT};
+        ControllerState.IDLE, ControllerState.ENABLED, ControllerState.TRACKING, ControllerState.HOLD, ControllerState.FAULT,
+        ControllerState.STOPPING, ControllerState.STANDSTILL, ControllerState.ESTOP};
     /** Wire name of each {@link PreparedCommand.Kind}, by ordinal. */
     private static final EventCommand[] EVENT_COMMAND = {
-        EventCommand.ENABLE, EventCommand.DISABLE, EventCommand.HOLD, EventCommand.ESTOP, EventCommand.TRAJECTORY,
-        EventCommand.SETPOINT};
+        EventCommand.ENABLE, EventCommand.DISABLE, EventCommand.HOLD, EventCommand.RESET, EventCommand.ESTOP,
+        EventCommand.TRAJECTORY, EventCommand.SETPOINT};
 
     private final ControlCycle cycle;
     private final ControllerLink link;
@@ -227,6 +229,10 @@ public final class ControlLoop implements Runnable
             {
                 event(timeNs, ControllerEventKind.STOP, before, 0, command, 0);
             }
+            else if (command == EventCommand.RESET)
+            {
+                event(timeNs, ControllerEventKind.RESET, before, 0, command, 0);
+            }
             reportChanges(timeNs, command);
         }
         if (appliedCommands != appliedBefore)
@@ -246,6 +252,8 @@ public final class ControlLoop implements Runnable
                 return cycle.disable();
             case HOLD:
                 return cycle.hold(c.law);
+            case RESET:
+                return cycle.reset();
             case EMERGENCY_STOP:
                 cycle.emergencyStop();
                 return ControlCycle.ACCEPTED;
@@ -333,7 +341,7 @@ public final class ControlLoop implements Runnable
         command.sequence(cycle.tickCount())
             .timestampNs(timeNs)
             .jointStateSequence(state.sequence())
-            .mode(enabled ? DriveMode.TORQUE : DriveMode.ZERO_TORQUE)
+            .mode(enabled ? DriveMode.TORQUE : DriveMode.BRAKE)
             .enable(enabled);
         if (link.publishMotorCommand(command) < 0)
         {

@@ -59,7 +59,7 @@ public final class ControllerService implements AutoCloseable
                 Throwable::printStackTrace,
                 null,
                 new CompositeAgent(gateway, preparer, telemetryPublisher));
-            final ControlCycle cycle = new ControlCycle(model, settings.cycle());
+            final ControlCycle cycle = new ControlCycle(model, settings.cycle(), settings.safety());
             cycle.selectLaw(settings.law());
             loop = new ControlLoop(
                 cycle, dof, link, gateway, telemetryQueue, events, loopQueue,

@@ -15,6 +15,7 @@ final class PreparedCommand
         ENABLE,
         DISABLE,
         HOLD,
+        RESET,
         EMERGENCY_STOP,
         TRAJECTORY,
         SETPOINT

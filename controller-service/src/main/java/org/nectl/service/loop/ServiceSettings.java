@@ -10,6 +10,7 @@ import org.nectl.config.deploy.TelemetrySettings;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
+import org.nectl.core.runtime.SafetySettings;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.LinkConfig;
 import org.nectl.transport.PlannerGatewayConfig;
@@ -27,6 +28,7 @@ import org.nectl.transport.TelemetryConfig;
  * @param planner planner gateway UDP settings.
  * @param telemetry telemetry publication settings.
  * @param law the control law selected at start (planners may switch it when enabling).
+ * @param safety stop categories per fault and the supervisor's reflex limits.
  */
 public record ServiceSettings(
     RobotModel model,
@@ -37,7 +39,8 @@ public record ServiceSettings(
     LinkConfig link,
     PlannerGatewayConfig planner,
     TelemetryConfig telemetry,
-    ControlLaw law)
+    ControlLaw law,
+    SafetySettings safety)
 {
     /**
      * Defaults around a model: realtime at the given period, embedded driver in a fresh directory,
@@ -59,7 +62,8 @@ public record ServiceSettings(
             LinkConfig.ipcDefaults(),
             PlannerGatewayConfig.defaults(plannerAddress),
             TelemetryConfig.ipcDefaults(),
-            ControlLaw.COMPUTED_TORQUE);
+            ControlLaw.COMPUTED_TORQUE,
+            SafetySettings.defaults(model.dof()));
     }
 
     /**
@@ -96,24 +100,31 @@ public record ServiceSettings(
             PlannerGatewayConfig.defaults(new InetSocketAddress(config.planner().host(), config.planner().port())),
             new TelemetryConfig(telemetrySettings.channel(), telemetrySettings.streamId(), telemetrySettings.decimation(),
                 telemetryDefaults.ringCapacityBytes()),
-            config.law());
+            config.law(),
+            config.safetySettings());
     }
 
     /** @return a copy in the given loop mode. */
     public ServiceSettings withMode(final LoopMode loopMode)
     {
-        return new ServiceSettings(model, cycle, loopMode, core, aeron, link, planner, telemetry, law);
+        return new ServiceSettings(model, cycle, loopMode, core, aeron, link, planner, telemetry, law, safety);
     }
 
     /** @return a copy whose control loop is pinned to {@code cpu} (negative: not pinned). */
     public ServiceSettings withCore(final int cpu)
     {
-        return new ServiceSettings(model, cycle, mode, cpu, aeron, link, planner, telemetry, law);
+        return new ServiceSettings(model, cycle, mode, cpu, aeron, link, planner, telemetry, law, safety);
     }
 
     /** @return a copy with other cycle settings. */
     public ServiceSettings withCycle(final CycleSettings cycleSettings)
     {
-        return new ServiceSettings(model, cycleSettings, mode, core, aeron, link, planner, telemetry, law);
+        return new ServiceSettings(model, cycleSettings, mode, core, aeron, link, planner, telemetry, law, safety);
+    }
+
+    /** @return a copy with other safety settings. */
+    public ServiceSettings withSafety(final SafetySettings safetySettings)
+    {
+        return new ServiceSettings(model, cycle, mode, core, aeron, link, planner, telemetry, law, safetySettings);
     }
 }

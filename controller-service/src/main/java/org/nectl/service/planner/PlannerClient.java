@@ -125,6 +125,15 @@ public final class PlannerClient implements AutoCloseable
         return modeRequest(ModeRequestKind.DISABLE, controller);
     }
 
+    /**
+     * Asks for the operator RESET (schema version 2): FAULT or ESTOP to IDLE, STANDSTILL to ENABLED,
+     * clearing the latched faults.
+     */
+    public CommandResult reset()
+    {
+        return modeRequest(ModeRequestKind.RESET, ControllerKind.UNCHANGED);
+    }
+
     /** Asks for HOLD (hold the last reference with gravity compensation). */
     public CommandResult hold(final ControllerKind controller)
     {

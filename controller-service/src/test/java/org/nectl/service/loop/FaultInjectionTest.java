@@ -182,7 +182,7 @@ class FaultInjectionTest
         final TelemetryConfig smallTerm = new TelemetryConfig(
             TelemetryConfig.IPC_CHANNEL + "?term-length=65536", TelemetryConfig.STREAM_ID, 1, 64 * 1024);
         try (ServiceRig rig = new ServiceRig(new ServiceSettings(tolerant.model(), tolerant.cycle(), tolerant.mode(), tolerant.core(),
-            tolerant.aeron(), tolerant.link(), tolerant.planner(), smallTerm, tolerant.law()));
+            tolerant.aeron(), tolerant.link(), tolerant.planner(), smallTerm, tolerant.law(), tolerant.safety()));
             ArmThread arm = new ArmThread(rig, Injection.NONE, ServiceRig.PERIOD_NS))
         {
             assertTrue(arm.injectedAtSequence() < 0, "nothing injected");
@@ -208,8 +208,9 @@ class FaultInjectionTest
                 ServiceRig.await(() ->
                 {
                     rig.telemetry.poll();
-                    return loop.mode() == ControllerMode.HOLD && loop.tickCount() > stallTick + 3_000;
+                    return loop.mode() != ControllerMode.ENABLED && loop.tickCount() > stallTick + 3_000;
                 }, "3000 ticks with a stalled consumer, and the HOLD");
+                assertEquals(ControllerMode.HOLD, loop.mode(), Faults.describe(loop.faults()));
                 assertTrue(rig.service.telemetryPublisher().publishedCount() - published0 < 100,
                     "the stalled consumer held the publication");
             }

@@ -86,7 +86,7 @@ class RealtimeServiceTest
         final ControlLoop loop;
         final ServiceSettings tolerant = ServiceRig.tolerantRealtimeSettings();
         try (ServiceRig rig = new ServiceRig(new ServiceSettings(tolerant.model(), tolerant.cycle(), tolerant.mode(), tolerant.core(),
-            tolerant.aeron(), tolerant.link(), tolerant.planner(), SMALL_TERM_TELEMETRY, tolerant.law())))
+            tolerant.aeron(), tolerant.link(), tolerant.planner(), SMALL_TERM_TELEMETRY, tolerant.law(), tolerant.safety())))
         {
             loop = rig.service.loop();
             final Subscription stalledConsumer = stallTelemetry

@@ -34,8 +34,18 @@ final class TelemetryRecorder implements AutoCloseable
     record Sample(
         long sequence, long timestampNs, long tickCount, long deadlineMissCount, long missingStateCount,
         long telemetryDropCount, long jointStateSequence, long jointStateTimestampNs, long[] rejectCounts,
-        ControllerState state, long crc, double maxAbsTauCommand)
+        ControllerState state, double[] qd, double[] tauCommand, long crc)
     {
+        /** @return the largest commanded |effort| of the tick, N·m or N. */
+        double maxAbsTauCommand()
+        {
+            double max = 0.0;
+            for (final double tau : tauCommand)
+            {
+                max = Math.max(max, Math.abs(tau));
+            }
+            return max;
+        }
     }
 
     /** One ControllerEvent. */
@@ -100,23 +110,20 @@ final class TelemetryRecorder implements AutoCloseable
         {
             rejects[r] = decoder.rejectCounts(r);
         }
+        final double[] qd = new double[decoder.jointCount()];
+        final double[] tau = new double[qd.length];
+        for (int j = 0; j < qd.length; j++)
+        {
+            qd[j] = decoder.qd(j);
+            tau[j] = decoder.tauCommand(j);
+        }
         copy.putBytes(0, buffer, offset, MESSAGE_LENGTH);
         scrubber.wrap(copy, Wire.HEADER_LENGTH).tickComputeNs(0).overrunCount(0);
         crc.reset();
         crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
         samples.add(new Sample(decoder.sequence(), decoder.timestampNs(), decoder.tickCount(), decoder.deadlineMissCount(),
             decoder.missingStateCount(), decoder.telemetryDropCount(), decoder.jointStateSequence(),
-            decoder.jointStateTimestampNs(), rejects, decoder.state(), crc.getValue(), maxAbsTau()));
-    }
-
-    private double maxAbsTau()
-    {
-        double max = 0.0;
-        for (int k = 0; k < decoder.jointCount(); k++)
-        {
-            max = Math.max(max, Math.abs(decoder.tauCommand(k)));
-        }
-        return max;
+            decoder.jointStateTimestampNs(), rejects, decoder.state(), qd, tau, crc.getValue()));
     }
 
     /** @return the first event of the kind at or after controller time {@code fromNs}, or null. */
