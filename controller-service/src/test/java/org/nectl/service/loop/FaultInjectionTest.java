@@ -58,8 +58,8 @@ class FaultInjectionTest
     private static final int ATTEMPTS = 8;
     /** Control and simulation period of the realtime tests, ns. */
     private static final long PERIOD_NS = Long.getLong("nectl.faults.periodNs", 10_000_000L);
-    /** Arm period at which realtime faults are injected: 3 s after the arm starts at 10 ms, after the enable. */
-    private static final long FAULT_STEP = 300;
+    /** Arm period at which realtime faults are injected: 1.5 s after the arm starts at 10 ms, after the enable. */
+    private static final long FAULT_STEP = 150;
     /** JointStates seen before the enable: the start-up transients (JIT, agents) are over. */
     private static final long STATES_BEFORE_ENABLE = 100;
     /** Length of the injected latency spike, in periods. */
@@ -89,6 +89,34 @@ class FaultInjectionTest
             assertEquals(Faults.NON_FINITE_STATE, rig.service.loop().faults());
             assertSafeFrom(rig.telemetry.samples, fault);
             awaitFaultEvents(rig, fault, Faults.NON_FINITE_STATE);
+        }
+    }
+
+    /**
+     * Lockstep, exact: encoder 1 slips by 0.1 rad from the JointState of step 200 on; the tick that
+     * reads that state latches STATE_JUMP (the position is farther than the tolerance from the one
+     * integrated from the previous state) and commands zero torque (stop category 0 by default).
+     */
+    @Test
+    void encoderJumpFaultsOnTheTickThatReadsIt()
+    {
+        try (ServiceRig rig = new ServiceRig(ServiceRig.heldLockstepSettings()))
+        {
+            final SimulatedArm arm = new SimulatedArm(ServiceRig.PANDA, ServiceRig.armConfig()
+                .fault(new InjectedFault(FaultKind.JUMP, 200 * ServiceRig.PERIOD_NS, 1, 0.1)));
+            final SimulatedArmAdapter adapter = rig.adapter(arm, SimulationMode.LOCKSTEP);
+            rig.stepTo(0, arm, adapter);
+            assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted());
+            rig.awaitApplied(1);
+            rig.stepTo(210, arm, adapter);
+            final TelemetryRecorder.Sample fault = firstFault(rig.telemetry.samples);
+            System.out.printf(Locale.ROOT, "encoder jump: FAULT (%s) on the tick reading JointState %d, at %d ms%n",
+                Faults.describe(rig.service.loop().faults()), fault.jointStateSequence(), fault.timestampNs() / 1_000_000L);
+            assertEquals(200L, fault.jointStateSequence(), "the first slipped JointState");
+            assertEquals(200 * ServiceRig.PERIOD_NS, fault.timestampNs());
+            assertEquals(Faults.STATE_JUMP, rig.service.loop().faults());
+            assertSafeFrom(rig.telemetry.samples, fault);
+            awaitFaultEvents(rig, fault, Faults.STATE_JUMP);
         }
     }
 
@@ -124,12 +152,13 @@ class FaultInjectionTest
     }
 
     /**
-     * Crash, then a new adapter on the same link (the process restarted): JointStates flow again and
-     * no longer count as missing, but the fault stays latched with zero torque, and an ENABLE is
-     * refused and published as COMMAND_REJECTED: nothing but an operator reset leaves FAULT.
+     * Crash, then a new adapter on the same link (the process restarted): JointStates flow again,
+     * but the fault stays latched with zero torque and an ENABLE is refused (COMMAND_REJECTED);
+     * the operator RESET clears the fault (RESET event, FAULT to IDLE) and the arm can be enabled
+     * again (IDLE to ENABLED), all in the event stream.
      */
     @Test
-    void restartedAdapterLeavesTheServiceInFaultUntilReset()
+    void restartedAdapterLeavesTheServiceInFaultUntilTheOperatorResets()
     {
         final Detection detection = detectStateLoss("adapter crash before restart",
             rig -> new ArmThread(rig, Injection.CRASH, PERIOD_NS), FaultInjectionTest::restartAfterCrash);
@@ -154,14 +183,24 @@ class FaultInjectionTest
             assertEquals(EventCommand.ENABLE, refused.command());
             assertEquals(ControlCycle.REJECTED_MODE, refused.rejectCode());
             assertEquals(ControllerMode.FAULT, loop.mode());
+            assertTrue(rig.planner.reset().accepted());
+            final TelemetryRecorder.Event reset = awaitEvent(rig, ControllerEventKind.RESET, e -> true);
+            assertEquals(ControllerState.FAULT, reset.fromState());
+            assertEquals(ControllerState.IDLE, reset.toState());
+            assertEquals(0, reset.faults(), "faults cleared");
+            assertTrue(rig.planner.enable(ControllerKind.PD_GRAVITY).accepted());
+            final TelemetryRecorder.Event enabled = awaitEvent(rig, ControllerEventKind.MODE_TRANSITION,
+                e -> e.toState() == ControllerState.ENABLED && e.tickCount() > reset.tickCount());
+            assertEquals(EventCommand.ENABLE, enabled.command());
             final long missing = loop.missingStateCount();
             ServiceRig.await(() -> loop.statesSeen() > seen + 400, "more JointStates");
             rig.telemetry.poll();
             assertTrue(rig.telemetry.samples.stream().filter(s -> s.state() == ControllerState.FAULT)
-                .allMatch(s -> s.maxAbsTauCommand() == 0.0), "zero torque throughout");
-            System.out.printf(Locale.ROOT, "adapter restarted: %d states since, %d ticks without a state meanwhile, "
-                + "still FAULT, ENABLE refused (code %d) at tick %d%n", loop.statesSeen() - seen, loop.missingStateCount() - missing,
-                refused.rejectCode(), refused.tickCount());
+                .allMatch(s -> s.maxAbsTauCommand() == 0.0), "zero torque throughout the FAULT");
+            System.out.printf(Locale.ROOT, "adapter restarted: %d states since, FAULT kept, ENABLE refused (code %d) at tick %d, "
+                + "RESET at tick %d, ENABLED again at tick %d; %d ticks without a state since, mode now %s (%s)%n",
+                loop.statesSeen() - seen, refused.rejectCode(), refused.tickCount(), reset.tickCount(), enabled.tickCount(),
+                loop.missingStateCount() - missing, loop.mode(), Faults.describe(loop.faults()));
         }
         finally
         {
@@ -267,6 +306,18 @@ class FaultInjectionTest
                     return loop.statesSeen() > STATES_BEFORE_ENABLE;
                 }, "JointStates at the loop");
                 assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted());
+                ServiceRig.await(() ->
+                {
+                    rig.telemetry.poll();
+                    return loop.mode() != ControllerMode.IDLE;
+                }, "the enable applied");
+                final long enabledAt = rig.telemetry.last().jointStateSequence();
+                if (enabledAt >= FAULT_STEP - 1)
+                {
+                    System.out.printf(Locale.ROOT, "%s, attempt %d: enabled only at JointState %d (the host starved the test); again%n",
+                        name, attempt, enabledAt);
+                    continue;
+                }
                 ServiceRig.await(() ->
                 {
                     rig.telemetry.poll();
