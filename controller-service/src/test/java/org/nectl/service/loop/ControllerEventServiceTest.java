@@ -18,9 +18,10 @@ import org.nectl.transport.sbe.EventCommand;
 
 /**
  * The ControllerEvent stream of the running service in lockstep (so every event's controller time
- * and tick are exact): transitions, stops, faults and refused commands each appear once, in order,
- * with consecutive sequence numbers, including a transition that lasts no tick at all and so never
- * shows in any Telemetry sample.
+ * and tick are exact): transitions, stops, faults, refused commands and the operator reset each
+ * appear once, in order, with consecutive sequence numbers, including a transition that lasts no
+ * tick at all and so never shows in any Telemetry sample. An EStop is category 0 by default: ESTOP
+ * at once; ENABLE is refused there; RESET returns to IDLE and the arm can be enabled again.
  */
 class ControllerEventServiceTest
 {
@@ -58,16 +59,22 @@ class ControllerEventServiceTest
             assertTrue(rig.planner.enable(ControllerKind.UNCHANGED).accepted());
             rig.awaitApplied(7);
             rig.stepTo(90, arm, adapter);
+            assertTrue(rig.planner.reset().accepted());
+            rig.awaitApplied(8);
+            rig.stepTo(100, arm, adapter);
+            assertTrue(rig.planner.enable(ControllerKind.UNCHANGED).accepted());
+            rig.awaitApplied(9);
+            rig.stepTo(110, arm, adapter);
             ServiceRig.await(() ->
             {
                 rig.telemetry.poll();
-                return rig.telemetry.events.size() >= 11;
-            }, "11 controller events");
+                return rig.telemetry.events.size() >= 14;
+            }, "14 controller events");
 
             final ControllerState idle = ControllerState.IDLE;
             final ControllerState enabled = ControllerState.ENABLED;
             final ControllerState hold = ControllerState.HOLD;
-            final ControllerState fault = ControllerState.FAULT;
+            final ControllerState estopped = ControllerState.ESTOP;
             final int estop = Faults.EMERGENCY_STOP;
             final List<TelemetryRecorder.Event> expected = List.of(
                 event(1, 0, 1, 0, 0, ControllerEventKind.MODE_TRANSITION, idle, enabled, EventCommand.ENABLE, 0),
@@ -78,15 +85,18 @@ class ControllerEventServiceTest
                     ControlCycle.REJECTED_DISCONTINUOUS),
                 event(6, 60 * MS, 61, 0, 0, ControllerEventKind.STOP, enabled, hold, EventCommand.HOLD, 0),
                 event(7, 60 * MS, 61, 0, 0, ControllerEventKind.MODE_TRANSITION, enabled, hold, EventCommand.HOLD, 0),
-                event(8, 70 * MS, 71, estop, 0, ControllerEventKind.STOP, hold, fault, EventCommand.ESTOP, 0),
-                event(9, 70 * MS, 71, estop, estop, ControllerEventKind.FAULT, hold, fault, EventCommand.ESTOP, 0),
-                event(10, 70 * MS, 71, estop, 0, ControllerEventKind.MODE_TRANSITION, hold, fault, EventCommand.ESTOP, 0),
-                event(11, 80 * MS, 81, estop, 0, ControllerEventKind.COMMAND_REJECTED, fault, fault, EventCommand.ENABLE,
-                    ControlCycle.REJECTED_MODE));
+                event(8, 70 * MS, 71, estop, 0, ControllerEventKind.STOP, hold, estopped, EventCommand.ESTOP, 0),
+                event(9, 70 * MS, 71, estop, estop, ControllerEventKind.FAULT, hold, estopped, EventCommand.ESTOP, 0),
+                event(10, 70 * MS, 71, estop, 0, ControllerEventKind.MODE_TRANSITION, hold, estopped, EventCommand.ESTOP, 0),
+                event(11, 80 * MS, 81, estop, 0, ControllerEventKind.COMMAND_REJECTED, estopped, estopped, EventCommand.ENABLE,
+                    ControlCycle.REJECTED_MODE),
+                event(12, 90 * MS, 91, 0, 0, ControllerEventKind.RESET, estopped, idle, EventCommand.RESET, 0),
+                event(13, 90 * MS, 91, 0, 0, ControllerEventKind.MODE_TRANSITION, estopped, idle, EventCommand.RESET, 0),
+                event(14, 100 * MS, 101, 0, 0, ControllerEventKind.MODE_TRANSITION, idle, enabled, EventCommand.ENABLE, 0));
             assertEquals(expected, rig.telemetry.events);
-            assertTrue(rig.telemetry.samples.stream().noneMatch(s -> s.tickCount() > 1 && s.state() == idle),
+            assertTrue(rig.telemetry.samples.stream().noneMatch(s -> s.tickCount() > 1 && s.tickCount() <= 91 && s.state() == idle),
                 "the IDLE between the enables is in no Telemetry sample, only in the events");
-            assertEquals(11L, rig.service.loop().eventCount());
+            assertEquals(14L, rig.service.loop().eventCount());
             assertEquals(0L, rig.service.loop().droppedEventCount());
         }
     }

@@ -35,8 +35,10 @@ import org.nectl.service.cli.NectlProcess;
 import org.nectl.service.planner.PlannerClient;
 import org.nectl.transport.PlannerKeys;
 import org.nectl.transport.sbe.CommandRejectDecoder;
+import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
+import org.nectl.transport.sbe.EventCommand;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.RejectReason;
 
@@ -44,6 +46,9 @@ import org.nectl.transport.sbe.RejectReason;
 class ServiceFaultTest
 {
     private static final int BAD_DATAGRAMS_PER_KIND = 200;
+    private static final int KILL_ATTEMPTS = 6;
+    /** Period of the kill test, ns: see its Javadoc. */
+    private static final long KILL_PERIOD_NS = Long.getLong("nectl.faults.periodNs", 10_000_000L);
     /** Header templateId, little-endian uint16 at byte 2 (docs/PROTOCOL.md). */
     private static final int TEMPLATE_ID_OFFSET = 2;
     /** StreamSetpoint: header 8, PlannerHeader 20, jointCount 1, then the joints group's blockLength. */
@@ -54,25 +59,41 @@ class ServiceFaultTest
 
     /**
      * {@code nectl sim} in its own process, realtime, killed with SIGKILL while the service holds
-     * the arm: FAULT (STATE_MISSING) on the third tick without a new JointState. Measured from the
-     * telemetry: ticks from the first tick that saw the last JointState to the FAULT tick, and the
-     * time from that JointState's timestamp (the simulator's monotonic clock, the same host clock as
-     * the loop's) to the start of the FAULT tick.
+     * the arm, with the default supervision (max_missing_states = 2): FAULT on the 2nd tick without
+     * a new JointState, i.e. within 3 periods of the last state. Measured from the telemetry: ticks
+     * from the first tick that saw the last JointState to the FAULT tick, and the time from that
+     * JointState's timestamp (the simulator's monotonic clock, the same host clock as the loop's) to
+     * the start of the FAULT tick. The FAULT and the transition are in the event stream with the
+     * FAULT tick's time. The period is {@code nectl.faults.periodNs} (10 ms by default; see
+     * FaultInjectionTest for why not 1 ms on a shared 2-core host); an attempt whose FAULT came
+     * before the kill (the host starved the simulator, a real fault correctly detected) is run
+     * again on a fresh service, up to {@value #KILL_ATTEMPTS} times.
      */
     @Test
     void killingTheAdapterProcessFaultsTheServiceWithinThreePeriods() throws Exception
     {
-        try (ServiceRig rig = new ServiceRig(ServiceRig.settings(LoopMode.REALTIME)
-            .withCycle(ServiceRig.tolerant(TimeUnit.SECONDS.toNanos(1), 3))))
+        for (int attempt = 1; attempt <= KILL_ATTEMPTS; attempt++)
+        {
+            if (killAndMeasure(attempt))
+            {
+                return;
+            }
+        }
+        fail("the host starved the simulator into a FAULT before the kill in all " + KILL_ATTEMPTS + " attempts");
+    }
+
+    /** @return false if the FAULT came before the kill. */
+    private boolean killAndMeasure(final int attempt) throws Exception
+    {
+        try (ServiceRig rig = new ServiceRig(ServiceRig.settings(LoopMode.REALTIME, KILL_PERIOD_NS)))
         {
             final ControlLoop loop = rig.service.loop();
-            final Process sim = startSim(rig.service.aeronDirectory());
+            final Process sim = startSim(rig.service.aeronDirectory(), KILL_PERIOD_NS);
             try
             {
                 awaitPolling(rig, sim, () -> loop.statesSeen() > 100, "JointStates from the simulator process");
                 assertTrue(rig.planner.enable(ControllerKind.PD_GRAVITY).accepted(), "enable acknowledged");
                 awaitPolling(rig, sim, () -> loop.mode() != ControllerMode.IDLE, "the enable applied");
-                assertEquals(ControllerMode.ENABLED, loop.mode(), Faults.describe(loop.faults()) + "\n" + output());
                 sim.destroyForcibly();
                 assertTrue(sim.waitFor(30, TimeUnit.SECONDS), "the simulator process ends");
                 awaitPolling(rig, null, () -> rig.telemetry.last().state() == ControllerState.FAULT, "FAULT in telemetry");
@@ -88,30 +109,47 @@ class ServiceFaultTest
                 faultIndex++;
             }
             final TelemetryRecorder.Sample fault = samples.get(faultIndex);
+            final long lastState = samples.stream().mapToLong(TelemetryRecorder.Sample::jointStateSequence).max().orElseThrow();
+            if (lastState != fault.jointStateSequence())
+            {
+                System.out.printf(Locale.ROOT, "adapter killed, attempt %d: FAULT (%s) at JointState %d before the kill "
+                    + "(last state %d: the host starved the simulator); again%n", attempt, Faults.describe(loop.faults()),
+                    fault.jointStateSequence(), lastState);
+                return false;
+            }
             int firstSeen = faultIndex;
             while (firstSeen > 0 && samples.get(firstSeen - 1).jointStateSequence() == fault.jointStateSequence())
             {
                 firstSeen--;
             }
-            final long lastState = samples.stream().mapToLong(TelemetryRecorder.Sample::jointStateSequence).max().orElseThrow();
-            assertEquals(lastState, fault.jointStateSequence(), "a FAULT before the kill (the host starved the simulator): "
-                + Faults.describe(loop.faults()));
             final long ticks = fault.tickCount() - samples.get(firstSeen).tickCount();
             final long detectionNs = fault.timestampNs() - fault.jointStateTimestampNs();
             final long deliveryNs = samples.get(firstSeen).timestampNs() - fault.jointStateTimestampNs();
-            System.out.printf(Locale.ROOT, "adapter killed: FAULT %d ticks after the tick of the last JointState, "
-                + "%d ns (%.2f periods) after that JointState's timestamp, of which %d ns until its first tick%n",
-                ticks, detectionNs, detectionNs / (double)ServiceRig.PERIOD_NS, deliveryNs);
+            System.out.printf(Locale.ROOT, "adapter killed (attempt %d, period %d us): FAULT %d ticks after the tick of the "
+                + "last JointState, %d ns (%.2f periods) after that JointState's timestamp, of which %d ns until its first tick%n",
+                attempt, KILL_PERIOD_NS / 1000, ticks, detectionNs, detectionNs / (double)KILL_PERIOD_NS, deliveryNs);
             assertTrue(firstSeen > 0, "the last JointState's first tick is in the recording");
-            assertEquals(3L, ticks, "FAULT on the third tick without a new JointState");
+            assertEquals(2L, ticks, "FAULT on the 2nd tick without a new JointState");
             assertTrue((loop.faults() & Faults.STATE_MISSING) != 0, Faults.describe(loop.faults()));
+            ServiceRig.await(() ->
+            {
+                rig.telemetry.poll();
+                return rig.telemetry.events.stream().anyMatch(e -> e.kind() == ControllerEventKind.MODE_TRANSITION
+                    && e.toState() == ControllerState.FAULT);
+            }, "the transition to FAULT in the event stream");
+            final TelemetryRecorder.Event event = rig.telemetry.firstEvent(ControllerEventKind.FAULT, 0L);
+            assertEquals(fault.timestampNs(), event.timestampNs(), "FAULT event time");
+            assertEquals(fault.tickCount(), event.tickCount(), "FAULT event tick");
+            assertTrue((event.newFaults() & Faults.STATE_MISSING) != 0, Faults.describe(event.newFaults()));
+            return true;
         }
     }
 
     /**
-     * Lockstep, so the check is exact: setpoints streamed one per tick, then none; the first HOLD
-     * tick is the first whose setpoint age exceeds cmd_timeout (100 ms), 101 ms of simulated time
-     * after the tick before which the last setpoint was applied.
+     * Planner disconnect mid-trajectory. Lockstep, so the check is exact: setpoints streamed one per
+     * tick, then none; the first HOLD tick is the first whose setpoint age exceeds cmd_timeout
+     * (100 ms), 101 ms of simulated time after the tick before which the last setpoint was applied,
+     * and the transition is in the event stream with that tick's time.
      */
     @Test
     void streamingThatStopsHoldsAfterTheCommandTimeout()
@@ -152,6 +190,17 @@ class ServiceFaultTest
             assertEquals(lastSetpointNs + commandTimeoutNs + ServiceRig.PERIOD_NS, hold.timestampNs(), "first HOLD tick");
             assertEquals(ControllerMode.HOLD, loop.mode());
             assertEquals(0, loop.faults(), Faults.describe(loop.faults()));
+            ServiceRig.await(() ->
+            {
+                rig.telemetry.poll();
+                return rig.telemetry.firstEvent(ControllerEventKind.MODE_TRANSITION, hold.timestampNs()) != null;
+            }, "the transition to HOLD in the event stream");
+            final TelemetryRecorder.Event toHold = rig.telemetry.firstEvent(ControllerEventKind.MODE_TRANSITION, hold.timestampNs());
+            assertEquals(hold.timestampNs(), toHold.timestampNs(), "stamped with the first HOLD tick");
+            assertEquals(hold.tickCount(), toHold.tickCount());
+            assertEquals(ControllerState.TRACKING, toHold.fromState());
+            assertEquals(ControllerState.HOLD, toHold.toState());
+            assertEquals(EventCommand.NONE, toHold.command(), "raised by the loop's cmd_timeout, not by a command");
         }
     }
 
@@ -273,7 +322,7 @@ class ServiceFaultTest
         }, what);
     }
 
-    private Process startSim(final String aeronDirectory) throws IOException
+    private Process startSim(final String aeronDirectory, final long periodNs) throws IOException
     {
         final StringBuilder initialQ = new StringBuilder();
         for (final double q : ServiceRig.READY)
@@ -281,7 +330,8 @@ class ServiceFaultTest
             initialQ.append(initialQ.length() == 0 ? "" : ",").append(q);
         }
         final List<String> command = NectlProcess.command("sim", "--model", "../config/robots/panda.yaml",
-            "--aeron-dir", aeronDirectory, "--mode", "realtime", "--initial-q", initialQ.toString());
+            "--aeron-dir", aeronDirectory, "--mode", "realtime", "--initial-q", initialQ.toString(),
+            "--period-us", Long.toString(periodNs / 1000));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logFile()).start();
     }
 

@@ -61,7 +61,13 @@ final class ServiceRig implements AutoCloseable
     /** Default settings around the Panda at 1 kHz on an ephemeral loopback port, telemetry every tick. */
     static ServiceSettings settings(final LoopMode mode)
     {
-        final ServiceSettings defaults = ServiceSettings.defaults(PANDA, PERIOD_NS, new InetSocketAddress("127.0.0.1", 0));
+        return settings(mode, PERIOD_NS);
+    }
+
+    /** Default settings around the Panda at the period on an ephemeral loopback port, telemetry every tick. */
+    static ServiceSettings settings(final LoopMode mode, final long periodNs)
+    {
+        final ServiceSettings defaults = ServiceSettings.defaults(PANDA, periodNs, new InetSocketAddress("127.0.0.1", 0));
         final TelemetryConfig everyTick = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 1 << 20);
         return new ServiceSettings(defaults.model(), defaults.cycle(), mode, defaults.core(), defaults.aeron(),
             defaults.link(), defaults.planner(), everyTick, defaults.law(), defaults.safety());
@@ -95,10 +101,16 @@ final class ServiceRig implements AutoCloseable
             maxMissingStates, d.commandTimeoutNs(), d.positionMargin(), d.maxSaturatedTicks(), d.frictionFeedforward());
     }
 
-    /** The ideal simulated Panda at rest in the ready pose. */
+    /** The ideal simulated Panda at rest in the ready pose, at 1 kHz. */
     static SimulatedArmConfig armConfig()
     {
-        return new SimulatedArmConfig(PANDA).periodNs(PERIOD_NS).initialQ(READY);
+        return armConfig(PERIOD_NS);
+    }
+
+    /** The ideal simulated Panda at rest in the ready pose, at the period. */
+    static SimulatedArmConfig armConfig(final long periodNs)
+    {
+        return new SimulatedArmConfig(PANDA).periodNs(periodNs).initialQ(READY);
     }
 
     /** A simulated arm adapter in this process, on the service's driver; run it with {@code doWork}. */

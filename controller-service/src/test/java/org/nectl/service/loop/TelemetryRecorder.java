@@ -36,6 +36,16 @@ final class TelemetryRecorder implements AutoCloseable
         long telemetryDropCount, long jointStateSequence, long jointStateTimestampNs, long[] rejectCounts,
         ControllerState state, double[] qd, double[] tauCommand, long crc)
     {
+        /** @return the largest commanded |effort| of the tick, N·m or N. */
+        double maxAbsTauCommand()
+        {
+            double max = 0.0;
+            for (final double tau : tauCommand)
+            {
+                max = Math.max(max, Math.abs(tau));
+            }
+            return max;
+        }
     }
 
     /** One ControllerEvent. */
