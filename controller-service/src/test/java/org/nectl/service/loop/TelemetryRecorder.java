@@ -11,6 +11,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nectl.transport.TelemetryConfig;
+import org.nectl.transport.TelemetrySample;
 import org.nectl.transport.Wire;
 import org.nectl.transport.sbe.ControllerState;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
@@ -26,11 +27,11 @@ import org.nectl.transport.sbe.TelemetryEncoder;
  */
 final class TelemetryRecorder implements AutoCloseable
 {
-    /** The fields of one Telemetry sample the tests use. */
+    /** The fields of one Telemetry sample the tests use, and the whole sample decoded. */
     record Sample(
         long sequence, long timestampNs, long tickCount, long deadlineMissCount, long missingStateCount,
         long telemetryDropCount, long jointStateSequence, long jointStateTimestampNs, long[] rejectCounts,
-        ControllerState state, long crc)
+        ControllerState state, long crc, TelemetrySample values)
     {
     }
 
@@ -86,7 +87,14 @@ final class TelemetryRecorder implements AutoCloseable
         crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
         samples.add(new Sample(decoder.sequence(), decoder.timestampNs(), decoder.tickCount(), decoder.deadlineMissCount(),
             decoder.missingStateCount(), decoder.telemetryDropCount(), decoder.jointStateSequence(),
-            decoder.jointStateTimestampNs(), rejects, decoder.state(), crc.getValue()));
+            decoder.jointStateTimestampNs(), rejects, decoder.state(), crc.getValue(), decoded()));
+    }
+
+    private TelemetrySample decoded()
+    {
+        final TelemetrySample values = new TelemetrySample(decoder.jointCount());
+        values.decode(decoder);
+        return values;
     }
 
     @Override
