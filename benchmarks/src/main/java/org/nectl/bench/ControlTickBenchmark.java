@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.PdGravityController;
+import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.model.JointLimits;
@@ -27,7 +28,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * Cost of one rigid-arm control tick as the loop runs it: {@code computedTorqueTick} samples the
  * reference (q, qd, qdd, qddd), computes tau by computed torque, tau_ff and tau_ff' by the
  * torque-derivative recursion, and applies the torque and torque-rate limits; {@code pdGravityTick}
- * is the holding law. {@code java -jar benchmarks/target/benchmarks.jar ControlTickBenchmark
+ * is the holding law. {@code timeScaledComputedTorqueTick} is the computed-torque tick with the
+ * reference sampled through {@link ReferenceTimeScaling} (look-ahead and per-tick jerk check), its
+ * limits at 10 % of the model's so that the clock runs below s' = 1 most of the time, including
+ * the start of a new trajectory (window fill) each time the previous one finishes.
+ * {@code java -jar benchmarks/target/benchmarks.jar ControlTickBenchmark
  * -p model=config/robots/stanford.yaml -prof gc}. Measured states cycle through 1024 seeded
  * random ones; the reference clock advances 1 ms per call over a 10 s trajectory.
  */
@@ -50,6 +55,7 @@ public class ControlTickBenchmark
     private ComputedTorqueController computedTorque;
     private PdGravityController pdGravity;
     private TorqueLimiter limiter;
+    private ReferenceTimeScaling timeScaling;
     private RandomStates states;
     private double[] q;
     private double[] qd;
@@ -76,6 +82,10 @@ public class ControlTickBenchmark
         computedTorque = new ComputedTorqueController(robot, kp, kd);
         pdGravity = new PdGravityController(robot, kp, kd);
         limiter = new TorqueLimiter(robot, 1_000_000L);
+        final ReferenceTimeScaling.Settings d = ReferenceTimeScaling.Settings.defaults();
+        timeScaling = new ReferenceTimeScaling(robot, new ReferenceTimeScaling.Settings(true, 0.1, d.accelerationMax(),
+            d.jerkMax(), d.minimumRate(), d.gridSpacingS(), d.evaluationsPerTick()));
+        timeScaling.start(sampler);
         states = new RandomStates(n, 42);
         q = new double[n];
         qd = new double[n];
@@ -120,6 +130,33 @@ public class ControlTickBenchmark
         computedTorque.compute(states.q(i), states.qd(i), q, qd, qdd, qddd, tau, tauFf, tauFfRate);
         limiter.limit(tau, command);
         return command;
+    }
+
+    /** @return the limited command, so the work cannot be eliminated. */
+    @Benchmark
+    public double[] timeScaledComputedTorqueTick()
+    {
+        if (timeScaling.advance(PERIOD_S, q, qd, qdd, qddd, qdddd) == TrajectorySampler.FINISHED)
+        {
+            timeScaling.start(sampler);
+        }
+        final int i = states.advance();
+        computedTorque.compute(states.q(i), states.qd(i), q, qd, qdd, qddd, tau, tauFf, tauFfRate);
+        limiter.limit(tau, command);
+        return command;
+    }
+
+    /**
+     * What a trajectory start costs the loop on top of a tick: the time-scaling look-ahead window
+     * filled at once (three torque-derivative evaluations per grid point).
+     *
+     * @return the clock rate, so the work cannot be eliminated.
+     */
+    @Benchmark
+    public double timeScalingStart()
+    {
+        timeScaling.start(sampler);
+        return timeScaling.rate();
     }
 
     /** @return the torques, so the work cannot be eliminated. */

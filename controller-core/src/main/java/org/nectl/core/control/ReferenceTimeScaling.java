@@ -122,7 +122,7 @@ public final class ReferenceTimeScaling
     private final double[] rates;
     private final int capacity;
 
-    /** Per-point workspace: path derivatives and the two recursion evaluations. */
+    /** Workspace: path derivatives and the recursion evaluations of a grid point or of this tick. */
     private final double[] q;
     private final double[] q1;
     private final double[] q2;
@@ -244,7 +244,7 @@ public final class ReferenceTimeScaling
 
     /**
      * Starts a trajectory at its first waypoint with s' = 1 and fills the look-ahead window.
-     * Allocation-free but costs up to two torque-derivative evaluations per window point.
+     * Allocation-free but costs three torque-derivative evaluations per window point.
      *
      * @param sampler the trajectory (its dof must be the model's).
      */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.function.BiFunction;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.control.ComputedTorqueController;
@@ -62,6 +63,13 @@ class TimeScaledTrackingTest
             q[4][j] = start[j];
         }
         return new TrajectorySampler(model, new JointWaypoints(TIMES_S, q));
+    }
+
+    /** A random 7-DoF revolute chain (no friction) with limits chosen from its swing's unscaled demand. */
+    private static RobotModel limitedArm(final long seed, final BiFunction<RobotModel, double[][], RobotModel> limits)
+    {
+        final RobotModel base = RandomRobots.robot(seed, DOF, false, RandomRobots.Joints.REVOLUTE, false);
+        return limits.apply(base, demand(base, swing(base, startPose(seed))));
     }
 
     private static double[] startPose(final long seed)
@@ -302,12 +310,10 @@ class TimeScaledTrackingTest
         final ReferenceTimeScaling.Settings settings = ReferenceTimeScaling.Settings.defaults();
         for (long seed = 1; seed <= 3; seed++)
         {
-            final RobotModel base = RandomRobots.robot(seed, DOF, false, RandomRobots.Joints.REVOLUTE, false);
-            final TrajectorySampler sampler = swing(base, startPose(seed));
-            final RobotModel model = rateLimited(base, demand(base, sampler), 20.0);
-            final TrajectorySampler limitedSampler = swing(model, startPose(seed));
-            final Run unscaled = run(model, model, limitedSampler, settings.disabled());
-            final Run scaled = run(model, model, limitedSampler, settings);
+            final RobotModel model = limitedArm(seed, (base, peak) -> rateLimited(base, peak, 20.0));
+            final TrajectorySampler sampler = swing(model, startPose(seed));
+            final Run unscaled = run(model, model, sampler, settings.disabled());
+            final Run scaled = run(model, model, sampler, settings);
             print("torque-rate limited, unscaled", seed, unscaled);
             print("torque-rate limited, scaled", seed, scaled);
             assertTrue(unscaled.rateClips > 0, "seed " + seed + ": the unscaled swing must exceed the rate limit");
@@ -323,12 +329,10 @@ class TimeScaledTrackingTest
         final ReferenceTimeScaling.Settings settings = ReferenceTimeScaling.Settings.defaults();
         for (long seed = 4; seed <= 6; seed++)
         {
-            final RobotModel base = RandomRobots.robot(seed, DOF, false, RandomRobots.Joints.REVOLUTE, false);
-            final TrajectorySampler sampler = swing(base, startPose(seed));
-            final RobotModel model = torqueLimited(base, demand(base, sampler));
-            final TrajectorySampler limitedSampler = swing(model, startPose(seed));
-            final Run unscaled = run(model, model, limitedSampler, settings.disabled());
-            final Run scaled = run(model, model, limitedSampler, settings);
+            final RobotModel model = limitedArm(seed, TimeScaledTrackingTest::torqueLimited);
+            final TrajectorySampler sampler = swing(model, startPose(seed));
+            final Run unscaled = run(model, model, sampler, settings.disabled());
+            final Run scaled = run(model, model, sampler, settings);
             print("torque limited, unscaled", seed, unscaled);
             print("torque limited, scaled", seed, scaled);
             assertTrue(unscaled.torqueClips > 0, "seed " + seed + ": the unscaled swing must exceed the torque limit");
@@ -351,13 +355,11 @@ class TimeScaledTrackingTest
         final ReferenceTimeScaling.Settings settings = ReferenceTimeScaling.Settings.defaults();
         for (long seed = 7; seed <= 9; seed++)
         {
-            final RobotModel base = RandomRobots.robot(seed, DOF, false, RandomRobots.Joints.REVOLUTE, false);
-            final TrajectorySampler sampler = swing(base, startPose(seed));
-            final RobotModel model = rateLimited(base, demand(base, sampler), 100.0);
+            final RobotModel model = limitedArm(seed, (base, peak) -> rateLimited(base, peak, 100.0));
             final RobotModel plant = ModelVariants.withInertiaErrors(model, seed, 0.2);
-            final TrajectorySampler limitedSampler = swing(model, startPose(seed));
-            final Run unscaled = run(model, plant, limitedSampler, settings.disabled());
-            final Run scaled = run(model, plant, limitedSampler, settings);
+            final TrajectorySampler sampler = swing(model, startPose(seed));
+            final Run unscaled = run(model, plant, sampler, settings.disabled());
+            final Run scaled = run(model, plant, sampler, settings);
             print("+/-20 % inertia errors, unscaled", seed, unscaled);
             print("+/-20 % inertia errors, scaled", seed, scaled);
             assertTrue(unscaled.rateClips > 0, "seed " + seed);
@@ -374,9 +376,8 @@ class TimeScaledTrackingTest
     @Test
     void aTimeScaledTickAllocatesNothing()
     {
-        final RobotModel base = RandomRobots.robot(1, DOF, false, RandomRobots.Joints.REVOLUTE, false);
         final double[] start = startPose(1);
-        final RobotModel model = rateLimited(base, demand(base, swing(base, start)), 20.0);
+        final RobotModel model = limitedArm(1, (base, peak) -> rateLimited(base, peak, 20.0));
         final ControlCycle cycle = new ControlCycle(model, CycleSettings.defaults(DOF, PERIOD_NS));
         final ArmSimulator arm = new ArmSimulator(model, PERIOD_NS, 4);
         arm.reset(start, new double[DOF]);

@@ -11,6 +11,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nectl.transport.TelemetryConfig;
+import org.nectl.transport.TelemetrySample;
 import org.nectl.transport.Wire;
 import org.nectl.transport.sbe.ControllerEventDecoder;
 import org.nectl.transport.sbe.ControllerEventKind;
@@ -30,11 +31,11 @@ import org.nectl.transport.sbe.TelemetryEncoder;
  */
 final class TelemetryRecorder implements AutoCloseable
 {
-    /** The fields of one Telemetry sample the tests use. */
+    /** The fields of one Telemetry sample the tests use, and the whole sample decoded. */
     record Sample(
         long sequence, long timestampNs, long tickCount, long deadlineMissCount, long missingStateCount,
         long telemetryDropCount, long jointStateSequence, long jointStateTimestampNs, long[] rejectCounts,
-        ControllerState state, double[] qd, double[] tauCommand, long crc)
+        ControllerState state, double[] qd, double[] tauCommand, long crc, TelemetrySample values)
     {
         /** @return the largest commanded |effort| of the tick, N·m or N. */
         double maxAbsTauCommand()
@@ -123,13 +124,20 @@ final class TelemetryRecorder implements AutoCloseable
         crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
         samples.add(new Sample(decoder.sequence(), decoder.timestampNs(), decoder.tickCount(), decoder.deadlineMissCount(),
             decoder.missingStateCount(), decoder.telemetryDropCount(), decoder.jointStateSequence(),
-            decoder.jointStateTimestampNs(), rejects, decoder.state(), qd, tau, crc.getValue()));
+            decoder.jointStateTimestampNs(), rejects, decoder.state(), qd, tau, crc.getValue(), decoded()));
     }
 
     /** @return the first event of the kind at or after controller time {@code fromNs}, or null. */
     Event firstEvent(final ControllerEventKind kind, final long fromNs)
     {
         return events.stream().filter(e -> e.kind() == kind && e.timestampNs() >= fromNs).findFirst().orElse(null);
+    }
+
+    private TelemetrySample decoded()
+    {
+        final TelemetrySample values = new TelemetrySample(decoder.jointCount());
+        values.decode(decoder);
+        return values;
     }
 
     @Override
