@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
         ModelCommand.class,
         SimCommand.class,
         PlanCommand.class,
+        FuzzCommand.class,
         MonitorCommand.class,
         DemoCommand.class,
         RunCommand.class,

@@ -87,7 +87,8 @@ public final class ControllerService implements AutoCloseable
         return service;
     }
 
-    private static CommandLimits commandLimits(final RobotModel model)
+    /** @return the position and velocity limits planner commands must respect: the model's joint limits. */
+    public static CommandLimits commandLimits(final RobotModel model)
     {
         final int dof = model.dof();
         final double[] min = new double[dof];

@@ -116,9 +116,15 @@ final class ServiceRig implements AutoCloseable
     /** A simulated arm adapter in this process, on the service's driver; run it with {@code doWork}. */
     SimulatedArmAdapter adapter(final SimulatedArm arm, final SimulationMode mode)
     {
+        return adapter(arm, mode, AdapterSettings.defaults());
+    }
+
+    /** As {@link #adapter(SimulatedArm, SimulationMode)} with other adapter settings (e.g. a longer watchdog). */
+    SimulatedArmAdapter adapter(final SimulatedArm arm, final SimulationMode mode, final AdapterSettings settings)
+    {
         final AdapterLink link = new AdapterLink(client.aeron(), LinkConfig.ipcDefaults(), PANDA.dof());
         await(link::isConnected, "adapter link connected");
-        return new SimulatedArmAdapter(arm, link, AdapterSettings.defaults(), mode, SystemNanoClock.INSTANCE, () ->
+        return new SimulatedArmAdapter(arm, link, settings, mode, SystemNanoClock.INSTANCE, () ->
         {
             throw new AssertionError("no crash fault was configured");
         });

@@ -54,24 +54,40 @@ public final class GatewayRig implements AutoCloseable
     }
 
     /**
-     * Binds the gateway and starts its agent thread.
+     * Binds the gateway, checking commands against ±{@value #POSITION_LIMIT_RAD} rad and
+     * {@value #VELOCITY_LIMIT_RAD_PER_S} rad/s, and starts its agent thread.
      *
      * @param keys the planners' keys the gateway accepts.
      */
     public GatewayRig(final PlannerKeys keys)
     {
+        this(keys, uniformLimits());
+    }
+
+    /**
+     * Binds the gateway and starts its agent thread.
+     *
+     * @param keys the planners' keys the gateway accepts.
+     * @param limits the joint count and limits commands must respect.
+     */
+    public GatewayRig(final PlannerKeys keys, final CommandLimits limits)
+    {
         this.keys = keys;
+        gateway = new PlannerGateway(PlannerGatewayConfig.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            PlannerAuthentication.loopback(keys)), limits, new SystemNanoClock());
+        runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, gateway);
+        AgentRunner.startOnThread(runner);
+    }
+
+    private static CommandLimits uniformLimits()
+    {
         final double[] min = new double[DOF];
         final double[] max = new double[DOF];
         final double[] velocity = new double[DOF];
         Arrays.fill(min, -POSITION_LIMIT_RAD);
         Arrays.fill(max, POSITION_LIMIT_RAD);
         Arrays.fill(velocity, VELOCITY_LIMIT_RAD_PER_S);
-        gateway = new PlannerGateway(PlannerGatewayConfig.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            PlannerAuthentication.loopback(keys)),
-            new CommandLimits(min, max, velocity), new SystemNanoClock());
-        runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, gateway);
-        AgentRunner.startOnThread(runner);
+        return new CommandLimits(min, max, velocity);
     }
 
     /** @return the planners' keys the gateway accepts. */
