@@ -63,7 +63,7 @@ class TimeScaledServiceTest
 
         final ServiceSettings held = ServiceRig.heldLockstepSettings();
         final ServiceSettings settings = new ServiceSettings(limited, held.cycle(), held.mode(), held.core(), held.aeron(),
-            held.link(), held.planner(), held.telemetry(), held.law());
+            held.link(), held.planner(), held.telemetry(), held.law(), held.safety());
         final List<TelemetryRecorder.Sample> samples;
         final ControlLoop loop;
         try (ServiceRig rig = new ServiceRig(settings))
