@@ -25,6 +25,7 @@ import org.nectl.transport.sbe.CommandRejectDecoder;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.MessageHeaderEncoder;
 import org.nectl.transport.sbe.ModeRequestEncoder;
+import org.nectl.transport.sbe.ModeRequestKind;
 import org.nectl.transport.sbe.PlannerHeaderEncoder;
 import org.nectl.transport.sbe.StreamSetpointEncoder;
 import org.nectl.transport.sbe.TrajectorySegmentEncoder;
@@ -49,6 +50,10 @@ import org.nectl.transport.sbe.TrajectorySegmentEncoder;
  */
 public final class PlannerFuzzer implements AutoCloseable
 {
+    /** The smallest ModeRequestKind value above every defined one (NULL_VAL 255 excluded). */
+    private static final int FIRST_INVALID_REQUEST = Arrays.stream(ModeRequestKind.values())
+        .filter(k -> k != ModeRequestKind.NULL_VAL).mapToInt(ModeRequestKind::value).max().orElse(0) + 1;
+
     /** Longest oversized datagram sent, bytes. */
     private static final int MAX_OVERSIZE = 4096;
     /** Far beyond the longest configurable time window (60 s). */
@@ -409,7 +414,8 @@ public final class PlannerFuzzer implements AutoCloseable
         final boolean badRequest = random.nextBoolean();
         final int requestOffset = Wire.HEADER_LENGTH + ModeRequestEncoder.requestEncodingOffset();
         final int controllerOffset = Wire.HEADER_LENGTH + ModeRequestEncoder.controllerEncodingOffset();
-        buffer.putByte(requestOffset, (byte)(badRequest ? (random.nextBoolean() ? 0 : 4 + random.nextInt(252)) : 1));
+        buffer.putByte(requestOffset, (byte)(badRequest
+            ? (random.nextBoolean() ? 0 : FIRST_INVALID_REQUEST + random.nextInt(255 - FIRST_INVALID_REQUEST)) : 1));
         buffer.putByte(controllerOffset, (byte)(badRequest ? 0 : 4 + random.nextInt(252)));
         return Wire.HEADER_LENGTH + ModeRequestEncoder.BLOCK_LENGTH;
     }
