@@ -2,6 +2,8 @@ package org.nectl.core.elastic;
 
 import java.util.Arrays;
 
+import org.nectl.core.model.InertiaChecks;
+
 /**
  * The motor driving one joint, as a rotor in a "unified rigid body" (Hua, Poursina, Sanfilippo,
  * "Dynamic Modelling of Mixed Rigid-Flexible Joint Robotic Manipulator Using Recursive
@@ -107,7 +109,7 @@ public record Motor(
         {
             return scalars;
         }
-        if (axialInertia > 2.0 * transverseInertia * (1.0 + AXIS_TOLERANCE))
+        if (axialInertia > 2.0 * transverseInertia * (1.0 + InertiaChecks.RELATIVE_TOLERANCE))
         {
             return "axial inertia " + axialInertia + " kg m^2 exceeds twice the transverse inertia "
                 + transverseInertia + " kg m^2 (triangle inequality of an axisymmetric rotor)";
