@@ -36,6 +36,7 @@ public final class TelemetrySample
     private long torqueClipCount;
     private long torqueRateClipCount;
     private long limiterFlags;
+    private int faults;
 
     /** @param jointCount number of joints, 1..{@value Wire#MAX_JOINTS}. */
     public TelemetrySample(final int jointCount)
@@ -290,6 +291,19 @@ public final class TelemetrySample
         return this;
     }
 
+    /** @return fault bits latched at the end of the tick (docs/PROTOCOL.md, Fault bits); 0 in version 1 messages. */
+    public int faults()
+    {
+        return faults;
+    }
+
+    /** @param faults fault bits latched at the end of the tick. @return this. */
+    public TelemetrySample faults(final int faults)
+    {
+        this.faults = faults;
+        return this;
+    }
+
     void encode(final TelemetryEncoder encoder, final long sampleSequence, final long dropCount)
     {
         sequence = sampleSequence;
@@ -299,7 +313,8 @@ public final class TelemetrySample
             .jointStateSequence(jointStateSequence).jointStateTimestampNs(jointStateTimestampNs)
             .tickComputeNs(tickComputeNs).state(state).controller(controller).jointCount((short)q.length)
             .referenceClockRate(referenceClockRate).timeScaledTickCount(timeScaledTickCount)
-            .torqueClipCount(torqueClipCount).torqueRateClipCount(torqueRateClipCount).limiterFlags(limiterFlags);
+            .torqueClipCount(torqueClipCount).torqueRateClipCount(torqueRateClipCount).limiterFlags(limiterFlags)
+            .faults(faults & 0xFFFF_FFFFL);
         for (int r = 0; r < rejectCounts.length; r++)
         {
             encoder.rejectCounts(r, rejectCounts[r]);
@@ -323,7 +338,7 @@ public final class TelemetrySample
     {
         final short stateRaw = decoder.stateRaw();
         final short controllerRaw = decoder.controllerRaw();
-        if (decoder.jointCount() != q.length || stateRaw > ControllerState.FAULT.value()
+        if (decoder.jointCount() != q.length || stateRaw > ControllerState.ESTOP.value()
             || controllerRaw > ControllerKind.MIXED_ELASTIC.value())
         {
             return false;
@@ -355,7 +370,7 @@ public final class TelemetrySample
         return true;
     }
 
-    /** Fields since version 2; a version 1 sender did not scale time or report clips. */
+    /** Fields since version 2; a version 1 sender did not scale time or report clips or latched faults. */
     private void decodeVersion2(final TelemetryDecoder decoder)
     {
         final boolean present = decoder.actingVersion() >= 2;
@@ -364,5 +379,6 @@ public final class TelemetrySample
         torqueClipCount = present ? decoder.torqueClipCount() : 0L;
         torqueRateClipCount = present ? decoder.torqueRateClipCount() : 0L;
         limiterFlags = present ? decoder.limiterFlags() : 0L;
+        faults = present ? (int)decoder.faults() : 0;
     }
 }

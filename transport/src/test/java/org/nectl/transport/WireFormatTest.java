@@ -282,13 +282,13 @@ final class WireFormatTest
             .sequence(5L).tickCount(1000L).overrunCount(2L).deadlineMissCount(3L)
             .state(ControllerState.TRACKING).controller(ControllerKind.COMPUTED_TORQUE).jointCount((short)7)
             .referenceClockRate(0.625).timeScaledTickCount(11L).torqueClipCount(12L).torqueRateClipCount(13L)
-            .limiterFlags(RATE_FLAG_OF_JOINT_2);
+            .limiterFlags(RATE_FLAG_OF_JOINT_2).faults(0x41L);
         encoder.rejectCounts(RejectReason.NON_FINITE.value(), 9L);
         for (int k = 0; k < error.length; k++)
         {
             encoder.trackingError(k, error[k]);
         }
-        assertEquals(1275, encoder.encodedLength());
+        assertEquals(1279, encoder.encodedLength());
 
         final TelemetryDecoder decoder = new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder);
         assertEquals(5L, decoder.sequence());
@@ -309,6 +309,12 @@ final class WireFormatTest
         assertEquals(12L, buffer.getLong(HEADER + 1251, ByteOrder.LITTLE_ENDIAN));
         assertEquals(13L, buffer.getLong(HEADER + 1259, ByteOrder.LITTLE_ENDIAN));
         assertEquals(RATE_FLAG_OF_JOINT_2, buffer.getLong(HEADER + 1267, ByteOrder.LITTLE_ENDIAN));
+        assertEquals(0x41L, decoder.faults());
+        assertEquals(0x41, buffer.getInt(HEADER + 1275, ByteOrder.LITTLE_ENDIAN));
+
+        decoder.wrap(buffer, HEADER, 1235, 1);
+        assertEquals(ControllerState.TRACKING, decoder.state(), "a version 1 reader of the same bytes");
+        assertEquals(TelemetryDecoder.faultsNullValue(), decoder.faults(), "a field since version 2 is absent at version 1");
     }
 
     @Test
@@ -327,7 +333,7 @@ final class WireFormatTest
         assertEquals(1.0, received.referenceClockRate());
         assertEquals(0L, received.timeScaledTickCount() + received.torqueClipCount() + received.torqueRateClipCount()
             + received.limiterFlags());
-        buffer.putShort(0, (short)1275, ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(0, (short)1279, ByteOrder.LITTLE_ENDIAN);
         buffer.putShort(6, (short)2, ByteOrder.LITTLE_ENDIAN);
         assertTrue(received.decode(new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder)));
         assertEquals(0.5, received.referenceClockRate());

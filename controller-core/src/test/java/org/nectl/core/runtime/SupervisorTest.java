@@ -349,6 +349,68 @@ class SupervisorTest
         assertFalse(g.cycle.drivesEnabled());
     }
 
+    /**
+     * The rest of the transition table: a category 1 fault (velocity limit) stops to FAULT; during a
+     * category 2 stop nothing but a fault is accepted and a category 1 EStop makes it end in ESTOP;
+     * in STANDSTILL a category 0 EStop disables at once and a category 1 EStop stops again to ESTOP.
+     */
+    @Test
+    void aStopEndsInTheStateOfItsMostSevereCategoryAndRefusesRequestsUntilItEnds()
+    {
+        final CycleHarness fast = enabled();
+        final double[] tooFast = ZERO.clone();
+        tooFast[0] = 3.0;
+        assertEquals(ControlCycle.ACCEPTED, fast.cycle.streamSetpoint(fast.cycle.referenceQ().clone(), tooFast, ZERO, ZERO));
+        for (int i = 0; i < 500 && fast.cycle.mode() == ControllerMode.TRACKING; i++)
+        {
+            fast.step(true, 0L);
+        }
+        assertEquals(Faults.VELOCITY_LIMIT, fast.cycle.faults());
+        assertEquals(ControllerMode.STOPPING, fast.cycle.mode(), "velocity limit: category 1 by default");
+        fast.run(1000);
+        assertEquals(ControllerMode.FAULT, fast.cycle.mode());
+        assertTrue(fast.cycle.lastStopDurationNs() > 0);
+
+        final SafetySettings estopOne = SafetySettings.defaults(DOF).withCategory(Faults.EMERGENCY_STOP, StopCategory.CATEGORY_1);
+        final CycleHarness h = stoppingWithCategoryTwo(estopOne);
+        for (final int refused : new int[] {h.cycle.reset(), h.cycle.disable(), h.cycle.enable(null), h.cycle.hold(null)})
+        {
+            assertEquals(ControlCycle.REJECTED_MODE, refused, "a stop always completes");
+        }
+        h.cycle.emergencyStop();
+        assertEquals(StopCategory.CATEGORY_1, h.cycle.stopCategory());
+        h.run(100);
+        assertEquals(ControllerMode.ESTOP, h.cycle.mode(), "the category 1 EStop decides how the stop ends");
+
+        final CycleHarness zero = stoppingWithCategoryTwo(SafetySettings.defaults(DOF));
+        zero.run(100);
+        assertEquals(ControllerMode.STANDSTILL, zero.cycle.mode());
+        zero.cycle.emergencyStop();
+        assertEquals(ControllerMode.ESTOP, zero.cycle.mode(), "category 0 from STANDSTILL: at once");
+        assertFalse(zero.cycle.drivesEnabled());
+
+        final CycleHarness one = stoppingWithCategoryTwo(estopOne);
+        one.run(100);
+        assertEquals(ControllerMode.STANDSTILL, one.cycle.mode());
+        one.cycle.emergencyStop();
+        assertEquals(ControllerMode.STOPPING, one.cycle.mode(), "category 1 from STANDSTILL: stop again, then disable");
+        one.run(10);
+        assertEquals(ControllerMode.ESTOP, one.cycle.mode());
+        assertEquals(Faults.REFERENCE_DISCONTINUITY | Faults.EMERGENCY_STOP, one.cycle.faults());
+    }
+
+    /** Enabled, then a non-finite streamed velocity: a reference discontinuity, category 2, STOPPING. */
+    private static CycleHarness stoppingWithCategoryTwo(final SafetySettings safety)
+    {
+        final CycleHarness h = enabled(safety);
+        final double[] nan = ZERO.clone();
+        nan[1] = Double.NaN;
+        h.cycle.streamSetpoint(h.cycle.referenceQ().clone(), nan, ZERO, ZERO);
+        h.step(true, 0L);
+        assertEquals(ControllerMode.STOPPING, h.cycle.mode());
+        return h;
+    }
+
     @Test
     void safetySettingsRefuseCategoriesAFaultCannotHave()
     {

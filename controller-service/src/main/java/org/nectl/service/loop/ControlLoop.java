@@ -370,7 +370,8 @@ public final class ControlLoop implements Runnable
             .timeScaledTickCount(cycle.timeScaling().scaledTicks())
             .torqueClipCount(cycle.limiter().torqueClipTotal())
             .torqueRateClipCount(cycle.limiter().rateClipTotal())
-            .limiterFlags(cycle.limiterFlags());
+            .limiterFlags(cycle.limiterFlags())
+            .faults(cycle.faults());
         telemetryQueue.offer(telemetry);
     }
 

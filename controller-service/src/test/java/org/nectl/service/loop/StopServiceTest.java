@@ -95,6 +95,7 @@ class StopServiceTest
             assertTrue(peaks[1] <= ServiceRig.PANDA.limits(0).effortRateMax() * (1 + 1e-9), "peak |dtau/dt| " + peaks[1]);
             assertEquals(0.0, maxAbs(samples.get(estop).tauCommand()), "drives disabled, brakes engaged");
             assertEquals(Faults.EMERGENCY_STOP, loop.faults());
+            assertEquals(Faults.EMERGENCY_STOP, samples.get(lastTracking + 1).faults(), "latched in telemetry from the first STOPPING tick");
 
             assertTrue(rig.planner.reset().accepted(), "RESET acknowledged");
             rig.awaitApplied(4);
@@ -132,6 +133,7 @@ class StopServiceTest
             }
             assertEquals(500, samples.get(fault).jointStateSequence(), "FAULT in the tick of the first jumped state");
             assertEquals(0.0, maxAbs(samples.get(fault).tauCommand()));
+            assertEquals(Faults.STATE_JUMP, samples.get(fault).faults(), "the fault bit in telemetry");
 
             assertTrue(rig.planner.reset().accepted(), "RESET acknowledged");
             rig.awaitApplied(2);
