@@ -2,6 +2,7 @@ package org.nectl.service.loop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
@@ -30,6 +31,10 @@ class RealtimeServiceTest
 {
     private static final long WARM_UP_TICKS = Long.getLong("nectl.realtime.warmUpTicks", 1_000);
     private static final long MEASURED_TICKS = Long.getLong("nectl.realtime.measuredTicks", 2_000);
+    /** Consecutive ticks without loop-thread allocation that end the warm-up. */
+    private static final long QUIET_TICKS = 2_000;
+    /** Longest warm-up before the test gives up: far beyond the JIT's tier-4 thresholds at 1 kHz. */
+    private static final long MAX_WARM_UP_TICKS = 40_000;
     /**
      * Every tick's sample on an IPC term of 64 KiB (a 32 KiB publication window, about 25 samples)
      * and a 64 KiB ring: a consumer that never reads holds the publication within the run.
@@ -41,42 +46,66 @@ class RealtimeServiceTest
 
     /** What one run measured over its measured window. */
     private record Run(
-        long misses, long overruns, long ticks, long allocatedBytes, long published, Histogram compute, String mode)
+        long warmUpTicks, long warmUpBytes, long misses, long overruns, long ticks, long allocatedBytes, long published,
+        TelemetryRecorder.Sample afterStall, Histogram compute, String mode)
     {
         String describe(final String name)
         {
             return String.format(Locale.ROOT,
-                "%s: %d ticks, %d deadline misses, %d overruns, tick compute p50 %d ns, p99 %d ns, p99.9 %d ns, max %d ns, "
-                    + "%d bytes allocated on the loop thread, %d telemetry samples published, final mode %s",
-                name, ticks, misses, overruns, compute.getValueAtPercentile(50), compute.getValueAtPercentile(99),
-                compute.getValueAtPercentile(99.9), compute.getMaxValue(), allocatedBytes, published, mode);
+                "%s: warm-up %d ticks (%d bytes on the loop thread, JIT); measured %d ticks, %d deadline misses, %d overruns, "
+                    + "tick compute p50 %d ns, p99 %d ns, p99.9 %d ns, max %d ns, %d bytes allocated on the loop thread, "
+                    + "%d telemetry samples published, final mode %s",
+                name, warmUpTicks, warmUpBytes, ticks, misses, overruns, compute.getValueAtPercentile(50),
+                compute.getValueAtPercentile(99), compute.getValueAtPercentile(99.9), compute.getMaxValue(), allocatedBytes,
+                published, mode);
         }
     }
 
     /**
-     * Allocation on the loop thread over the quieter of two consecutive measured windows of each run
-     * is printed and must stay below one byte per tick, which excludes any allocation per tick (the smallest object is 16
-     * bytes). The issue asks for zero; the runs measure a few hundred bytes now and then on a
-     * starved host (72 to 664 bytes over 2000 ticks), source not yet found. The stalled
-     * consumer really stalls the publication (at most a window of samples published), and the
-     * misses of both runs are printed side by side.
+     * Zero bytes allocated on the loop thread over the whole measured run of each configuration,
+     * after a warm-up that lasts until the JIT has compiled the tick path: at least
+     * {@code nectl.realtime.warmUpTicks} ticks, then until {@value #QUIET_TICKS} consecutive ticks
+     * allocated nothing. The allocation during warm-up is HotSpot's, not the code's: when a method
+     * called from the loop reaches the tier-4 (C2) threshold, the thread that trips the threshold
+     * resolves the String constants of the method's class before queueing the compile (a String and
+     * its byte[] per constant, e.g. the exception messages of the SBE codecs' bounds checks) and
+     * loads its signature classes; per-tick methods reach that threshold after about 5000 ticks,
+     * beyond the old 1000-tick warm-up, hence the one-off 280 B to 3.9 KB measured before. JFR
+     * allocation events (-XX:-UseTLAB) on the loop thread show exactly those pairs, attributed to
+     * JointStateDecoder.q, ExclusivePublication.tryClaim, Wire.isWholeMessage and
+     * TorqueLimiter.torqueFlag, and nothing else after the first ticks.
+     *
+     * <p>The stalled consumer: it really holds the publication (at most a window of samples
+     * published); every tick still offered its sample and went on (the first sample after the stall
+     * has sequence = tickCount, and the drops are counted in it), so the loop never waited for
+     * telemetry; and the stalled run's median tick compute is no worse than the free run's 99th
+     * percentile (a shift of the whole distribution, not a wall-clock threshold). Misses of both
+     * runs are printed, not compared: on a shared host they measure the scheduler.
      */
     @Test
-    void loopAllocatesNothingAndReportsItsTimingWithAndWithoutAStalledTelemetryConsumer()
+    void loopAllocatesNothingAndNeverWaitsForAStalledTelemetryConsumer()
     {
         final Run free = run(false);
         final Run stalled = run(true);
         System.out.println(free.describe("realtime, telemetry consumer keeping up"));
         System.out.println(stalled.describe("realtime, telemetry consumer stalled"));
-        assertTrue(free.allocatedBytes < MEASURED_TICKS, "bytes allocated on the loop thread: " + free.allocatedBytes);
-        assertTrue(stalled.allocatedBytes < MEASURED_TICKS, "bytes allocated on the loop thread, stalled: " + stalled.allocatedBytes);
+        assertEquals(0L, free.allocatedBytes, "bytes allocated on the loop thread after warm-up");
+        assertEquals(0L, stalled.allocatedBytes, "bytes allocated on the loop thread after warm-up, stalled consumer");
         assertTrue(free.published > free.ticks / 2, "the live consumer kept the publication moving: " + free.published);
         assertTrue(stalled.published <= STALLED_PUBLICATION_BOUND, "the stalled consumer held the publication: " + stalled.published);
+        final TelemetryRecorder.Sample after = stalled.afterStall;
+        assertEquals(after.tickCount(), after.sequence(), "one sample offered per tick, queued or dropped, through the stall");
+        assertTrue(after.telemetryDropCount() > 0, "drops counted: " + after.telemetryDropCount());
+        assertTrue(stalled.compute.getValueAtPercentile(50) <= free.compute.getValueAtPercentile(99),
+            "median tick compute with the stalled consumer within the free run's distribution");
     }
 
     private static Run run(final boolean stallTelemetry)
     {
         final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long warmUpTicks;
+        final long warmUpBytes;
+        TelemetryRecorder.Sample afterStall = null;
         final long misses;
         final long overruns;
         final long ticks;
@@ -98,21 +127,36 @@ class RealtimeServiceTest
                 AgentRunner.startOnThread(simulator);
                 ServiceRig.await(() -> loop.statesSeen() > 10, "JointStates at the loop");
                 assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted(), "enable acknowledged");
-                awaitTicks(rig, loop, loop.tickCount() + WARM_UP_TICKS);
+                final long start = loop.tickCount();
+                final long startBytes = threads.getThreadAllocatedBytes(rig.service.loopThreadId());
+                awaitTicks(rig, loop, start + WARM_UP_TICKS);
+                final long[] quiet = {loop.tickCount(), threads.getThreadAllocatedBytes(rig.service.loopThreadId())};
+                ServiceRig.await(() ->
+                {
+                    rig.telemetry.poll();
+                    rig.telemetry.samples.clear();
+                    final long bytes = threads.getThreadAllocatedBytes(rig.service.loopThreadId());
+                    final long tick = loop.tickCount();
+                    if (bytes != quiet[1])
+                    {
+                        quiet[0] = tick;
+                        quiet[1] = bytes;
+                    }
+                    if (tick - start > MAX_WARM_UP_TICKS)
+                    {
+                        fail("the loop thread still allocates after " + (tick - start) + " ticks");
+                    }
+                    return tick - quiet[0] >= QUIET_TICKS;
+                }, QUIET_TICKS + " ticks without loop-thread allocation");
                 final long tick0 = loop.tickCount();
+                warmUpTicks = tick0 - start;
+                final long allocated0 = threads.getThreadAllocatedBytes(rig.service.loopThreadId());
+                warmUpBytes = allocated0 - startBytes;
                 final long misses0 = loop.deadlineMissCount();
                 final long overruns0 = loop.overrunCount();
                 final long published0 = rig.service.telemetryPublisher().publishedCount();
-                final long allocated0 = threads.getThreadAllocatedBytes(rig.service.loopThreadId());
                 awaitTicks(rig, loop, tick0 + MEASURED_TICKS);
-                final long allocated1 = threads.getThreadAllocatedBytes(rig.service.loopThreadId());
-                // A second window of the same length: a one-off (the JIT deoptimising when the telemetry
-                // ring first drops) shows in one window, an allocation per tick in both.
-                awaitTicks(rig, loop, tick0 + 2 * MEASURED_TICKS);
-                final long allocated2 = threads.getThreadAllocatedBytes(rig.service.loopThreadId());
-                allocated = Math.min(allocated1 - allocated0, allocated2 - allocated1);
-                System.out.printf("loop-thread bytes in two consecutive %d-tick windows: %d, %d%n",
-                    MEASURED_TICKS, allocated1 - allocated0, allocated2 - allocated1);
+                allocated = threads.getThreadAllocatedBytes(rig.service.loopThreadId()) - allocated0;
                 ticks = loop.tickCount() - tick0;
                 misses = loop.deadlineMissCount() - misses0;
                 overruns = loop.overrunCount() - overruns0;
@@ -122,9 +166,17 @@ class RealtimeServiceTest
             if (stalledConsumer != null)
             {
                 stalledConsumer.close();
+                final long end = loop.tickCount();
+                ServiceRig.await(() ->
+                {
+                    rig.telemetry.poll();
+                    return rig.telemetry.last() != null && rig.telemetry.last().tickCount() > end;
+                }, "telemetry after the stall");
+                afterStall = rig.telemetry.last();
             }
         }
-        return new Run(misses, overruns, ticks, allocated, published, loop.computeHistogram(), mode);
+        return new Run(warmUpTicks, warmUpBytes, misses, overruns, ticks, allocated, published, afterStall,
+            loop.computeHistogram(), mode);
     }
 
     /** Keeps the live telemetry consumer reading while the loop runs to {@code tick}. */

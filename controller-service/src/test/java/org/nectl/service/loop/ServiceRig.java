@@ -14,6 +14,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.nectl.config.RobotDescriptions;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.CycleSettings;
+import org.nectl.core.runtime.SafetySettings;
 import org.nectl.hw.AdapterSettings;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
@@ -41,6 +42,14 @@ final class ServiceRig implements AutoCloseable
     /** Telemetry samples a lockstep run may lag behind the simulator; far below the telemetry ring's capacity. */
     private static final int TELEMETRY_LAG = 16;
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
+    /** State jump tolerated by {@link #tolerantRealtimeSettings}, rad or m. */
+    private static final double TOLERATED_STATE_JUMP = 0.5;
+    /**
+     * Adapter watchdog of the simulated arms of the rig: a loop descheduled on a loaded host for
+     * longer than the default 20 ms must not trip it in tests of something else (realtime only;
+     * lockstep has no watchdog).
+     */
+    private static final long ADAPTER_WATCHDOG_NS = TimeUnit.SECONDS.toNanos(1);
 
     final ControllerService service;
     final AeronTransport client;
@@ -87,13 +96,17 @@ final class ServiceRig implements AutoCloseable
     }
 
     /**
-     * Realtime settings for tests of something other than state supervision: 200 missing states
-     * and a 1 s heartbeat age are tolerated, because the simulator thread shares an unpinned,
-     * often overloaded host with the loop and can be descheduled for several periods.
+     * Realtime settings for tests of something other than state supervision: 200 missing states,
+     * a 1 s heartbeat age and a 0.5 rad state jump (the burst of a simulator catching up) are
+     * tolerated, because the simulator thread shares an unpinned, often overloaded host with the
+     * loop and can be descheduled for several periods.
      */
     static ServiceSettings tolerantRealtimeSettings()
     {
-        return settings(LoopMode.REALTIME).withCycle(tolerant(TimeUnit.SECONDS.toNanos(1), 200));
+        final ServiceSettings s = settings(LoopMode.REALTIME).withCycle(tolerant(TimeUnit.SECONDS.toNanos(1), 200));
+        final SafetySettings d = s.safety();
+        return s.withSafety(new SafetySettings(d.categories(), d.stopTimeNs(), d.decelerationMax(), d.standstillVelocity(),
+            d.softLimitMargin(), TOLERATED_STATE_JUMP));
     }
 
     /** Default cycle settings but for the heartbeat timeout and the missing states tolerated. */
@@ -116,10 +129,11 @@ final class ServiceRig implements AutoCloseable
         return new SimulatedArmConfig(PANDA).periodNs(periodNs).initialQ(READY);
     }
 
-    /** A simulated arm adapter in this process, on the service's driver; run it with {@code doWork}. */
+    /** A simulated arm adapter in this process, on the service's driver, with a 1 s watchdog; run it with {@code doWork}. */
     SimulatedArmAdapter adapter(final SimulatedArm arm, final SimulationMode mode)
     {
-        return adapter(arm, mode, AdapterSettings.defaults());
+        return adapter(arm, mode, new AdapterSettings(AdapterSettings.defaults().adapterId(), ADAPTER_WATCHDOG_NS,
+            AdapterSettings.DEFAULT_HEARTBEAT_PERIOD_NS));
     }
 
     /** As {@link #adapter(SimulatedArm, SimulationMode)} with other adapter settings (e.g. a longer watchdog). */

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Soak run (not part of the default tests): the controller service in realtime mode at 1 kHz, the
+# simulated Panda in its own process, and a planner looping the demo move (each joint out and back,
+# enable once, then one move after another) for --duration seconds. After --warmup seconds it
+# takes a baseline; at the end it reports deadline misses and overruns over the measured window,
+# heap growth after warm-up (live heap after a full GC at both ends: none expected), young/full GCs,
+# controller faults and events (none expected), and the service's own summary (tick percentiles).
+#
+#   scripts/soak.sh [--duration S] [--warmup S] [--period-us US] [--max-missing-states N]
+#                   [--core CPU] [--out DIR]
+#
+# Defaults: 3600 s, 30 s warm-up, 1000 us, max_missing_states 2 (the shipped supervision), no
+# pinning, output in a fresh /tmp/nectl-soak.* directory. Exit status 0 when the run ended with no
+# fault event, no command refused by the loop, not in FAULT, and no live-heap growth beyond
+# --heap-slack-kb (default 512 KiB, for the agents' bookkeeping); 1 otherwise; 2 on bad options.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+nectl="$root/scripts/nectl"
+
+duration=3600
+warmup=30
+period_us=1000
+missing=2
+core=-1
+heap_slack_kb=512
+out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) duration="$2"; shift 2 ;;
+    --warmup) warmup="$2"; shift 2 ;;
+    --period-us) period_us="$2"; shift 2 ;;
+    --max-missing-states) missing="$2"; shift 2 ;;
+    --core) core="$2"; shift 2 ;;
+    --heap-slack-kb) heap_slack_kb="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) echo "soak: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+for n in "$duration" "$warmup" "$period_us" "$missing" "$heap_slack_kb"; do
+  [[ "$n" =~ ^[0-9]+$ ]] || { echo "soak: options take whole numbers, got '$n'" >&2; exit 2; }
+done
+[ "$duration" -gt "$warmup" ] || { echo "soak: --duration must exceed --warmup" >&2; exit 2; }
+
+out="${out:-$(mktemp -d /tmp/nectl-soak.XXXXXX)}"
+mkdir -p "$out"
+aeron_dir="/dev/shm/nectl-soak-$$"
+port="$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+ready="0,-0.7853981633974483,0,-2.356194490192345,0,1.5707963267948966,0.7853981633974483"
+
+# The shipped realtime deployment, on a private driver directory and port, with the chosen period,
+# supervision and core.
+sed -e "s#^model: .*#model: $root/config/robots/panda.yaml#" \
+    -e "s#^period_us: .*#period_us: $period_us#" \
+    -e "s#^  embedded_driver: true#  embedded_driver: true\n  dir: $aeron_dir#" \
+    -e "s#^  bind: .*#  bind: 127.0.0.1:$port#" \
+    -e "s#^  max_missing_states: .*#  max_missing_states: $missing#" \
+    "$root/config/deploy/sim-panda.yaml" > "$out/soak.yaml"
+[ "$core" = "-1" ] || echo "core: $core" >> "$out/soak.yaml"
+
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$aeron_dir"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+"$nectl" --version >/dev/null 2>&1 || true   # builds the jar once, before anything is timed
+"$nectl" run --config "$out/soak.yaml" > "$out/service.log" 2>&1 &
+service=$!
+pids+=("$service")
+for _ in $(seq 1 600); do [ -f "$aeron_dir/cnc.dat" ] && break; sleep 0.1; done
+[ -f "$aeron_dir/cnc.dat" ] || { echo "soak: the service did not start, see $out/service.log" >&2; exit 1; }
+
+"$nectl" sim --model "$root/config/robots/panda.yaml" --aeron-dir "$aeron_dir" --mode realtime \
+  --period-us "$period_us" --initial-q "$ready" > "$out/sim.log" 2>&1 &
+pids+=("$!")
+"$nectl" monitor --aeron-dir "$aeron_dir" --quiet --events-csv "$out/events.csv" \
+  --duration $((duration + 60)) > "$out/monitor.log" 2>&1 &
+monitor=$!
+pids+=("$monitor")
+
+# Planner: enable once, then the demo move (4 s, from and back to the ready pose) again whenever
+# the previous one has ended, until the end of the run. `nectl plan` returns once the trajectory is
+# acknowledged, so the loop waits out the move before sending the next one.
+planner() {
+  local end=$1 first=1 moves=0 failed=0
+  while [ "$(date +%s)" -lt "$end" ]; do
+    local enable=()
+    [ $first -eq 1 ] && enable=(--enable)
+    local sent=$(date +%s%N)
+    if "$nectl" plan --target "127.0.0.1:$port" "${enable[@]}" --demo --duration 4 --amplitude 0.3 \
+        --start "$ready" >> "$out/planner.log" 2>&1; then
+      moves=$((moves + 1)); first=0
+    else
+      failed=$((failed + 1))
+    fi
+    echo "$moves $failed" > "$out/planner.count"
+    local left_ms=$(( 4500 - ($(date +%s%N) - sent) / 1000000 ))
+    [ "$left_ms" -le 0 ] || sleep "$(printf '%d.%03d' $((left_ms / 1000)) $((left_ms % 1000)))"
+  done
+}
+# One Telemetry sample as CSV: the counters at that moment.
+sample() {
+  "$nectl" monitor --aeron-dir "$aeron_dir" --quiet --count 1 --duration 10 --csv "$1" > /dev/null 2>&1 || true
+}
+field() {
+  awk -F, -v name="$2" 'NR==1 { for (i = 1; i <= NF; i++) if ($i == name) c = i } NR==2 { print $c }' "$1"
+}
+
+# The ENABLE needs a measured state: wait until the simulator's states reach the loop.
+for _ in $(seq 1 60); do
+  sample "$out/probe.csv"
+  [ "$(field "$out/probe.csv" jointStateSequence 2>/dev/null || echo 0)" -gt 100 ] 2>/dev/null && break
+done
+start=$(date +%s)
+planner $((start + duration)) &
+pids+=("$!")
+# Live heap after a full GC, KiB, and the GC counts: "used ygc fgc".
+heap() {
+  jcmd "$service" GC.run > /dev/null 2>&1 || true
+  jstat -gc "$service" | awk 'NR==2 { printf "%d %d %d\n", $3 + $4 + $6 + $8, $13, $15 }'
+}
+
+sleep "$warmup"
+read -r heap0 ygc0 fgc0 <<< "$(heap)"
+sample "$out/start.csv"
+sleep $((duration - warmup))
+sample "$out/end.csv"
+read -r heap1 ygc1 fgc1 <<< "$(heap)"
+kill -TERM "$service" 2>/dev/null || true
+wait "$service" 2>/dev/null || true
+kill -TERM "$monitor" 2>/dev/null || true
+wait "$monitor" 2>/dev/null || true
+
+misses=$(( $(field "$out/end.csv" deadlineMissCount) - $(field "$out/start.csv" deadlineMissCount) ))
+overruns=$(( $(field "$out/end.csv" overrunCount) - $(field "$out/start.csv" overrunCount) ))
+ticks=$(( $(field "$out/end.csv" tickCount) - $(field "$out/start.csv" tickCount) ))
+missing_states=$(( $(field "$out/end.csv" missingStateCount) - $(field "$out/start.csv" missingStateCount) ))
+state=$(field "$out/end.csv" state)
+fault_events=$(awk -F, 'NR > 1 && $4 == "FAULT"' "$out/events.csv" | wc -l)
+refused=$(awk -F, 'NR > 1 && $4 == "COMMAND_REJECTED"' "$out/events.csv" | wc -l)
+events=$(( $(wc -l < "$out/events.csv") - 1 ))
+read -r moves failed < "$out/planner.count"
+growth=$((heap1 - heap0))
+{
+  echo "nectl soak: $duration s at $period_us us, warm-up $warmup s, max_missing_states $missing, host $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "  measured window: $ticks ticks, $misses deadline misses, $overruns overruns, $missing_states ticks without a new JointState"
+  echo "  planner: $moves demo moves sent and acknowledged, $failed not acknowledged; the loop refused $refused commands"
+  echo "  live heap after full GC: $heap0 KiB after warm-up, $heap1 KiB at the end, growth $growth KiB; young GCs $((ygc1 - ygc0)), full GCs $((fgc1 - fgc0)) (2 forced)"
+  echo "  final state $state, $events controller events, $fault_events FAULT events (details: $out/events.csv)"
+  sed -n '/nectl run summary/,$p' "$out/service.log" | sed 's/^/  /'
+  echo "  output: $out"
+} | tee "$out/report.txt"
+[ "$fault_events" -eq 0 ] && [ "$refused" -eq 0 ] && [ "$growth" -le "$heap_slack_kb" ] && [ "$state" != "FAULT" ]
