@@ -157,7 +157,7 @@ final class PlannerGatewayTest
         assertReject(exchange(withShort(valid, 8 + 21, 24)), RejectReason.MALFORMED);
         assertReject(exchange(withShort(valid, 8 + 23, DOF + 1)), RejectReason.MALFORMED);
         assertReject(exchange(withShort(valid, 4, 2)), RejectReason.WRONG_SCHEMA_ID);
-        assertReject(exchange(withShort(valid, 6, 2)), RejectReason.WRONG_SCHEMA_VERSION);
+        assertReject(exchange(withShort(valid, 6, Wire.SCHEMA_VERSION + 1)), RejectReason.WRONG_SCHEMA_VERSION);
         assertReject(exchange(withShort(valid, 6, 0)), RejectReason.WRONG_SCHEMA_VERSION);
         assertReject(exchange(withShort(valid, 2, 99)), RejectReason.UNKNOWN_TEMPLATE);
         assertReject(exchange(withShort(valid, 2, 1)), RejectReason.UNKNOWN_TEMPLATE);
