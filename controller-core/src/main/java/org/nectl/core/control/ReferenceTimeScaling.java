@@ -50,7 +50,7 @@ import org.nectl.core.model.RobotModel;
  *
  * <p>Per tick: two recursion evaluations, plus three per newly evaluated grid point. Not thread
  * safe: one instance belongs to the control-loop thread. {@link #start} costs three evaluations per
- * window point (measured in docs/CONTROL.md); every method after construction allocates nothing.
+ * window point (measured: docs/PERFORMANCE.md); every method after construction allocates nothing.
  */
 public final class ReferenceTimeScaling
 {
