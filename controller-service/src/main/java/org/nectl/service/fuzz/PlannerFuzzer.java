@@ -76,6 +76,7 @@ public final class PlannerFuzzer implements AutoCloseable
     private final double[] probeQ;
     private final double[] zeros;
     private final int maxDatagramLength;
+    private final long timeWindowNs;
     private final byte[] bytes = new byte[MAX_OVERSIZE + 1];
     private final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
@@ -101,13 +102,16 @@ public final class PlannerFuzzer implements AutoCloseable
      * @param disallowedSource a local address outside the gateway's allow-list to send
      *     DISALLOWED_SOURCE datagrams from, or null to send none.
      * @param replyTimeout how long to wait for each reply.
+     * @param timeWindow the gateway's time window: a datagram answered later than this after it was
+     *     stamped may rightly be STALE, the host having delayed it.
      * @param maxDatagramLength the gateway's longest datagram, bytes.
      * @param seed seed of the generated damage.
      */
     public PlannerFuzzer(final InetSocketAddress target, final PlannerKeys keys, final long plannerId, final RobotModel model,
-        final double[] probeQ, final InetAddress disallowedSource, final Duration replyTimeout, final int maxDatagramLength,
-        final long seed)
+        final double[] probeQ, final InetAddress disallowedSource, final Duration replyTimeout, final Duration timeWindow,
+        final int maxDatagramLength, final long seed)
     {
+        this.timeWindowNs = timeWindow.toNanos();
         this.target = target;
         this.plannerId = plannerId;
         this.dof = model.dof();
@@ -174,6 +178,7 @@ public final class PlannerFuzzer implements AutoCloseable
         final FuzzReport report = new FuzzReport();
         final FuzzCase[] pending = new FuzzCase[window];
         final long[] pendingIndex = new long[window];
+        final long[] stampedNs = new long[window];
         final long startNs = System.nanoTime();
         try
         {
@@ -195,9 +200,10 @@ public final class PlannerFuzzer implements AutoCloseable
                     }
                     socket.send(packet);
                     pending[count] = c;
+                    stampedNs[count] = System.nanoTime();
                     pendingIndex[count++] = index;
                 }
-                readReplies(report, pending, pendingIndex, count);
+                readReplies(report, pending, pendingIndex, stampedNs, count);
             }
             report.countStrangerReplies(drainStranger());
         }
@@ -221,8 +227,8 @@ public final class PlannerFuzzer implements AutoCloseable
         }
     }
 
-    private void readReplies(final FuzzReport report, final FuzzCase[] pending, final long[] pendingIndex, final int count)
-        throws IOException
+    private void readReplies(final FuzzReport report, final FuzzCase[] pending, final long[] pendingIndex, final long[] stampedNs,
+        final int count) throws IOException
     {
         for (int i = 0; i < count; i++)
         {
@@ -246,7 +252,9 @@ public final class PlannerFuzzer implements AutoCloseable
             }
             else
             {
-                report.countReject(pending[i], rejectDecoder.wrapAndApplyHeader(replyBuffer, 0, replyHeader).reason(), pendingIndex[i]);
+                final boolean late = System.nanoTime() - stampedNs[i] > timeWindowNs;
+                report.countReject(pending[i], rejectDecoder.wrapAndApplyHeader(replyBuffer, 0, replyHeader).reason(), pendingIndex[i],
+                    late);
             }
         }
     }
