@@ -9,11 +9,11 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
@@ -88,7 +88,7 @@ public final class PlannerFuzzer implements AutoCloseable
     private final DatagramPacket replyPacket = new DatagramPacket(replyBytes, replyBytes.length);
     private final MessageHeaderDecoder replyHeader = new MessageHeaderDecoder();
     private final CommandRejectDecoder rejectDecoder = new CommandRejectDecoder();
-    private long nextSequence = utcNanos();
+    private long nextSequence = utcNs();
     private byte[] lastValid;
 
     /**
@@ -288,7 +288,7 @@ public final class PlannerFuzzer implements AutoCloseable
         switch (c)
         {
             case VALID:
-                final int valid = signed(setpoint(plannerId, utcNanos(), dof, probeQ, zeros));
+                final int valid = signed(setpoint(plannerId, utcNs(), dof, probeQ, zeros));
                 lastValid = Arrays.copyOf(bytes, valid);
                 return valid;
             case RANDOM_BYTES:
@@ -327,10 +327,10 @@ public final class PlannerFuzzer implements AutoCloseable
             case WRONG_KEY:
                 return wrongKeySigner.sign(buffer, probe());
             case UNKNOWN_PLANNER:
-                return unknownPlannerSigner.sign(buffer, setpoint(unknownPlannerId, utcNanos(), dof, probeQ, zeros));
+                return unknownPlannerSigner.sign(buffer, setpoint(unknownPlannerId, utcNs(), dof, probeQ, zeros));
             case STALE:
                 final long offsetNs = STALE_OFFSET_NS + (long)(random.nextDouble() * TimeUnit.HOURS.toNanos(1));
-                return signed(setpoint(plannerId, utcNanos() + (random.nextBoolean() ? offsetNs : -offsetNs), dof, probeQ, zeros));
+                return signed(setpoint(plannerId, utcNs() + (random.nextBoolean() ? offsetNs : -offsetNs), dof, probeQ, zeros));
             case REPLAY:
                 System.arraycopy(lastValid, 0, bytes, 0, lastValid.length);
                 return lastValid.length;
@@ -344,7 +344,7 @@ public final class PlannerFuzzer implements AutoCloseable
     /** A valid setpoint at the probe pose; returns the message length. */
     private int probe()
     {
-        return setpoint(plannerId, utcNanos(), dof, probeQ, zeros);
+        return setpoint(plannerId, utcNs(), dof, probeQ, zeros);
     }
 
     private int setpoint(final long planner, final long timestampNs, final int jointCount, final double[] q, final double[] qd)
@@ -395,7 +395,7 @@ public final class PlannerFuzzer implements AutoCloseable
                 qd[k] = velocityBeyond(k, excess);
                 break;
         }
-        return setpoint(plannerId, utcNanos(), dof, q, qd);
+        return setpoint(plannerId, utcNs(), dof, q, qd);
     }
 
     private double velocityBeyond(final int k, final double excess)
@@ -407,13 +407,13 @@ public final class PlannerFuzzer implements AutoCloseable
     private int wrongJointCount()
     {
         final int count = dof == Wire.MAX_JOINTS || dof > 1 && random.nextBoolean() ? dof - 1 : dof + 1;
-        return setpoint(plannerId, utcNanos(), count, probeQ, zeros);
+        return setpoint(plannerId, utcNs(), count, probeQ, zeros);
     }
 
     private int badEnum()
     {
         modeRequest.wrapAndApplyHeader(buffer, 0, header);
-        plannerHeader(modeRequest.header(), plannerId, utcNanos());
+        plannerHeader(modeRequest.header(), plannerId, utcNs());
         final boolean badRequest = random.nextBoolean();
         final int requestOffset = Wire.HEADER_LENGTH + ModeRequestEncoder.requestEncodingOffset();
         final int controllerOffset = Wire.HEADER_LENGTH + ModeRequestEncoder.controllerEncodingOffset();
@@ -425,7 +425,7 @@ public final class PlannerFuzzer implements AutoCloseable
     private int badChunk()
     {
         segment.wrapAndApplyHeader(buffer, 0, header);
-        plannerHeader(segment.header(), plannerId, utcNanos());
+        plannerHeader(segment.header(), plannerId, utcNs());
         final int chunkCount = random.nextInt(4);
         segment.segmentId(random.nextInt(1000)).chunkIndex(chunkCount + random.nextInt(4)).chunkCount(chunkCount)
             .jointCount((short)dof);
@@ -523,10 +523,10 @@ public final class PlannerFuzzer implements AutoCloseable
         return length;
     }
 
-    private static long utcNanos()
+
+    private static long utcNs()
     {
-        final Instant now = Instant.now();
-        return TimeUnit.SECONDS.toNanos(now.getEpochSecond()) + now.getNano();
+        return SystemEpochNanoClock.INSTANCE.nanoTime();
     }
 
     /** Closes the sockets. */
