@@ -8,9 +8,10 @@ import org.agrona.DirectBuffer;
 
 /**
  * HMAC-SHA256 (Krawczyk, Bellare, Canetti, "HMAC: Keyed-Hashing for Message Authentication",
- * RFC 2104, 1997, section 2) computed into caller-owned arrays. {@code javax.crypto.Mac} returns
- * a fresh array from every {@code doFinal}, so the two hash passes are driven through one
- * {@link MessageDigest}, whose {@code digest(byte[], int, int)} writes in place.
+ * RFC 2104, 1997, section 2) computed into caller-owned arrays. {@code javax.crypto.Mac} allocates
+ * its result inside every {@code doFinal}, even the one that writes into a caller's array (48 bytes
+ * per call on JDK 17), so the two hash passes are driven through one {@link MessageDigest}, whose
+ * {@code digest(byte[], int, int)} writes in place.
  *
  * <p>Holds the key's inner and outer pads; never prints them. Real-time safe after construction.
  * Not thread safe.

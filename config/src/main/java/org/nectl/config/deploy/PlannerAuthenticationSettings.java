@@ -41,7 +41,7 @@ public record PlannerAuthenticationSettings(Optional<Path> keyFile, List<InetAdd
     public static PlannerAuthenticationSettings defaults()
     {
         return new PlannerAuthenticationSettings(Optional.empty(),
-            List.of(InetAddress.getLoopbackAddress(), literal("::1")), DEFAULT_TIME_WINDOW_MS);
+            List.of(literal("127.0.0.1"), literal("::1")), DEFAULT_TIME_WINDOW_MS);
     }
 
     /**

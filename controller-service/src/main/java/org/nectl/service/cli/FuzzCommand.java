@@ -86,6 +86,10 @@ final class FuzzCommand implements Callable<Integer>
         description = "Local address outside the gateway's allow-list to send from, or 'none'; default ${DEFAULT-VALUE}.")
     private String disallowedSource;
 
+    @Option(names = "--time-window-ms", paramLabel = "MS", defaultValue = "2000",
+        description = "The gateway's planner.time_window_ms: a reply later than this may rightly be STALE; default ${DEFAULT-VALUE}.")
+    private long timeWindowMs;
+
     @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "2000",
         description = "How long to wait for each reply; default ${DEFAULT-VALUE}.")
     private long timeoutMs;
@@ -98,15 +102,15 @@ final class FuzzCommand implements Callable<Integer>
         final PlannerFuzzer fuzzer;
         try
         {
-            if (count < 1 || probeEvery < 2 || window < 1 || timeoutMs < 1)
+            if (count < 1 || probeEvery < 2 || window < 1 || timeoutMs < 1 || timeWindowMs < 1)
             {
-                throw new IllegalArgumentException("--count, --window and --timeout-ms must be >= 1, --probe-every >= 2");
+                throw new IllegalArgumentException("--count, --window, --timeout-ms and --time-window-ms must be >= 1, --probe-every >= 2");
             }
             final InetSocketAddress gateway = PlanCommand.parseTarget(target);
             final PlannerKeys keys = PlannerKeys.read(keyFile);
             final RobotModel model = RobotDescriptions.load(modelFile);
             fuzzer = new PlannerFuzzer(gateway, keys, plannerId, model, probeQ != null ? probeQ : middle(model), source(),
-                Duration.ofMillis(timeoutMs), PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH, seed);
+                Duration.ofMillis(timeoutMs), Duration.ofMillis(timeWindowMs), PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH, seed);
         }
         catch (final IllegalArgumentException | DescriptionException | UncheckedIOException | UnknownHostException e)
         {

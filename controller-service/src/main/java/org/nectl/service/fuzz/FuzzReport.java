@@ -23,6 +23,7 @@ public final class FuzzReport
     private final List<String> problems = new ArrayList<>();
     private long problemCount;
     private long unanswered;
+    private long lateStale;
     private long strangerReplies;
     private long elapsedNs;
 
@@ -40,10 +41,14 @@ public final class FuzzReport
         }
     }
 
-    void countReject(final FuzzCase c, final RejectReason reason, final long index)
+    void countReject(final FuzzCase c, final RejectReason reason, final long index, final boolean late)
     {
         rejected[c.ordinal()][reason.value()]++;
-        if (!c.allows(reason))
+        if (late && reason == RejectReason.STALE && c != FuzzCase.STALE)
+        {
+            lateStale++;
+        }
+        else if (!c.allows(reason))
         {
             problem("datagram " + index + " (" + c + ") rejected as " + reason
                 + (c == FuzzCase.VALID ? "" : ", expected " + c.expected()));
@@ -126,6 +131,15 @@ public final class FuzzReport
         return counts;
     }
 
+    /**
+     * @return datagrams rejected as STALE, rightly, because the host delayed them beyond the time
+     *     window between stamping and the reply (a sign of an overloaded host, not a problem).
+     */
+    public long lateStale()
+    {
+        return lateStale;
+    }
+
     /** @return datagrams that got no reply although their source is allowed. */
     public long unanswered()
     {
@@ -177,8 +191,9 @@ public final class FuzzReport
             }
             text.append(String.format(Locale.ROOT, "%-20s %9d %7d  %s%n", c, sent[c.ordinal()], acked[c.ordinal()], reasons));
         }
-        text.append(String.format(Locale.ROOT, "total %d datagrams in %.1f s (%.0f per s), unanswered %d, problems %d%n",
-            sentTotal(), elapsedNs / 1e9, sentTotal() / Math.max(1e-9, elapsedNs / 1e9), unanswered, problemCount));
+        text.append(String.format(Locale.ROOT,
+            "total %d datagrams in %.1f s (%.0f per s), unanswered %d, stale after a delay beyond the window %d, problems %d%n",
+            sentTotal(), elapsedNs / 1e9, sentTotal() / Math.max(1e-9, elapsedNs / 1e9), unanswered, lateStale, problemCount));
         for (final String p : problems)
         {
             text.append("  problem: ").append(p).append('\n');

@@ -9,11 +9,11 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
@@ -81,6 +81,7 @@ public final class PlannerFuzzer implements AutoCloseable
     private final double[] probeQ;
     private final double[] zeros;
     private final int maxDatagramLength;
+    private final long timeWindowNs;
     private final byte[] bytes = new byte[MAX_OVERSIZE + 1];
     private final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
@@ -92,7 +93,7 @@ public final class PlannerFuzzer implements AutoCloseable
     private final DatagramPacket replyPacket = new DatagramPacket(replyBytes, replyBytes.length);
     private final MessageHeaderDecoder replyHeader = new MessageHeaderDecoder();
     private final CommandRejectDecoder rejectDecoder = new CommandRejectDecoder();
-    private long nextSequence = utcNanos();
+    private long nextSequence = utcNs();
     private byte[] lastValid;
 
     /**
@@ -106,13 +107,16 @@ public final class PlannerFuzzer implements AutoCloseable
      * @param disallowedSource a local address outside the gateway's allow-list to send
      *     DISALLOWED_SOURCE datagrams from, or null to send none.
      * @param replyTimeout how long to wait for each reply.
+     * @param timeWindow the gateway's time window: a datagram answered later than this after it was
+     *     stamped may rightly be STALE, the host having delayed it.
      * @param maxDatagramLength the gateway's longest datagram, bytes.
      * @param seed seed of the generated damage.
      */
     public PlannerFuzzer(final InetSocketAddress target, final PlannerKeys keys, final long plannerId, final RobotModel model,
-        final double[] probeQ, final InetAddress disallowedSource, final Duration replyTimeout, final int maxDatagramLength,
-        final long seed)
+        final double[] probeQ, final InetAddress disallowedSource, final Duration replyTimeout, final Duration timeWindow,
+        final int maxDatagramLength, final long seed)
     {
+        this.timeWindowNs = timeWindow.toNanos();
         this.target = target;
         this.plannerId = plannerId;
         this.dof = model.dof();
@@ -179,6 +183,7 @@ public final class PlannerFuzzer implements AutoCloseable
         final FuzzReport report = new FuzzReport();
         final FuzzCase[] pending = new FuzzCase[window];
         final long[] pendingIndex = new long[window];
+        final long[] stampedNs = new long[window];
         final long startNs = System.nanoTime();
         try
         {
@@ -200,9 +205,10 @@ public final class PlannerFuzzer implements AutoCloseable
                     }
                     socket.send(packet);
                     pending[count] = c;
+                    stampedNs[count] = System.nanoTime();
                     pendingIndex[count++] = index;
                 }
-                readReplies(report, pending, pendingIndex, count);
+                readReplies(report, pending, pendingIndex, stampedNs, count);
             }
             report.countStrangerReplies(drainStranger());
         }
@@ -226,8 +232,8 @@ public final class PlannerFuzzer implements AutoCloseable
         }
     }
 
-    private void readReplies(final FuzzReport report, final FuzzCase[] pending, final long[] pendingIndex, final int count)
-        throws IOException
+    private void readReplies(final FuzzReport report, final FuzzCase[] pending, final long[] pendingIndex, final long[] stampedNs,
+        final int count) throws IOException
     {
         for (int i = 0; i < count; i++)
         {
@@ -251,7 +257,9 @@ public final class PlannerFuzzer implements AutoCloseable
             }
             else
             {
-                report.countReject(pending[i], rejectDecoder.wrapAndApplyHeader(replyBuffer, 0, replyHeader).reason(), pendingIndex[i]);
+                final boolean late = System.nanoTime() - stampedNs[i] > timeWindowNs;
+                report.countReject(pending[i], rejectDecoder.wrapAndApplyHeader(replyBuffer, 0, replyHeader).reason(), pendingIndex[i],
+                    late);
             }
         }
     }
@@ -285,7 +293,7 @@ public final class PlannerFuzzer implements AutoCloseable
         switch (c)
         {
             case VALID:
-                final int valid = signed(setpoint(plannerId, utcNanos(), dof, probeQ, zeros));
+                final int valid = signed(setpoint(plannerId, utcNs(), dof, probeQ, zeros));
                 lastValid = Arrays.copyOf(bytes, valid);
                 return valid;
             case RANDOM_BYTES:
@@ -324,10 +332,10 @@ public final class PlannerFuzzer implements AutoCloseable
             case WRONG_KEY:
                 return wrongKeySigner.sign(buffer, probe());
             case UNKNOWN_PLANNER:
-                return unknownPlannerSigner.sign(buffer, setpoint(unknownPlannerId, utcNanos(), dof, probeQ, zeros));
+                return unknownPlannerSigner.sign(buffer, setpoint(unknownPlannerId, utcNs(), dof, probeQ, zeros));
             case STALE:
                 final long offsetNs = STALE_OFFSET_NS + (long)(random.nextDouble() * TimeUnit.HOURS.toNanos(1));
-                return signed(setpoint(plannerId, utcNanos() + (random.nextBoolean() ? offsetNs : -offsetNs), dof, probeQ, zeros));
+                return signed(setpoint(plannerId, utcNs() + (random.nextBoolean() ? offsetNs : -offsetNs), dof, probeQ, zeros));
             case REPLAY:
                 System.arraycopy(lastValid, 0, bytes, 0, lastValid.length);
                 return lastValid.length;
@@ -341,7 +349,7 @@ public final class PlannerFuzzer implements AutoCloseable
     /** A valid setpoint at the probe pose; returns the message length. */
     private int probe()
     {
-        return setpoint(plannerId, utcNanos(), dof, probeQ, zeros);
+        return setpoint(plannerId, utcNs(), dof, probeQ, zeros);
     }
 
     private int setpoint(final long planner, final long timestampNs, final int jointCount, final double[] q, final double[] qd)
@@ -392,7 +400,7 @@ public final class PlannerFuzzer implements AutoCloseable
                 qd[k] = velocityBeyond(k, excess);
                 break;
         }
-        return setpoint(plannerId, utcNanos(), dof, q, qd);
+        return setpoint(plannerId, utcNs(), dof, q, qd);
     }
 
     private double velocityBeyond(final int k, final double excess)
@@ -404,13 +412,13 @@ public final class PlannerFuzzer implements AutoCloseable
     private int wrongJointCount()
     {
         final int count = dof == Wire.MAX_JOINTS || dof > 1 && random.nextBoolean() ? dof - 1 : dof + 1;
-        return setpoint(plannerId, utcNanos(), count, probeQ, zeros);
+        return setpoint(plannerId, utcNs(), count, probeQ, zeros);
     }
 
     private int badEnum()
     {
         modeRequest.wrapAndApplyHeader(buffer, 0, header);
-        plannerHeader(modeRequest.header(), plannerId, utcNanos());
+        plannerHeader(modeRequest.header(), plannerId, utcNs());
         final boolean badRequest = random.nextBoolean();
         final int requestOffset = Wire.HEADER_LENGTH + ModeRequestEncoder.requestEncodingOffset();
         final int controllerOffset = Wire.HEADER_LENGTH + ModeRequestEncoder.controllerEncodingOffset();
@@ -423,7 +431,7 @@ public final class PlannerFuzzer implements AutoCloseable
     private int badChunk()
     {
         segment.wrapAndApplyHeader(buffer, 0, header);
-        plannerHeader(segment.header(), plannerId, utcNanos());
+        plannerHeader(segment.header(), plannerId, utcNs());
         final int chunkCount = random.nextInt(4);
         segment.segmentId(random.nextInt(1000)).chunkIndex(chunkCount + random.nextInt(4)).chunkCount(chunkCount)
             .jointCount((short)dof);
@@ -521,10 +529,10 @@ public final class PlannerFuzzer implements AutoCloseable
         return length;
     }
 
-    private static long utcNanos()
+
+    private static long utcNs()
     {
-        final Instant now = Instant.now();
-        return TimeUnit.SECONDS.toNanos(now.getEpochSecond()) + now.getNano();
+        return SystemEpochNanoClock.INSTANCE.nanoTime();
     }
 
     /** Closes the sockets. */

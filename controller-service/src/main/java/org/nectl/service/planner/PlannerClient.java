@@ -8,9 +8,8 @@ import java.net.InetSocketAddress;
 import java.net.PortUnreachableException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 
+import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nectl.transport.PlannerKeys;
 import org.nectl.transport.PlannerSigner;
@@ -248,14 +247,9 @@ public final class PlannerClient implements AutoCloseable
 
     private void plannerHeader(final PlannerHeaderEncoder header, final long sequence)
     {
-        header.sequence(sequence).timestampNs(utcNanos()).plannerId(plannerId);
+        header.sequence(sequence).timestampNs(SystemEpochNanoClock.INSTANCE.nanoTime()).plannerId(plannerId);
     }
 
-    private static long utcNanos()
-    {
-        final Instant now = Instant.now();
-        return TimeUnit.SECONDS.toNanos(now.getEpochSecond()) + now.getNano();
-    }
 
     private CommandResult exchange(final long sequence, final int blockAndGroupsLength)
     {

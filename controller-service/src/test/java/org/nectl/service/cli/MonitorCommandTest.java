@@ -105,7 +105,7 @@ final class MonitorCommandTest
         assertEquals(SAMPLES + 1, lines.size());
         final String[] header = lines.get(0).split(",");
         assertEquals("reject_LIMIT_EXCEEDED", header[12 + RejectReason.LIMIT_EXCEEDED.value()]);
-        assertEquals("reject_REPLAYED", header[27]);
+        assertEquals("reject_REPLAYED", header[12 + RejectReason.REPLAYED.value()]);
         assertEquals(List.of("q1", "q2", "q3", "qd1", "qd2", "qd3", "tau1", "tau2", "tau3", "error1", "error2", "error3"),
             List.of(header).subList(28, 40));
         for (int i = 1; i <= SAMPLES; i++)

@@ -44,12 +44,16 @@ final class PlannerFuzzServiceTest
     private static final int WINDOW = 16;
     private static final long FUZZ_PLANNER_ID = 3;
     private static final long SEED = 0xF0220CA5EL;
+    /** Longer than the 2 s default: a probe delayed seconds by the shared host must still be fresh. */
+    private static final Duration TIME_WINDOW = Duration.ofSeconds(30);
 
     @Test
     void fuzzedDatagramsAreAllRejectedByReasonWhileSignedCommandsStillPass() throws Exception
     {
         final PlannerKeys keys = PlannerKeys.generate(new SecureRandom(), ServiceSettings.DEFAULT_PLANNER_ID, FUZZ_PLANNER_ID);
-        final ServiceSettings settings = ServiceRig.tolerantRealtimeSettings().withPlannerAuthentication(PlannerAuthentication.loopback(keys));
+        final PlannerAuthentication authentication = new PlannerAuthentication(keys,
+            PlannerAuthentication.loopback(keys).allowedSources(), TIME_WINDOW.toNanos());
+        final ServiceSettings settings = ServiceRig.tolerantRealtimeSettings().withPlannerAuthentication(authentication);
         try (ServiceRig rig = new ServiceRig(settings))
         {
             final ControlLoop loop = rig.service.loop();
@@ -58,7 +62,7 @@ final class PlannerFuzzServiceTest
                 rig.adapter(arm, SimulationMode.REALTIME, new AdapterSettings(1, TimeUnit.SECONDS.toNanos(1), AdapterSettings.defaults()
                     .heartbeatPeriodNs())));
                 PlannerFuzzer fuzzer = new PlannerFuzzer(rig.service.plannerAddress(), keys, FUZZ_PLANNER_ID, ServiceRig.PANDA,
-                    ServiceRig.READY, InetAddress.getByAddress(new byte[] {127, 0, 0, 2}), Duration.ofSeconds(10),
+                    ServiceRig.READY, InetAddress.getByAddress(new byte[] {127, 0, 0, 2}), Duration.ofSeconds(10), TIME_WINDOW,
                     settings.planner().maxDatagramLength(), SEED))
             {
                 AgentRunner.startOnThread(simulator);
@@ -70,6 +74,7 @@ final class PlannerFuzzServiceTest
                 System.out.print(report.table());
 
                 assertEquals(0, report.problemCount(), "seed " + SEED + ": " + report.problems());
+                assertEquals(0, report.lateStale(), "no datagram delayed beyond the " + TIME_WINDOW + " window");
                 assertEquals(DATAGRAMS, report.sentTotal());
                 for (final FuzzCase c : FuzzCase.values())
                 {
