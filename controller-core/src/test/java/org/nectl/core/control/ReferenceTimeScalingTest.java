@@ -20,6 +20,17 @@ class ReferenceTimeScalingTest
     private static final long SEED = 31;
     private static final double DT_S = 1e-3;
 
+    /**
+     * A random 6-DoF chain with revolute and prismatic joints whose rate limits are rateScale times
+     * its trajectory's peak feedforward rate (plus 1), torque limits far above the demand.
+     */
+    private static RobotModel limitedArm(final double rateScale)
+    {
+        final RobotModel base = RandomRobots.robot(SEED, 6, false, RandomRobots.Joints.MOVABLE, false);
+        final double[][] bounds = limits(base, ControlFixtures.randomTrajectory(base, SEED, 2.0), rateScale);
+        return ModelVariants.withEffortLimits(base, bounds[0], bounds[1]);
+    }
+
     private static double[][] limits(final RobotModel model, final TrajectorySampler sampler, final double rateScale)
     {
         final ComputedTorqueController law = ControlFixtures.controller(model, 0.0);
@@ -42,10 +53,7 @@ class ReferenceTimeScalingTest
     @Test
     void scaledVelocityAndAccelerationAreTheDerivativesOfTheScaledPositionOnTheSamePath()
     {
-        final RobotModel base = RandomRobots.robot(SEED, 6, false, RandomRobots.Joints.MOVABLE, false);
-        final TrajectorySampler nominal = ControlFixtures.randomTrajectory(base, SEED, 2.0);
-        final double[][] bounds = limits(base, nominal, 0.4);
-        final RobotModel model = ModelVariants.withEffortLimits(base, bounds[0], bounds[1]);
+        final RobotModel model = limitedArm(0.4);
         final TrajectorySampler sampler = ControlFixtures.randomTrajectory(model, SEED, 2.0);
         final ReferenceTimeScaling scaling = new ReferenceTimeScaling(model, ReferenceTimeScaling.Settings.defaults());
         scaling.start(sampler);
@@ -104,10 +112,7 @@ class ReferenceTimeScalingTest
     @Test
     void withTheLimitsOutOfReachTheClockRunsAtFullRateAndReproducesTheSampler()
     {
-        final RobotModel base = RandomRobots.robot(SEED, 6, false, RandomRobots.Joints.MOVABLE, false);
-        final TrajectorySampler nominal = ControlFixtures.randomTrajectory(base, SEED, 2.0);
-        final double[][] bounds = limits(base, nominal, 3.0);
-        final RobotModel model = ModelVariants.withEffortLimits(base, bounds[0], bounds[1]);
+        final RobotModel model = limitedArm(3.0);
         final TrajectorySampler sampler = ControlFixtures.randomTrajectory(model, SEED, 2.0);
         final ReferenceTimeScaling scaling = new ReferenceTimeScaling(model, ReferenceTimeScaling.Settings.defaults());
         scaling.start(sampler);

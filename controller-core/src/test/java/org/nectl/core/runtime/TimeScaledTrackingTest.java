@@ -274,7 +274,8 @@ class TimeScaledTrackingTest
         return n;
     }
 
-    private static void print(final String what, final long seed, final Run r)
+    /** Prints the run's figures. @return the run. */
+    private static Run printed(final String what, final long seed, final Run r)
     {
         System.out.printf(Locale.ROOT, "%s, seed %d: ticks tracking %d (nominal %d), scaled %d, min s' %.3f, final s' %.6f,"
             + " max |q - q(s)| %.2e rad, max |tau|/limit %.3f, max |dtau/dt|/limit %.3f, max |tau_ff'|/limit %.3f,"
@@ -282,6 +283,7 @@ class TimeScaledTrackingTest
             what, seed, r.trackingTicks, Math.round(TIMES_S[TIMES_S.length - 1] / PERIOD_S), r.scaledTicks, r.minimumRate,
             r.finalRate, r.worstPathErrorRad, r.worstTauRatio, r.worstTauRateRatio, r.worstFeedforwardRateRatio,
             r.worstRateAcceleration, r.worstRateJerk, r.torqueClips, r.rateClips, r.unreachable, Faults.describe(r.faults));
+        return r;
     }
 
     /** The time-scaled run: within the limits unclipped, on the path, slower, smooth and recovered. */
@@ -312,10 +314,8 @@ class TimeScaledTrackingTest
         {
             final RobotModel model = limitedArm(seed, (base, peak) -> rateLimited(base, peak, 20.0));
             final TrajectorySampler sampler = swing(model, startPose(seed));
-            final Run unscaled = run(model, model, sampler, settings.disabled());
-            final Run scaled = run(model, model, sampler, settings);
-            print("torque-rate limited, unscaled", seed, unscaled);
-            print("torque-rate limited, scaled", seed, scaled);
+            final Run unscaled = printed("torque-rate limited, unscaled", seed, run(model, model, sampler, settings.disabled()));
+            final Run scaled = printed("torque-rate limited, scaled", seed, run(model, model, sampler, settings));
             assertTrue(unscaled.rateClips > 0, "seed " + seed + ": the unscaled swing must exceed the rate limit");
             assertTrue(unscaled.worstFeedforwardRateRatio > 1.5, "seed " + seed);
             assertTrue(scaled.worstFeedforwardRateRatio <= 1.0, "seed " + seed + ": feedforward rate over the limit");
@@ -331,10 +331,8 @@ class TimeScaledTrackingTest
         {
             final RobotModel model = limitedArm(seed, TimeScaledTrackingTest::torqueLimited);
             final TrajectorySampler sampler = swing(model, startPose(seed));
-            final Run unscaled = run(model, model, sampler, settings.disabled());
-            final Run scaled = run(model, model, sampler, settings);
-            print("torque limited, unscaled", seed, unscaled);
-            print("torque limited, scaled", seed, scaled);
+            final Run unscaled = printed("torque limited, unscaled", seed, run(model, model, sampler, settings.disabled()));
+            final Run scaled = printed("torque limited, scaled", seed, run(model, model, sampler, settings));
             assertTrue(unscaled.torqueClips > 0, "seed " + seed + ": the unscaled swing must exceed the torque limit");
             assertScaled("torque limited", seed, scaled, settings);
         }
@@ -358,10 +356,8 @@ class TimeScaledTrackingTest
             final RobotModel model = limitedArm(seed, (base, peak) -> rateLimited(base, peak, 100.0));
             final RobotModel plant = ModelVariants.withInertiaErrors(model, seed, 0.2);
             final TrajectorySampler sampler = swing(model, startPose(seed));
-            final Run unscaled = run(model, plant, sampler, settings.disabled());
-            final Run scaled = run(model, plant, sampler, settings);
-            print("+/-20 % inertia errors, unscaled", seed, unscaled);
-            print("+/-20 % inertia errors, scaled", seed, scaled);
+            final Run unscaled = printed("+/-20 % inertia errors, unscaled", seed, run(model, plant, sampler, settings.disabled()));
+            final Run scaled = printed("+/-20 % inertia errors, scaled", seed, run(model, plant, sampler, settings));
             assertTrue(unscaled.rateClips > 0, "seed " + seed);
             assertEquals(0, unscaled.counterMismatches, "seed " + seed + ": unscaled counters disagree with the commands");
             assertEquals(0, scaled.faults, "seed " + seed + ": " + Faults.describe(scaled.faults));
