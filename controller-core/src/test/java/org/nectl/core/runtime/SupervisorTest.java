@@ -321,6 +321,37 @@ class SupervisorTest
         assertEquals(ControllerMode.FAULT, g.cycle.mode(), "category 0: the measured state is not trusted");
     }
 
+    /**
+     * At 1.9 rad/s a tick 10 ms late (the loop pre-empted while the arm moves on) sees the joints
+     * 0.019 rad further: the prediction spans the controller time since the last state, so this is no
+     * jump, while the same state offset by 0.02 rad is.
+     */
+    @Test
+    void aLateTickIsNoJumpButAnOffsetStateIs()
+    {
+        final CycleHarness h = enabled();
+        final TrajectorySampler fast = swing(3.5, 4.0);
+        final double[] start = new double[DOF];
+        fast.sample(0.0, start, new double[DOF], new double[DOF], new double[DOF], new double[DOF]);
+        moveTo(h, start);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(fast));
+        h.run(2000);
+        assertTrue(maxAbs(h.cycle.measuredQd()) > 1.8);
+        for (int i = 0; i < 10; i++)
+        {
+            h.arm.torque(h.cycle.tauCommand());
+            h.arm.step();
+            h.timeNs += PERIOD_NS;
+        }
+        h.step(true, 0L);
+        assertEquals(0, h.cycle.faults(), Faults.describe(h.cycle.faults()));
+        h.arm.positions(h.cycle.measuredQ());
+        h.arm.velocities(h.cycle.measuredQd());
+        h.cycle.measuredQ()[0] += 0.02;
+        h.cycle.tick(h.timeNs, true, 0L, false);
+        assertEquals(Faults.STATE_JUMP, h.cycle.faults());
+    }
+
     @Test
     void aStopThatMissesTheStopTimeAndAMoreSevereFaultDuringAStopEscalateToCategoryZero()
     {
