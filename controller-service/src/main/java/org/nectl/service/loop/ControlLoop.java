@@ -25,11 +25,10 @@ import org.nectl.transport.sbe.EventCommand;
  * The control-loop thread: busy-spins, and once per period (realtime) or per new JointState
  * (lockstep) takes the newest state, applies prepared planner commands, runs one
  * {@link ControlCycle} tick, publishes the MotorCommand by tryClaim and hands a telemetry sample
- * to the telemetry ring. Every mode transition, newly latched fault, accepted stop request and
- * refused command goes, undecimated, to the controller-event ring with its controller time.
- * Overruns (compute longer than the period) and deadline misses (a tick
- * starting more than half a period late) are counted and published; tick compute time goes into
- * an HdrHistogram.
+ * to the telemetry ring. Every mode transition, newly latched fault, accepted stop request, reset
+ * and refused command goes, undecimated, to the controller-event ring with its controller time.
+ * Overruns (compute longer than the period) and deadline misses (a tick starting more than half a
+ * period late) are counted and published; tick compute time goes into an HdrHistogram.
  *
  * <p>{@link #run} is the real-time path: after construction it allocates nothing, takes no locks,
  * logs nothing and never blocks. Status accessors may be read from any thread; the cycle and the
@@ -180,7 +179,7 @@ public final class ControlLoop implements Runnable
         while (running)
         {
             pollInputs();
-            // Commands take effect at the next tick, whose controller time is the newest state's.
+            // No controller clock runs between lockstep ticks: command events carry the newest state's time.
             applyCommands(state.timestampNs());
             final long nowNs = System.nanoTime();
             if (freshState)

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.runtime.ControlCycle;
@@ -11,6 +12,7 @@ import org.nectl.core.runtime.Faults;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulationMode;
+import org.nectl.service.planner.CommandResult;
 import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
@@ -47,24 +49,20 @@ class ControllerEventServiceTest
                 far[j] += 0.1;
             }
             final double[] zero = new double[far.length];
-            assertTrue(rig.planner.sendSetpoint(far, zero, zero, zero).accepted(), "valid for the gateway");
-            rig.awaitApplied(4);
-            rig.stepTo(60, arm, adapter);
-            assertTrue(rig.planner.hold(ControllerKind.UNCHANGED).accepted());
-            rig.awaitApplied(5);
-            rig.stepTo(70, arm, adapter);
-            assertTrue(rig.planner.eStop().accepted());
-            rig.awaitApplied(6);
-            rig.stepTo(80, arm, adapter);
-            assertTrue(rig.planner.enable(ControllerKind.UNCHANGED).accepted());
-            rig.awaitApplied(7);
-            rig.stepTo(90, arm, adapter);
-            assertTrue(rig.planner.reset().accepted());
-            rig.awaitApplied(8);
-            rig.stepTo(100, arm, adapter);
-            assertTrue(rig.planner.enable(ControllerKind.UNCHANGED).accepted());
-            rig.awaitApplied(9);
-            rig.stepTo(110, arm, adapter);
+            // One command every 10 simulated periods from step 50 on, each applied before the next step.
+            final List<Supplier<CommandResult>> commands = List.of(
+                () -> rig.planner.sendSetpoint(far, zero, zero, zero),
+                () -> rig.planner.hold(ControllerKind.UNCHANGED),
+                rig.planner::eStop,
+                () -> rig.planner.enable(ControllerKind.UNCHANGED),
+                rig.planner::reset,
+                () -> rig.planner.enable(ControllerKind.UNCHANGED));
+            for (int c = 0; c < commands.size(); c++)
+            {
+                assertTrue(commands.get(c).get().accepted(), "command " + c + " valid for the gateway");
+                rig.awaitApplied(4 + c);
+                rig.stepTo(60 + 10 * c, arm, adapter);
+            }
             ServiceRig.await(() ->
             {
                 rig.telemetry.poll();
