@@ -31,6 +31,7 @@ public final class TelemetrySample
     private long tickComputeNs;
     private ControllerState state = ControllerState.IDLE;
     private ControllerKind controller = ControllerKind.UNCHANGED;
+    private int faults;
 
     /** @param jointCount number of joints, 1..{@value Wire#MAX_JOINTS}. */
     public TelemetrySample(final int jointCount)
@@ -220,6 +221,19 @@ public final class TelemetrySample
         return this;
     }
 
+    /** @return fault bits latched at the end of the tick (docs/PROTOCOL.md, Fault bits). */
+    public int faults()
+    {
+        return faults;
+    }
+
+    /** @param faults fault bits latched at the end of the tick. @return this. */
+    public TelemetrySample faults(final int faults)
+    {
+        this.faults = faults;
+        return this;
+    }
+
     void encode(final TelemetryEncoder encoder, final long sampleSequence, final long dropCount)
     {
         sequence = sampleSequence;
@@ -227,7 +241,8 @@ public final class TelemetrySample
         encoder.sequence(sequence).timestampNs(timestampNs).tickCount(tickCount).overrunCount(overrunCount)
             .deadlineMissCount(deadlineMissCount).missingStateCount(missingStateCount).telemetryDropCount(dropCount)
             .jointStateSequence(jointStateSequence).jointStateTimestampNs(jointStateTimestampNs)
-            .tickComputeNs(tickComputeNs).state(state).controller(controller).jointCount((short)q.length);
+            .tickComputeNs(tickComputeNs).state(state).controller(controller).jointCount((short)q.length)
+            .faults(faults & 0xFFFF_FFFFL);
         for (int r = 0; r < rejectCounts.length; r++)
         {
             encoder.rejectCounts(r, rejectCounts[r]);
@@ -251,7 +266,7 @@ public final class TelemetrySample
     {
         final short stateRaw = decoder.stateRaw();
         final short controllerRaw = decoder.controllerRaw();
-        if (decoder.jointCount() != q.length || stateRaw > ControllerState.FAULT.value()
+        if (decoder.jointCount() != q.length || stateRaw > ControllerState.ESTOP.value()
             || controllerRaw > ControllerKind.MIXED_ELASTIC.value())
         {
             return false;
@@ -268,6 +283,7 @@ public final class TelemetrySample
         tickComputeNs = decoder.tickComputeNs();
         state = ControllerState.get(stateRaw);
         controller = ControllerKind.get(controllerRaw);
+        faults = decoder.actingVersion() >= TelemetryDecoder.faultsSinceVersion() ? (int)decoder.faults() : 0;
         for (int r = 0; r < rejectCounts.length; r++)
         {
             rejectCounts[r] = decoder.rejectCounts(r);

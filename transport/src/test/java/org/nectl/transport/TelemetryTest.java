@@ -125,7 +125,8 @@ final class TelemetryTest
             assertEquals(expected.jointStateSequence(), got.jointStateSequence());
             assertEquals(expected.jointStateTimestampNs(), got.jointStateTimestampNs());
             assertEquals(expected.tickComputeNs(), got.tickComputeNs());
-            assertEquals(ControllerState.TRACKING, got.state());
+            assertEquals(ControllerState.ESTOP, got.state(), "a version 2 state");
+            assertEquals(expected.faults(), got.faults());
             assertEquals(ControllerKind.PD_GRAVITY, got.controller());
             assertEquals(0L, got.telemetryDropCount());
             assertArrayEquals(expected.rejectCounts(), got.rejectCounts());
@@ -301,7 +302,8 @@ final class TelemetryTest
     {
         sample.timestampNs(1_000_000L * tick).tickCount(tick).overrunCount(tick / 7).deadlineMissCount(tick / 11)
             .missingStateCount(tick / 13).jointStateSequence(tick + 5L).jointStateTimestampNs(999_000L * tick)
-            .tickComputeNs(12_345L + tick).state(ControllerState.TRACKING).controller(ControllerKind.PD_GRAVITY);
+            .tickComputeNs(12_345L + tick).state(ControllerState.ESTOP).controller(ControllerKind.PD_GRAVITY)
+            .faults((1 << 6) | tick);
         sample.rejectCounts()[RejectReason.OVERSIZED.value()] = tick;
         for (int k = 0; k < DOF; k++)
         {

@@ -277,13 +277,13 @@ final class WireFormatTest
         final double[] error = randomVector(random, 7);
         final TelemetryEncoder encoder = new TelemetryEncoder().wrapAndApplyHeader(buffer, 0, headerEncoder)
             .sequence(5L).tickCount(1000L).overrunCount(2L).deadlineMissCount(3L)
-            .state(ControllerState.TRACKING).controller(ControllerKind.COMPUTED_TORQUE).jointCount((short)7);
+            .state(ControllerState.TRACKING).controller(ControllerKind.COMPUTED_TORQUE).jointCount((short)7).faults(0x41L);
         encoder.rejectCounts(RejectReason.NON_FINITE.value(), 9L);
         for (int k = 0; k < error.length; k++)
         {
             encoder.trackingError(k, error[k]);
         }
-        assertEquals(1235, encoder.encodedLength());
+        assertEquals(1239, encoder.encodedLength());
 
         final TelemetryDecoder decoder = new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder);
         assertEquals(5L, decoder.sequence());
@@ -298,6 +298,12 @@ final class WireFormatTest
             assertEquals(error[k], buffer.getDouble(HEADER + 976 + 8 * k, ByteOrder.LITTLE_ENDIAN));
         }
         assertEquals(ControllerState.TRACKING.value(), buffer.getByte(HEADER + 1232));
+        assertEquals(0x41L, decoder.faults());
+        assertEquals(0x41, buffer.getInt(HEADER + 1235, ByteOrder.LITTLE_ENDIAN));
+
+        decoder.wrap(buffer, HEADER, 1235, 1);
+        assertEquals(ControllerState.TRACKING, decoder.state(), "a version 1 reader of the same bytes");
+        assertEquals(TelemetryDecoder.faultsNullValue(), decoder.faults(), "a field since version 2 is absent at version 1");
     }
 
     @Test

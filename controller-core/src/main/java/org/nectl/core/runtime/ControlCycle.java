@@ -167,13 +167,13 @@ public final class ControlCycle
         }
         if (mode().drivesPowered())
         {
-            final int detected = stateMonitor.check(newState, missingStates, heartbeatAgeNs, adapterFault, q, qd);
+            final int detected = stateMonitor.check(nowNs, newState, missingStates, heartbeatAgeNs, adapterFault, q, qd);
             if (detected != 0)
             {
                 fault(detected);
             }
         }
-        stateMonitor.advance(newState, q, qd);
+        stateMonitor.advance(nowNs, newState, q, qd);
         if (mode().drivesPowered() && mode() != ControllerMode.STOPPING)
         {
             updateReference();
@@ -544,7 +544,6 @@ public final class ControlCycle
         }
         return true;
     }
-
 
     /** @return the torques to command this tick after limits, N m (N); zero unless powered. */
     public double[] tauCommand()

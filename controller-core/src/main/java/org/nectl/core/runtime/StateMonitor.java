@@ -26,7 +26,8 @@ final class StateMonitor
     private final double[] previousQ;
     private final double[] previousQd;
     private boolean hasPrevious;
-    private int ticksSincePrevious;
+    private long previousNs;
+    private long nowNs;
 
     StateMonitor(final RobotModel model, final CycleSettings settings, final SafetySettings safety)
     {
@@ -52,6 +53,7 @@ final class StateMonitor
     /**
      * Checks one tick's inputs.
      *
+     * @param timeNs the controller clock at this tick, ns.
      * @param newState true if q and qd are a state not seen before.
      * @param missingStates consecutive ticks without a new state.
      * @param heartbeatAgeNs time since the last adapter heartbeat, ns.
@@ -61,9 +63,10 @@ final class StateMonitor
      * @return the detected fault bits, 0 if none.
      */
     int check(
-        final boolean newState, final int missingStates, final long heartbeatAgeNs, final boolean adapterFault,
-        final double[] q, final double[] qd)
+        final long timeNs, final boolean newState, final int missingStates, final long heartbeatAgeNs,
+        final boolean adapterFault, final double[] q, final double[] qd)
     {
+        nowNs = timeNs;
         int detected = 0;
         if (heartbeatAgeNs > settings.heartbeatTimeoutNs())
         {
@@ -116,14 +119,17 @@ final class StateMonitor
         return detected;
     }
 
-    /** Trapezoidal prediction from the previous state over the ticks since it. */
+    /**
+     * Trapezoidal prediction from the previous state over the controller time since the tick that
+     * first saw it: a late tick or skipped states lengthen the step rather than look like a jump.
+     */
     private boolean jumped(final int j, final double position, final double velocity)
     {
         if (!hasPrevious)
         {
             return false;
         }
-        final double dt = ticksSincePrevious * periodS;
+        final double dt = (nowNs - previousNs) * 1e-9;
         final double predicted = previousQ[j] + 0.5 * (previousQd[j] + velocity) * dt;
         return !(Math.abs(position - predicted) <= safety.stateJumpTolerance());
     }
@@ -131,16 +137,16 @@ final class StateMonitor
     /**
      * Remembers this tick's state as the base of the next jump check, on every tick whether powered or not.
      *
+     * @param timeNs the controller clock at this tick, ns.
      * @param newState true if q and qd are a state not seen before.
      */
-    void advance(final boolean newState, final double[] q, final double[] qd)
+    void advance(final long timeNs, final boolean newState, final double[] q, final double[] qd)
     {
         if (!newState)
         {
-            ticksSincePrevious++;
             return;
         }
-        ticksSincePrevious = 1;
+        previousNs = timeNs;
         hasPrevious = finite(q) && finite(qd);
         System.arraycopy(q, 0, previousQ, 0, dof);
         System.arraycopy(qd, 0, previousQd, 0, dof);

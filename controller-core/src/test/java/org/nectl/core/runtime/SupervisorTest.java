@@ -321,6 +321,37 @@ class SupervisorTest
         assertEquals(ControllerMode.FAULT, g.cycle.mode(), "category 0: the measured state is not trusted");
     }
 
+    /**
+     * At 1.9 rad/s a tick 10 ms late (the loop pre-empted while the arm moves on) sees the joints
+     * 0.019 rad further: the prediction spans the controller time since the last state, so this is no
+     * jump, while the same state offset by 0.02 rad is.
+     */
+    @Test
+    void aLateTickIsNoJumpButAnOffsetStateIs()
+    {
+        final CycleHarness h = enabled();
+        final TrajectorySampler fast = swing(3.5, 4.0);
+        final double[] start = new double[DOF];
+        fast.sample(0.0, start, new double[DOF], new double[DOF], new double[DOF], new double[DOF]);
+        moveTo(h, start);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(fast));
+        h.run(2000);
+        assertTrue(maxAbs(h.cycle.measuredQd()) > 1.8);
+        for (int i = 0; i < 10; i++)
+        {
+            h.arm.torque(h.cycle.tauCommand());
+            h.arm.step();
+            h.timeNs += PERIOD_NS;
+        }
+        h.step(true, 0L);
+        assertEquals(0, h.cycle.faults(), Faults.describe(h.cycle.faults()));
+        h.arm.positions(h.cycle.measuredQ());
+        h.arm.velocities(h.cycle.measuredQd());
+        h.cycle.measuredQ()[0] += 0.02;
+        h.cycle.tick(h.timeNs, true, 0L, false);
+        assertEquals(Faults.STATE_JUMP, h.cycle.faults());
+    }
+
     @Test
     void aStopThatMissesTheStopTimeAndAMoreSevereFaultDuringAStopEscalateToCategoryZero()
     {
@@ -347,6 +378,68 @@ class SupervisorTest
         assertEquals(ControllerMode.ESTOP, g.cycle.mode(), "a heartbeat timeout cuts the stop short");
         assertEquals(-1, g.cycle.lastStopDurationNs(), "the stop did not complete");
         assertFalse(g.cycle.drivesEnabled());
+    }
+
+    /**
+     * The rest of the transition table: a category 1 fault (velocity limit) stops to FAULT; during a
+     * category 2 stop nothing but a fault is accepted and a category 1 EStop makes it end in ESTOP;
+     * in STANDSTILL a category 0 EStop disables at once and a category 1 EStop stops again to ESTOP.
+     */
+    @Test
+    void aStopEndsInTheStateOfItsMostSevereCategoryAndRefusesRequestsUntilItEnds()
+    {
+        final CycleHarness fast = enabled();
+        final double[] tooFast = ZERO.clone();
+        tooFast[0] = 3.0;
+        assertEquals(ControlCycle.ACCEPTED, fast.cycle.streamSetpoint(fast.cycle.referenceQ().clone(), tooFast, ZERO, ZERO));
+        for (int i = 0; i < 500 && fast.cycle.mode() == ControllerMode.TRACKING; i++)
+        {
+            fast.step(true, 0L);
+        }
+        assertEquals(Faults.VELOCITY_LIMIT, fast.cycle.faults());
+        assertEquals(ControllerMode.STOPPING, fast.cycle.mode(), "velocity limit: category 1 by default");
+        fast.run(1000);
+        assertEquals(ControllerMode.FAULT, fast.cycle.mode());
+        assertTrue(fast.cycle.lastStopDurationNs() > 0);
+
+        final SafetySettings estopOne = SafetySettings.defaults(DOF).withCategory(Faults.EMERGENCY_STOP, StopCategory.CATEGORY_1);
+        final CycleHarness h = stoppingWithCategoryTwo(estopOne);
+        for (final int refused : new int[] {h.cycle.reset(), h.cycle.disable(), h.cycle.enable(null), h.cycle.hold(null)})
+        {
+            assertEquals(ControlCycle.REJECTED_MODE, refused, "a stop always completes");
+        }
+        h.cycle.emergencyStop();
+        assertEquals(StopCategory.CATEGORY_1, h.cycle.stopCategory());
+        h.run(100);
+        assertEquals(ControllerMode.ESTOP, h.cycle.mode(), "the category 1 EStop decides how the stop ends");
+
+        final CycleHarness zero = stoppingWithCategoryTwo(SafetySettings.defaults(DOF));
+        zero.run(100);
+        assertEquals(ControllerMode.STANDSTILL, zero.cycle.mode());
+        zero.cycle.emergencyStop();
+        assertEquals(ControllerMode.ESTOP, zero.cycle.mode(), "category 0 from STANDSTILL: at once");
+        assertFalse(zero.cycle.drivesEnabled());
+
+        final CycleHarness one = stoppingWithCategoryTwo(estopOne);
+        one.run(100);
+        assertEquals(ControllerMode.STANDSTILL, one.cycle.mode());
+        one.cycle.emergencyStop();
+        assertEquals(ControllerMode.STOPPING, one.cycle.mode(), "category 1 from STANDSTILL: stop again, then disable");
+        one.run(10);
+        assertEquals(ControllerMode.ESTOP, one.cycle.mode());
+        assertEquals(Faults.REFERENCE_DISCONTINUITY | Faults.EMERGENCY_STOP, one.cycle.faults());
+    }
+
+    /** Enabled, then a non-finite streamed velocity: a reference discontinuity, category 2, STOPPING. */
+    private static CycleHarness stoppingWithCategoryTwo(final SafetySettings safety)
+    {
+        final CycleHarness h = enabled(safety);
+        final double[] nan = ZERO.clone();
+        nan[1] = Double.NaN;
+        h.cycle.streamSetpoint(h.cycle.referenceQ().clone(), nan, ZERO, ZERO);
+        h.step(true, 0L);
+        assertEquals(ControllerMode.STOPPING, h.cycle.mode());
+        return h;
     }
 
     @Test

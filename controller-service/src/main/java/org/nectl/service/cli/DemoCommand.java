@@ -152,7 +152,7 @@ final class DemoCommand implements Callable<Integer>
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
             final CommandResult sent = planner.sendTrajectory(demoMove(model, initialQ));
             say("planner: %.1f s trajectory -> %s", durationS, sent.describe());
-            if (!sent.accepted() || !await(() -> loop.completedTrajectories() > 0 || loop.mode() == ControllerMode.FAULT,
+            if (!sent.accepted() || !await(() -> loop.completedTrajectories() > 0 || loop.mode().latched(),
                 (long)(durationS * 1000) + 10_000))
             {
                 say("the trajectory did not complete (mode %s, faults %s)", loop.mode(), Faults.describe(loop.faults()));

@@ -364,6 +364,7 @@ public final class ControlLoop implements Runnable
             .jointStateTimestampNs(state.timestampNs())
             .tickComputeNs(lastComputeNs)
             .state(STATE_OF_MODE[cycle.mode().ordinal()])
+            .faults(cycle.faults())
             .controller(cycle.law() == ControlLaw.COMPUTED_TORQUE ? ControllerKind.COMPUTED_TORQUE : ControllerKind.PD_GRAVITY);
         telemetryQueue.offer(telemetry);
     }

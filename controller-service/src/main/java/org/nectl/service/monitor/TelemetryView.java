@@ -2,10 +2,11 @@ package org.nectl.service.monitor;
 
 import java.util.Locale;
 
+import org.nectl.core.runtime.Faults;
 import org.nectl.transport.TelemetrySample;
 
 /**
- * Formats a Telemetry sample as a short text block for an operator: state and control law, tick
+ * Formats a Telemetry sample as a short text block for an operator: state and control law, latched faults, tick
  * counters and misses, rejected planner datagrams by reason (only reasons seen), and per joint the
  * measured position, tracking error and commanded effort.
  *
@@ -25,6 +26,10 @@ public final class TelemetryView
         text.setLength(0);
         text.append(String.format(Locale.ROOT, "state %-8s controller %-15s sample %d (received %d, dropped %d)%n",
             sample.state(), sample.controller(), sample.sequence(), receivedCount, sample.telemetryDropCount()));
+        if (sample.faults() != 0)
+        {
+            text.append("faults latched: ").append(Faults.describe(sample.faults())).append(" (RESET clears them)\n");
+        }
         text.append(String.format(Locale.ROOT, "ticks %d  overruns %d  deadline misses %d  missing states %d  tick compute %d ns%n",
             sample.tickCount(), sample.overrunCount(), sample.deadlineMissCount(), sample.missingStateCount(),
             sample.tickComputeNs()));

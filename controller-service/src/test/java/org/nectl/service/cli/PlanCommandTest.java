@@ -117,6 +117,18 @@ final class PlanCommandTest
     }
 
     @Test
+    void resetIsSentBeforeTheEnable()
+    {
+        assertEquals(0, plan("--reset", "--enable"), err.toString());
+        final List<String> events = rig.drain().events();
+        assertEquals(2, events.size(), events.toString());
+        assertTrue(events.get(0).endsWith(" RESET UNCHANGED"), events.get(0));
+        assertTrue(events.get(1).endsWith(" ENABLE UNCHANGED"), events.get(1));
+        assertTrue(out.toString().contains("reset: sequence "), out.toString());
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--estop", "--reset"));
+    }
+
+    @Test
     void eStopIsSentAlone()
     {
         assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--estop", "--enable"));

@@ -95,6 +95,7 @@ class StopServiceTest
             assertTrue(peaks[1] <= ServiceRig.PANDA.limits(0).effortRateMax() * (1 + 1e-9), "peak |dtau/dt| " + peaks[1]);
             assertEquals(0.0, maxAbs(samples.get(estop).tauCommand()), "drives disabled, brakes engaged");
             assertEquals(Faults.EMERGENCY_STOP, loop.faults());
+            assertEquals(Faults.EMERGENCY_STOP, samples.get(lastTracking + 1).faults(), "latched in telemetry from the first STOPPING tick");
 
             assertTrue(rig.planner.reset().accepted(), "RESET acknowledged");
             rig.awaitApplied(4);
@@ -107,7 +108,7 @@ class StopServiceTest
      * The Panda's encoder on joint 3 jumps by 0.1 rad at 0.5 s: FAULT (state jump, category 0) in
      * the tick of the first corrupted JointState; a RESET datagram takes the service to IDLE, an
      * ENABLE to ENABLED, and the arm is held again with no further fault. A RESET while ENABLED is
-     * refused by the loop.
+     * refused by the loop; a HOLD asking for MIXED_ELASTIC is refused when prepared, off the loop.
      */
     @Test
     void aResetDatagramLeavesFaultAndTheArmCanBeEnabledAgain()
@@ -132,6 +133,7 @@ class StopServiceTest
             }
             assertEquals(500, samples.get(fault).jointStateSequence(), "FAULT in the tick of the first jumped state");
             assertEquals(0.0, maxAbs(samples.get(fault).tauCommand()));
+            assertEquals(Faults.STATE_JUMP, samples.get(fault).faults(), "the fault bit in telemetry");
 
             assertTrue(rig.planner.reset().accepted(), "RESET acknowledged");
             rig.awaitApplied(2);
@@ -143,6 +145,10 @@ class StopServiceTest
             assertTrue(rig.planner.reset().accepted(), "valid datagram: the gateway acknowledges it");
             rig.awaitApplied(4);
             assertEquals(1, loop.rejectedCommandCount(), "the loop refuses a RESET while ENABLED");
+            assertTrue(rig.planner.hold(ControllerKind.MIXED_ELASTIC).accepted(), "valid datagram");
+            ServiceRig.await(() -> rig.service.trajectoryRejectCount() == 1, "the preparer refusing MIXED_ELASTIC");
+            assertTrue(rig.service.lastTrajectoryRejection().contains("MIXED_ELASTIC"), rig.service.lastTrajectoryRejection());
+            assertEquals(4, loop.appliedCommandCount(), "a law the service cannot run never reaches the loop");
             rig.stepTo(1200, arm, adapter);
             assertEquals(ControllerMode.ENABLED, loop.mode(), Faults.describe(loop.faults()));
             assertEquals(ControllerState.ENABLED, rig.telemetry.last().state());

@@ -34,7 +34,7 @@ final class TelemetryRecorder implements AutoCloseable
     record Sample(
         long sequence, long timestampNs, long tickCount, long deadlineMissCount, long missingStateCount,
         long telemetryDropCount, long jointStateSequence, long jointStateTimestampNs, long[] rejectCounts,
-        ControllerState state, double[] qd, double[] tauCommand, long crc)
+        ControllerState state, long faults, double[] qd, double[] tauCommand, long crc)
     {
         /** @return the largest commanded |effort| of the tick, N·m or N. */
         double maxAbsTauCommand()
@@ -123,7 +123,7 @@ final class TelemetryRecorder implements AutoCloseable
         crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
         samples.add(new Sample(decoder.sequence(), decoder.timestampNs(), decoder.tickCount(), decoder.deadlineMissCount(),
             decoder.missingStateCount(), decoder.telemetryDropCount(), decoder.jointStateSequence(),
-            decoder.jointStateTimestampNs(), rejects, decoder.state(), qd, tau, crc.getValue()));
+            decoder.jointStateTimestampNs(), rejects, decoder.state(), decoder.faults(), qd, tau, crc.getValue()));
     }
 
     /** @return the first event of the kind at or after controller time {@code fromNs}, or null. */
