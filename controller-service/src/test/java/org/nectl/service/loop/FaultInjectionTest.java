@@ -400,7 +400,11 @@ class FaultInjectionTest
             link = new AdapterLink(rig.client.aeron(), LinkConfig.ipcDefaults(), ServiceRig.PANDA.dof());
             ServiceRig.await(link::isConnected, "adapter link connected");
             // A crash stops the adapter's duty cycle on the spot; nothing else to do in this JVM.
-            adapter = new SimulatedArmAdapter(arm, link, AdapterSettings.defaults(), SimulationMode.REALTIME,
+            // A 1 s watchdog: a loop descheduled on a loaded host must not let the arm fall into
+            // velocity or position faults that are not the one injected.
+            final AdapterSettings settings = new AdapterSettings(AdapterSettings.defaults().adapterId(), TimeUnit.SECONDS.toNanos(1),
+                AdapterSettings.DEFAULT_HEARTBEAT_PERIOD_NS);
+            adapter = new SimulatedArmAdapter(arm, link, settings, SimulationMode.REALTIME,
                 SystemNanoClock.INSTANCE, () -> injectedAtSequence = FAULT_STEP - 1);
             runner = new AgentRunner(new YieldingIdleStrategy(), Throwable::printStackTrace, null, this);
             AgentRunner.startOnThread(runner);
