@@ -1,0 +1,232 @@
+package org.nectl.core.elastic;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.nectl.core.model.InertialParameters;
+import org.nectl.core.model.JointActuation;
+import org.nectl.core.model.JointLimits;
+import org.nectl.core.model.JointType;
+import org.nectl.core.model.RobotModel;
+
+/**
+ * The unified rigid bodies of a mixed rigid/elastic robot (Hua, Poursina, Sanfilippo, "Dynamic
+ * Modelling of Mixed Rigid-Flexible Joint Robotic Manipulator Using Recursive Newton-Euler
+ * Formulation", Fig. 2 and eqs. 6-9, 21-25) written as a rigid tree: every rotor is a leaf body
+ * attached to its mount link by a revolute joint about its spin axis, with coordinate
+ * phi = gearRatio * theta (elastic joint, eq. 6) or phi = gearRatio * q (rigid joint, eq. 9).
+ * Summing a rotor's Newton-Euler wrench into its mount link in the backward pass is exactly the sum
+ * over the motors of link i in eqs. (24)-(25), and the rotor's axial moment Im_z omega_dot_m . z_m
+ * times the gear ratio is the motor inertia term of eqs. (27) and (29).
+ *
+ * <p>Tree coordinates y: the link coordinates q (same order), then one phi per motor in the order
+ * of their joints' coordinates. Mixed coordinates x: q, then theta. y = P x with P constant and one
+ * non-zero per row ({@link #source}, {@link #scale}), so velocities and accelerations map with the
+ * same P and generalised forces with P^T (virtual work). Rotor joints carry the motor friction
+ * converted to the rotor side, so that P^T gives back Fs sign(theta_dot) + Fv theta_dot.
+ *
+ * <p>The motor of a rigid joint mounted on the base is folded into the joint instead: its rotor
+ * turns about a fixed axis, so its kinetic energy is exactly 1/2 eta^2 Im_z qd^2 and its weight is
+ * carried by the base, which is Khalil's rotor inertia Ia = eta^2 Im_z ("Dynamic modeling of robots
+ * using recursive Newton-Euler techniques", 2010, eq. 31); its friction adds to the joint's. Every
+ * remaining rotor of a rigid joint couples two bodies with one coordinate, so only trees without
+ * such rotors ({@link #rotorsAreIndependent}) suit recursive forward dynamics.
+ *
+ * <p>Not thread safe (scratch arrays). Mapping methods are real-time safe.
+ */
+final class UnifiedBodies
+{
+    /** The rigid tree: the links, then one leaf body per rotor. */
+    final RobotModel tree;
+    /** n: link coordinates. */
+    final int dof;
+    /** Number of elastic joints (motor coordinates theta). */
+    final int elasticCount;
+    /** Index into x = (q, theta) of tree coordinate y. */
+    final int[] source;
+    /** y = scale x[source]: 1 for links, the gear ratio for rotors. */
+    final double[] scale;
+    /** True if every rotor body has a coordinate of its own (an elastic joint's theta). */
+    final boolean rotorsAreIndependent;
+
+    /** Not real-time safe: builds the tree. */
+    UnifiedBodies(final ElasticRobotModel model)
+    {
+        final RobotModel links = model.links();
+        dof = model.dof();
+        elasticCount = model.elasticCount();
+        final RobotModel.Builder b = RobotModel.builder(links.name() + "+rotors").baseName(links.baseName());
+        final List<String> order = new ArrayList<>();
+        for (int i = 0; i < links.bodyCount(); i++)
+        {
+            final int body = b.addBody(links.bodyName(i), links.jointName(i), links.parent(i), links.jointType(i),
+                links.placementRotation(i), links.placementTranslation(i), links.inertialParameters(i));
+            final int k = links.coordinateOfBody(i);
+            if (k >= 0)
+            {
+                b.actuation(body, jointActuation(model, k)).limits(body, links.limits(k));
+            }
+        }
+        final List<Integer> sources = new ArrayList<>();
+        final List<Double> scales = new ArrayList<>();
+        for (int k = 0; k < dof; k++)
+        {
+            order.add(links.coordinateName(k));
+            sources.add(k);
+            scales.add(1.0);
+        }
+        boolean independent = true;
+        for (int k = 0; k < dof; k++)
+        {
+            if (model.hasMotor(k) && !foldedIntoJoint(model, k))
+            {
+                independent &= model.isElastic(k);
+                final Motor m = model.motor(k);
+                final String joint = links.coordinateName(k);
+                addRotor(b, joint, m);
+                order.add("motor:" + joint);
+                sources.add(model.isElastic(k) ? dof + model.elasticIndex(k) : k);
+                scales.add(m.gearRatio());
+            }
+        }
+        tree = b.coordinateOrder(order).build();
+        source = sources.stream().mapToInt(Integer::intValue).toArray();
+        scale = scales.stream().mapToDouble(Double::doubleValue).toArray();
+        rotorsAreIndependent = independent;
+    }
+
+    private static boolean foldedIntoJoint(final ElasticRobotModel model, final int k)
+    {
+        return model.hasMotor(k) && !model.isElastic(k) && model.motor(k).mountBody() < 0;
+    }
+
+    /** The joint's own actuation, plus its motor when that is folded in (Khalil 2010, eq. 31). */
+    private static JointActuation jointActuation(final ElasticRobotModel model, final int k)
+    {
+        final JointActuation own = model.links().actuation(k);
+        if (!foldedIntoJoint(model, k))
+        {
+            return own;
+        }
+        final Motor m = model.motor(k);
+        return new JointActuation(own.rotorInertia() + m.reflectedInertia(),
+            own.coulombFriction() + m.coulombFriction(), own.viscousFriction() + m.viscousFriction());
+    }
+
+    /** A rotor leaf: frame at its centre, z along its axis, inertia diag(It, It, Im_z). */
+    private static void addRotor(final RobotModel.Builder b, final String joint, final Motor m)
+    {
+        final double[] inertia = {
+            m.transverseInertia(), 0, 0,
+            0, m.transverseInertia(), 0,
+            0, 0, m.axialInertia()};
+        final int body = b.addBody("rotor:" + joint, "motor:" + joint, m.mountBody(), JointType.REVOLUTE,
+            frameWithZ(m.axis()), m.centre(), InertialParameters.ofCentreOfMass(m.rotorMass(), new double[3], inertia));
+        final double eta = m.gearRatio();
+        // Rotor-side friction f(phi_dot) gives eta f(eta theta_dot) on theta: divide by eta and eta^2.
+        b.actuation(body, new JointActuation(0.0, m.coulombFriction() / eta, m.viscousFriction() / (eta * eta)))
+            .limits(body, JointLimits.NONE);
+    }
+
+    /** @return a rotation, row-major, whose third column is the (normalised) axis. */
+    static double[] frameWithZ(final double[] axis)
+    {
+        final double n = Math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+        final double zx = axis[0] / n;
+        final double zy = axis[1] / n;
+        final double zz = axis[2] / n;
+        // x = normalise(u x z) with u the base axis least aligned with z.
+        final boolean useX = Math.abs(zx) <= Math.abs(zy) && Math.abs(zx) <= Math.abs(zz);
+        final boolean useY = !useX && Math.abs(zy) <= Math.abs(zz);
+        final double ux = useX ? 1 : 0;
+        final double uy = useY ? 1 : 0;
+        final double uz = !useX && !useY ? 1 : 0;
+        double xx = uy * zz - uz * zy;
+        double xy = uz * zx - ux * zz;
+        double xz = ux * zy - uy * zx;
+        final double xn = Math.sqrt(xx * xx + xy * xy + xz * xz);
+        xx /= xn;
+        xy /= xn;
+        xz /= xn;
+        final double yx = zy * xz - zz * xy;
+        final double yy = zz * xx - zx * xz;
+        final double yz = zx * xy - zy * xx;
+        return new double[] {xx, yx, zx, xy, yy, zy, xz, yz, zz};
+    }
+
+    /** @return number of tree coordinates: dof + motors. */
+    int treeDof()
+    {
+        return source.length;
+    }
+
+    /**
+     * y = P (link, motor). Real-time safe.
+     *
+     * @param link link-coordinate values q (or their rates), dof.
+     * @param motor motor-coordinate values theta (or their rates), elasticCount.
+     * @param tree output tree-coordinate values, treeDof.
+     */
+    void toTree(final double[] link, final double[] motor, final double[] tree)
+    {
+        for (int y = 0; y < source.length; y++)
+        {
+            final int x = source[y];
+            tree[y] = scale[y] * (x < dof ? link[x] : motor[x - dof]);
+        }
+    }
+
+    /**
+     * (link, motor) = P^T treeForce: generalised forces on q and theta by virtual work. Real-time safe.
+     *
+     * @param treeForce generalised forces on the tree coordinates.
+     * @param link output, dof.
+     * @param motor output, elasticCount.
+     */
+    void fromTree(final double[] treeForce, final double[] link, final double[] motor)
+    {
+        for (int k = 0; k < dof; k++)
+        {
+            link[k] = 0.0;
+        }
+        for (int e = 0; e < elasticCount; e++)
+        {
+            motor[e] = 0.0;
+        }
+        for (int y = 0; y < source.length; y++)
+        {
+            final int x = source[y];
+            if (x < dof)
+            {
+                link[x] += scale[y] * treeForce[y];
+            }
+            else
+            {
+                motor[x - dof] += scale[y] * treeForce[y];
+            }
+        }
+    }
+
+    /**
+     * A = P^T M P for a tree matrix M (treeDof square) into a mixed matrix (dof + elasticCount
+     * square), both row-major. Real-time safe.
+     */
+    void congruence(final double[] treeMatrix, final double[] mixedMatrix)
+    {
+        final int n = dof + elasticCount;
+        final int t = source.length;
+        for (int i = 0; i < n * n; i++)
+        {
+            mixedMatrix[i] = 0.0;
+        }
+        for (int r = 0; r < t; r++)
+        {
+            final int a = source[r] * n;
+            final double sr = scale[r];
+            for (int c = 0; c < t; c++)
+            {
+                mixedMatrix[a + source[c]] += sr * scale[c] * treeMatrix[r * t + c];
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package org.nectl.core.testing;
+
+import java.util.SplittableRandom;
+
+import org.nectl.core.elastic.ElasticRobotModel;
+import org.nectl.core.elastic.JointElasticity;
+import org.nectl.core.elastic.Motor;
+import org.nectl.core.model.JointActuation;
+import org.nectl.core.model.RobotModel;
+
+/**
+ * Seeded random robots with mixed rigid and elastic joints for identity tests: the links of
+ * {@link RandomRobots} (chains or trees, arbitrary axes, revolute, prismatic and fixed joints, link
+ * friction), motors on most joints (random mount link, axis, centre, gear ratio, rotor mass and
+ * inertia, motor friction), about half of the motorised joints elastic with random stiffness and
+ * damping. The same seed always gives the same robot.
+ */
+public final class RandomElasticRobots
+{
+    private RandomElasticRobots()
+    {
+    }
+
+    /**
+     * @param seed generator seed.
+     * @param rigidMotorsOnBase true to mount every rigid joint's motor on the base (the robots that
+     *     recursive forward dynamics accepts); elastic joints' motors are mounted anywhere.
+     * @return a robot of 1-8 bodies with at least one elastic joint.
+     */
+    public static ElasticRobotModel robot(final long seed, final boolean rigidMotorsOnBase)
+    {
+        final SplittableRandom rnd = new SplittableRandom(seed ^ 0x5DEECE66DL);
+        final RobotModel drawn = RandomRobots.robot(seed, rnd.nextInt(1, 9), rnd.nextBoolean(), RandomRobots.Joints.ALL, true);
+        final boolean[] motorised = new boolean[drawn.dof()];
+        final boolean[] elastic = new boolean[drawn.dof()];
+        for (int k = 0; k < drawn.dof(); k++)
+        {
+            motorised[k] = rnd.nextDouble() < 0.75;
+            elastic[k] = motorised[k] && rnd.nextBoolean();
+        }
+        final int first = rnd.nextInt(drawn.dof());
+        motorised[first] = true;
+        elastic[first] = true;
+        final RobotModel links = withoutRotorInertia(drawn, motorised);
+        final ElasticRobotModel.Builder builder = ElasticRobotModel.builder(links);
+        for (int k = 0; k < links.dof(); k++)
+        {
+            if (!motorised[k])
+            {
+                continue;
+            }
+            final int mount = rigidMotorsOnBase && !elastic[k] ? -1 : rnd.nextInt(-1, links.bodyCount());
+            builder.motor(links.coordinateName(k), motor(rnd, mount));
+            if (elastic[k])
+            {
+                builder.elasticity(links.coordinateName(k),
+                    new JointElasticity(rnd.nextDouble(20.0, 500.0), rnd.nextDouble(0.0, 2.0)));
+            }
+        }
+        return builder.build();
+    }
+
+    /**
+     * @param rnd generator.
+     * @param mount mount body, -1 for the base.
+     * @return a motor with random axis, centre, gear ratio, rotor mass and inertia, friction.
+     */
+    public static Motor motor(final SplittableRandom rnd, final int mount)
+    {
+        final double[] axis = RandomRobots.vector(rnd, 3, 1.0);
+        final double n = Math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+        final double axial = rnd.nextDouble(0.001, 0.05);
+        return new Motor(mount, new double[] {axis[0] / n, axis[1] / n, axis[2] / n}, RandomRobots.vector(rnd, 3, 0.3),
+            rnd.nextDouble(0.5, 4.0), axial, rnd.nextDouble(0.0, 1.5), rnd.nextDouble(axial / 2.0, axial * 2.0),
+            rnd.nextDouble(0.0, 1.0), rnd.nextDouble(0.0, 0.5));
+    }
+
+    /**
+     * @param model a robot.
+     * @param motorised per coordinate: true if a motor model replaces its rotor inertia.
+     * @return the same robot with zero rotor inertia (friction kept) on the motorised joints.
+     */
+    public static RobotModel withoutRotorInertia(final RobotModel model, final boolean[] motorised)
+    {
+        final RobotModel.Builder b = RobotModel.builder(model.name()).baseName(model.baseName());
+        final String[] order = new String[model.dof()];
+        for (int i = 0; i < model.bodyCount(); i++)
+        {
+            final int body = b.addBody(model.bodyName(i), model.jointName(i), model.parent(i), model.jointType(i),
+                model.placementRotation(i), model.placementTranslation(i), model.inertialParameters(i));
+            final int k = model.coordinateOfBody(i);
+            if (k >= 0)
+            {
+                final JointActuation a = model.actuation(k);
+                b.actuation(body, motorised[k] ? new JointActuation(0.0, a.coulombFriction(), a.viscousFriction()) : a)
+                    .limits(body, model.limits(k));
+                order[k] = model.jointName(i);
+            }
+        }
+        return b.coordinateOrder(java.util.List.of(order)).build();
+    }
+}
