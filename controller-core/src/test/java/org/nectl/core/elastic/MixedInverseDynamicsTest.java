@@ -33,7 +33,7 @@ class MixedInverseDynamicsTest
      * is rigid, driven by a massless motor on the lower link coaxial with the elbow. Rotor spin
      * rates about z: q1_dot + eta_e theta_dot and (1 + eta_s) q1_dot + q2_dot.
      */
-    private static ElasticRobotModel planarArm()
+    static ElasticRobotModel planarArm()
     {
         final RobotModel.Builder b = RobotModel.builder("planar");
         b.addBody("upper", "shoulder", -1, JointType.REVOLUTE, Transforms.identity(), new double[3],
@@ -49,7 +49,7 @@ class MixedInverseDynamicsTest
     }
 
     /** A(q) derived by hand from the kinetic energy of links and rotors. */
-    private static double[] planarInertia(final double q2)
+    static double[] planarInertia(final double q2)
     {
         final double cos = Math.cos(q2);
         final double s = 1.0 + ETA_SHOULDER;

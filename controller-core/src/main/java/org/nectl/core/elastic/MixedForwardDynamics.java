@@ -1,0 +1,144 @@
+package org.nectl.core.elastic;
+
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.decomposition.chol.CholeskyDecompositionInner_DDRM;
+import org.ejml.dense.row.linsol.chol.LinearSolverChol_DDRM;
+
+/**
+ * Forward dynamics of a mixed rigid/elastic robot by the inertia-matrix route, DIRDYN (Hua,
+ * Poursina, Sanfilippo, "Dynamic Modelling of Mixed Rigid-Flexible Joint Robotic Manipulator Using
+ * Recursive Newton-Euler Formulation", Algorithm 2, eqs. 30-36): [qdd; theta_dd] = A(q)^-1
+ * ([tau_q; tau_m - sigma] - zeta) with A from {@link MixedMassMatrix}, zeta from
+ * {@link MixedBiasForces}, sigma from {@link SpringTorques}, and the solve by EJML's Cholesky
+ * decomposition in storage preallocated at construction. O((dof + elasticCount)^3); the O(n)
+ * recursive route is {@link RecursiveMixedForwardDynamics}.
+ *
+ * <p>Inputs, reflected through the gearboxes (see {@link Motor}): {@code jointTorque[k]} is the
+ * torque applied at joint k besides its spring (the motor torque of a rigid joint; normally 0 at an
+ * elastic joint), {@code motorTorque[e]} the motor torque of elastic joint e. Gravity, external
+ * wrench and friction conventions are those of {@link org.nectl.core.dynamics.InverseDynamics}.
+ *
+ * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
+ */
+public final class MixedForwardDynamics
+{
+    private final ElasticRobotModel model;
+    private final MixedMassMatrix massMatrix;
+    private final MixedBiasForces biasForces;
+    private final SpringTorques springs;
+    private final double[] spring;
+    private final DMatrixRMaj inertia;
+    private final DMatrixRMaj netForce;
+    private final DMatrixRMaj acceleration;
+    private final LinearSolverChol_DDRM solver;
+
+    /**
+     * Not real-time safe: allocates the workspace and the decomposition.
+     *
+     * @param model the robot.
+     */
+    public MixedForwardDynamics(final ElasticRobotModel model)
+    {
+        this.model = model;
+        massMatrix = new MixedMassMatrix(model);
+        biasForces = new MixedBiasForces(model);
+        springs = new SpringTorques(model);
+        spring = new double[model.elasticCount()];
+        final int n = massMatrix.size();
+        inertia = new DMatrixRMaj(n, n);
+        netForce = new DMatrixRMaj(n, 1);
+        acceleration = new DMatrixRMaj(n, 1);
+        final CholeskyDecompositionInner_DDRM decomposition = new CholeskyDecompositionInner_DDRM(true);
+        decomposition.setExpectedMaxSize(n, n);
+        solver = new LinearSolverChol_DDRM(decomposition);
+    }
+
+    /**
+     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
+     *
+     * @param gx x component in the base frame, m/s^2.
+     * @param gy y component in the base frame, m/s^2.
+     * @param gz z component in the base frame, m/s^2.
+     */
+    public void gravity(final double gx, final double gy, final double gz)
+    {
+        biasForces.gravity(gx, gy, gz);
+    }
+
+    /**
+     * Sets the wrench applied ON a link BY the environment, kept until changed or cleared.
+     * Real-time safe.
+     *
+     * @param body link body index of the rigid model.
+     * @param fx force x, N, body frame.
+     * @param fy force y, N, body frame.
+     * @param fz force z, N, body frame.
+     * @param mx moment x about the body-frame origin, N m, body frame.
+     * @param my moment y about the body-frame origin, N m, body frame.
+     * @param mz moment z about the body-frame origin, N m, body frame.
+     */
+    public void externalWrench(
+        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
+    {
+        biasForces.externalWrench(body, fx, fy, fz, mx, my, mz);
+    }
+
+    /** Sets every external wrench to zero. Real-time safe. */
+    public void clearExternalWrenches()
+    {
+        biasForces.clearExternalWrenches();
+    }
+
+    /**
+     * Switches link-side and motor-side friction on or off (default on). Real-time safe.
+     *
+     * @param enabled true to subtract friction from the applied torques.
+     */
+    public void friction(final boolean enabled)
+    {
+        biasForces.friction(enabled);
+    }
+
+    /**
+     * Computes the link and motor accelerations. Real-time safe: allocates nothing.
+     *
+     * @param q link positions by coordinate, rad or m.
+     * @param theta motor positions by elastic index (reflected), rad or m.
+     * @param qd link velocities.
+     * @param thetad motor velocities.
+     * @param jointTorque torque applied at each joint besides its spring, N m or N.
+     * @param motorTorque motor torque of each elastic joint, N m or N.
+     * @param qdd output link accelerations.
+     * @param thetadd output motor accelerations.
+     * @return true on success; false if A(q) is not positive definite, outputs then unchanged.
+     */
+    public boolean compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
+        final double[] jointTorque, final double[] motorTorque, final double[] qdd, final double[] thetadd)
+    {
+        final int n = model.dof();
+        final int ne = model.elasticCount();
+        massMatrix.compute(q, inertia.data);
+        biasForces.compute(q, qd, thetad, netForce.data);
+        springs.compute(q, theta, qd, thetad, spring);
+        final double[] rhs = netForce.data;
+        for (int k = 0; k < n; k++)
+        {
+            rhs[k] = jointTorque[k] - rhs[k];
+        }
+        for (int e = 0; e < ne; e++)
+        {
+            // tau_q of eq. (30): the spring drives the link, its reaction the motor
+            rhs[model.coordinateOfElastic(e)] += spring[e];
+            rhs[n + e] = motorTorque[e] - spring[e] - rhs[n + e];
+        }
+        if (!solver.setA(inertia))
+        {
+            return false;
+        }
+        // (36)
+        solver.solve(netForce, acceleration);
+        System.arraycopy(acceleration.data, 0, qdd, 0, n);
+        System.arraycopy(acceleration.data, n, thetadd, 0, ne);
+        return true;
+    }
+}

@@ -1,0 +1,155 @@
+package org.nectl.core.elastic;
+
+import org.nectl.core.dynamics.RecursiveForwardDynamics;
+
+/**
+ * Forward dynamics of a robot with elastic joints in O(n) (Khalil, "Dynamic modeling of robots
+ * using recursive Newton-Euler techniques", ICINCO 2010, §6.2, after Khalil and Gautier 2000): the
+ * recursive direct dynamic model of rigid trees (§3.3.2, {@link RecursiveForwardDynamics}) run on
+ * the unified bodies ({@link UnifiedBodies}) with the spring torque as the torque of every elastic
+ * joint (eq. 69, here +sigma on the link and -sigma on its rotor) and each elastic joint's rotor
+ * as a body of its own with coordinate phi = eta theta.
+ *
+ * <p>Applies when every rotor has a coordinate of its own: the motors of rigid joints must sit on
+ * the base (they then are Khalil's rotor inertia Ia). A rigid joint's rotor on a moving link turns
+ * with its joint, coupling two bodies through one coordinate, which the articulated-body recursion
+ * does not handle; use {@link MixedForwardDynamics} for those robots. Inputs and outputs are those
+ * of {@link MixedForwardDynamics}.
+ *
+ * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
+ */
+public final class RecursiveMixedForwardDynamics
+{
+    private final UnifiedBodies bodies;
+    private final RecursiveForwardDynamics articulated;
+    private final SpringTorques springs;
+    private final int[] coordinateOfElastic;
+    private final int[] rotorOfElastic;
+    private final double[] spring;
+    private final double[] y;
+    private final double[] yd;
+    private final double[] treeTorque;
+    private final double[] ydd;
+
+    /**
+     * Not real-time safe: builds the unified bodies and the workspace.
+     *
+     * @param model the robot.
+     * @throws IllegalArgumentException if a rigid joint's motor is mounted on a moving link.
+     */
+    public RecursiveMixedForwardDynamics(final ElasticRobotModel model)
+    {
+        bodies = new UnifiedBodies(model);
+        if (!bodies.rotorsAreIndependent)
+        {
+            throw new IllegalArgumentException("robot '" + model.links().name() + "': a rigid joint's motor is mounted"
+                + " on a moving link; recursive forward dynamics needs those motors on the base");
+        }
+        articulated = new RecursiveForwardDynamics(bodies.tree);
+        springs = new SpringTorques(model);
+        final int ne = model.elasticCount();
+        coordinateOfElastic = new int[ne];
+        rotorOfElastic = new int[ne];
+        for (int t = 0; t < bodies.treeDof(); t++)
+        {
+            final int x = bodies.source[t];
+            if (x >= bodies.dof)
+            {
+                rotorOfElastic[x - bodies.dof] = t;
+            }
+        }
+        for (int e = 0; e < ne; e++)
+        {
+            coordinateOfElastic[e] = model.coordinateOfElastic(e);
+        }
+        spring = new double[ne];
+        final int t = bodies.treeDof();
+        y = new double[t];
+        yd = new double[t];
+        treeTorque = new double[t];
+        ydd = new double[t];
+    }
+
+    /**
+     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
+     *
+     * @param gx x component in the base frame, m/s^2.
+     * @param gy y component in the base frame, m/s^2.
+     * @param gz z component in the base frame, m/s^2.
+     */
+    public void gravity(final double gx, final double gy, final double gz)
+    {
+        articulated.gravity(gx, gy, gz);
+    }
+
+    /**
+     * Sets the wrench applied ON a link BY the environment, kept until changed or cleared.
+     * Real-time safe.
+     *
+     * @param body link body index of the rigid model.
+     * @param fx force x, N, body frame.
+     * @param fy force y, N, body frame.
+     * @param fz force z, N, body frame.
+     * @param mx moment x about the body-frame origin, N m, body frame.
+     * @param my moment y about the body-frame origin, N m, body frame.
+     * @param mz moment z about the body-frame origin, N m, body frame.
+     */
+    public void externalWrench(
+        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
+    {
+        articulated.externalWrench(body, fx, fy, fz, mx, my, mz);
+    }
+
+    /** Sets every external wrench to zero. Real-time safe. */
+    public void clearExternalWrenches()
+    {
+        articulated.clearExternalWrenches();
+    }
+
+    /**
+     * Switches link-side and motor-side friction on or off (default on). Real-time safe.
+     *
+     * @param enabled true to subtract friction from the applied torques.
+     */
+    public void friction(final boolean enabled)
+    {
+        articulated.jointFriction(enabled);
+    }
+
+    /**
+     * Computes the link and motor accelerations. Real-time safe: allocates nothing.
+     *
+     * @param q link positions by coordinate, rad or m.
+     * @param theta motor positions by elastic index (reflected), rad or m.
+     * @param qd link velocities.
+     * @param thetad motor velocities.
+     * @param jointTorque torque applied at each joint besides its spring, N m or N.
+     * @param motorTorque motor torque of each elastic joint, N m or N.
+     * @param qdd output link accelerations.
+     * @param thetadd output motor accelerations.
+     * @return true on success; false if some articulated inertia H_j is not positive.
+     */
+    public boolean compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
+        final double[] jointTorque, final double[] motorTorque, final double[] qdd, final double[] thetadd)
+    {
+        bodies.toTree(q, theta, y);
+        bodies.toTree(qd, thetad, yd);
+        springs.compute(q, theta, qd, thetad, spring);
+        System.arraycopy(jointTorque, 0, treeTorque, 0, bodies.dof);
+        for (int e = 0; e < spring.length; e++)
+        {
+            final int r = rotorOfElastic[e];
+            // (69): the spring is the elastic joint's torque; on phi = eta theta the motor side is divided by eta
+            treeTorque[coordinateOfElastic[e]] += spring[e];
+            treeTorque[r] = (motorTorque[e] - spring[e]) / bodies.scale[r];
+        }
+        final boolean solvable = articulated.compute(y, yd, treeTorque, ydd);
+        System.arraycopy(ydd, 0, qdd, 0, bodies.dof);
+        for (int e = 0; e < spring.length; e++)
+        {
+            final int r = rotorOfElastic[e];
+            thetadd[e] = ydd[r] / bodies.scale[r];
+        }
+        return solvable;
+    }
+}
