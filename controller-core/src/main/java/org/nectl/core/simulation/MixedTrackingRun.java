@@ -30,6 +30,7 @@ public final class MixedTrackingRun
      *
      * @param rmsRad RMS of q_d - q per joint over the ticks, rad (m).
      * @param maxAbsRad largest |q_d - q| per joint, rad (m).
+     * @param maxAbsSettledRad largest |q_d - q| per joint from the settling tick on, rad (m).
      * @param maxTorqueRateNmPerS largest |command change| / period per joint between successive ticks, N m/s.
      * @param lyapunovStartJoules V2 at the first tick, J.
      * @param lyapunovEndJoules V2 at the last tick, J.
@@ -39,7 +40,7 @@ public final class MixedTrackingRun
      * @param ticks ticks run (fewer than asked if the controller or the simulator failed).
      * @param failure the first non-OK controller status, or 100 + the simulator's step code, or 0.
      */
-    public record Result(double[] rmsRad, double[] maxAbsRad, double[] maxTorqueRateNmPerS,
+    public record Result(double[] rmsRad, double[] maxAbsRad, double[] maxAbsSettledRad, double[] maxTorqueRateNmPerS,
         double lyapunovStartJoules, double lyapunovEndJoules, double lyapunovLargestRiseJoules,
         long[] torqueClips, long[] rateClips, long ticks, int failure)
     {
@@ -58,10 +59,11 @@ public final class MixedTrackingRun
      * @param reference the reference.
      * @param periodNs control period, ns (the simulator's).
      * @param ticks number of control periods.
+     * @param settleTicks first tick of {@link Result#maxAbsSettledRad}.
      * @return the measurements.
      */
     public static Result run(final MixedArmSimulator simulator, final MixedInverseDynamicsController controller,
-        final Reference reference, final long periodNs, final long ticks)
+        final Reference reference, final long periodNs, final long ticks, final long settleTicks)
     {
         final int dof = controller.limiter().dof();
         final int elastic = simulator.elasticCount();
@@ -74,6 +76,7 @@ public final class MixedTrackingRun
         final double[] previous = new double[dof];
         final double[] sumSquares = new double[dof];
         final double[] maxAbs = new double[dof];
+        final double[] maxAbsSettled = new double[dof];
         final double[] maxRate = new double[dof];
         final double periodS = periodNs * 1e-9;
         double lyapunovStart = 0.0;
@@ -104,6 +107,10 @@ public final class MixedTrackingRun
                 final double error = desired[0][k] - q[k];
                 sumSquares[k] += error * error;
                 maxAbs[k] = Math.max(maxAbs[k], Math.abs(error));
+                if (tick >= settleTicks)
+                {
+                    maxAbsSettled[k] = Math.max(maxAbsSettled[k], Math.abs(error));
+                }
                 if (tick > 0)
                 {
                     maxRate[k] = Math.max(maxRate[k], Math.abs(command[k] - previous[k]) / periodS);
@@ -123,6 +130,6 @@ public final class MixedTrackingRun
             torqueClips[k] = controller.limiter().torqueClipCount(k);
             rateClips[k] = controller.limiter().rateClipCount(k);
         }
-        return new Result(rms, maxAbs, maxRate, lyapunovStart, lyapunov, largestRise, torqueClips, rateClips, tick, failure);
+        return new Result(rms, maxAbs, maxAbsSettled, maxRate, lyapunovStart, lyapunov, largestRise, torqueClips, rateClips, tick, failure);
     }
 }
