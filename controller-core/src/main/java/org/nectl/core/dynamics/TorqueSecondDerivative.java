@@ -129,9 +129,7 @@ public final class TorqueSecondDerivative
         final int s = NewtonEulerPasses.slot(j);
         final int i = NewtonEulerPasses.slot(tree.parent[j]);
         final int k = tree.coordinate[j];
-        final boolean revolute = tree.sigma[j] == KinematicTree.REVOLUTE;
-        rate = revolute ? qd[k] : 0.0;
-        rateDot = revolute ? qdd[k] : 0.0;
+        final boolean revolute = jointRotationRates(j, qd, qdd);
         // (18) omega_j = jR_i omega_i + qd z, differentiated
         rotateDown(j, omega, i, omegaParent, s);
         copyJet(omegaParent, s, omega, s);
@@ -151,6 +149,15 @@ public final class TorqueSecondDerivative
         originAccelerationInParent(i);
         // (21) vdot_j = jR_i (...)
         rotateDown(j, work, 0, linearAcceleration, s);
+    }
+
+    /** Sets {@link #rate} and {@link #rateDot} of body j's joint; @return whether it is revolute. */
+    private boolean jointRotationRates(final int j, final double[] qd, final double[] qdd)
+    {
+        final boolean revolute = tree.sigma[j] == KinematicTree.REVOLUTE;
+        rate = revolute ? qd[tree.coordinate[j]] : 0.0;
+        rateDot = revolute ? qdd[tree.coordinate[j]] : 0.0;
+        return revolute;
     }
 
     /** alpha_j^(n) += sum_m C(n, m) q^(m+1) (omegaParent^(n-m) x z), n = 0..2. */
@@ -254,10 +261,7 @@ public final class TorqueSecondDerivative
             }
             final int s = NewtonEulerPasses.slot(j);
             final int i = NewtonEulerPasses.slot(tree.parent[j]);
-            final int k = tree.coordinate[j];
-            final boolean revolute = tree.sigma[j] == KinematicTree.REVOLUTE;
-            rate = revolute ? qd[k] : 0.0;
-            rateDot = revolute ? qdd[k] : 0.0;
+            jointRotationRates(j, qd, qdd);
             offsetJet(j, qd, qdd, qddd, qdddd);
             rotateUp(j, force, s, rotated);
             for (int n = 0; n < ORDERS; n++)

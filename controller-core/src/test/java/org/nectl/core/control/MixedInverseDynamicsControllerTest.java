@@ -9,12 +9,11 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.elastic.ElasticRobotModel;
-import org.nectl.core.elastic.JointElasticity;
 import org.nectl.core.elastic.MixedForwardDynamics;
 import org.nectl.core.elastic.MixedMassMatrix;
 import org.nectl.core.elastic.MotorReference;
 import org.nectl.core.testing.AllocationMeter;
-import org.nectl.core.testing.RandomElasticRobots;
+import org.nectl.core.testing.UndampedElasticRobots;
 import org.nectl.core.testing.RandomRobots;
 
 class MixedInverseDynamicsControllerTest
@@ -28,23 +27,6 @@ class MixedInverseDynamicsControllerTest
     private static final double RESIDUAL_TOLERANCE = 1e-8;
     private static final double STEP_RAD = 1e-4;
 
-    /** The same robot without dampers (the controller's motor reference needs undamped springs). */
-    static ElasticRobotModel undamped(final ElasticRobotModel model)
-    {
-        final ElasticRobotModel.Builder b = ElasticRobotModel.builder(model.links());
-        for (int k = 0; k < model.dof(); k++)
-        {
-            if (model.hasMotor(k))
-            {
-                b.motor(model.links().coordinateName(k), model.motor(k));
-            }
-            if (model.isElastic(k))
-            {
-                b.elasticity(model.links().coordinateName(k), new JointElasticity(model.elasticity(k).stiffness(), 0.0));
-            }
-        }
-        return b.build();
-    }
 
     private static double[] constant(final int n, final double value)
     {
@@ -98,7 +80,7 @@ class MixedInverseDynamicsControllerTest
         double worst = 0.0;
         for (long seed = 1; seed <= 40; seed++)
         {
-            final ElasticRobotModel model = undamped(RandomElasticRobots.robot(seed, seed % 2 == 0));
+            final ElasticRobotModel model = UndampedElasticRobots.robot(seed, seed % 2 == 0);
             final Case c = Case.draw(new SplittableRandom(seed), model);
             final double residual = closedLoopResidual(model, c);
             assertTrue(residual <= RESIDUAL_TOLERANCE, "seed " + seed + ": relative residual " + residual);
@@ -252,7 +234,7 @@ class MixedInverseDynamicsControllerTest
     @Test
     void saturationIsCountedAndFlaggedPerJointAndTheOutputStaysWithinTheLimits()
     {
-        final ElasticRobotModel model = undamped(RandomElasticRobots.robot(7, false));
+        final ElasticRobotModel model = UndampedElasticRobots.robot(7, false);
         final int n = model.dof();
         final double torqueLimit = 0.5;
         final double rateLimit = 100.0;
@@ -288,7 +270,7 @@ class MixedInverseDynamicsControllerTest
     @Test
     void rejectsNonPositiveGainsAndAMismatchedLimiter()
     {
-        final ElasticRobotModel model = undamped(RandomElasticRobots.robot(3, false));
+        final ElasticRobotModel model = UndampedElasticRobots.robot(3, false);
         final int n = model.dof();
         final int ne = model.elasticCount();
         assertThrows(IllegalArgumentException.class, () -> new MixedInverseDynamicsController(model, constant(n, 1.0),
@@ -302,7 +284,7 @@ class MixedInverseDynamicsControllerTest
     @Test
     void computeAllocatesNothing()
     {
-        final ElasticRobotModel model = undamped(RandomElasticRobots.robot(11, false));
+        final ElasticRobotModel model = UndampedElasticRobots.robot(11, false);
         final int n = model.dof();
         final MixedInverseDynamicsController controller = controller(model, unlimited(n));
         final Case c = Case.draw(new SplittableRandom(11), model);

@@ -17,14 +17,6 @@ class TorqueSecondDerivativeTest
     /** See {@link TorqueSecondDerivativeCheck} for the step and the error it leaves (observed <= 4.5e-11). */
     private static final double TOLERANCE = 1e-7;
 
-    private static RobotModel robot(final long seed)
-    {
-        if (seed % 2 == 0)
-        {
-            return RandomRobots.any(seed);
-        }
-        return RandomRobots.robot(seed, 4 + (int)(seed % 9), seed % 3 != 0, RandomRobots.Joints.ALL, true);
-    }
 
     @Test
     void secondTorqueDerivativeMatchesCentralDifferenceOfTorqueDerivativeOnRandomChainsAndTrees()
@@ -34,7 +26,7 @@ class TorqueSecondDerivativeTest
         int states = 0;
         for (long seed = 2000; seed < 2060; seed++)
         {
-            final RobotModel model = robot(seed);
+            final RobotModel model = TorqueDerivativeTest.robot(seed);
             for (int i = 0; i < 2; i++)
             {
                 final long stateSeed = 37 * seed + i;

@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.AllocationMeter;
-import org.nectl.core.testing.RandomElasticRobots;
+import org.nectl.core.testing.UndampedElasticRobots;
 import org.nectl.core.testing.RandomRobots;
 
 class MotorReferenceTest
@@ -24,23 +24,6 @@ class MotorReferenceTest
     private static final double STEP_S = 5e-4;
     private static final double[] STEPS = {-2.0, -1.0, 1.0, 2.0};
 
-    /** The same robot without dampers (the motor reference needs undamped springs). */
-    static ElasticRobotModel undamped(final ElasticRobotModel model)
-    {
-        final ElasticRobotModel.Builder b = ElasticRobotModel.builder(model.links());
-        for (int k = 0; k < model.dof(); k++)
-        {
-            if (model.hasMotor(k))
-            {
-                b.motor(model.links().coordinateName(k), model.motor(k));
-            }
-            if (model.isElastic(k))
-            {
-                b.elasticity(model.links().coordinateName(k), new JointElasticity(model.elasticity(k).stiffness(), 0.0));
-            }
-        }
-        return b.build();
-    }
 
     /** True if some elastic joint's rotor is mounted on a body outboard of an elastic joint. */
     private static boolean elasticRotorOutboardOfElasticJoint(final ElasticRobotModel model)
@@ -102,7 +85,7 @@ class MotorReferenceTest
         double worst = 0.0;
         for (long seed = 1; seed <= 200 && checked < 40; seed++)
         {
-            final ElasticRobotModel model = undamped(RandomElasticRobots.robot(seed, seed % 2 == 0));
+            final ElasticRobotModel model = UndampedElasticRobots.robot(seed, seed % 2 == 0);
             if (elasticRotorOutboardOfElasticJoint(model))
             {
                 continue;
@@ -140,7 +123,7 @@ class MotorReferenceTest
         double worst = 0.0;
         for (long seed = 1; seed <= 60; seed++)
         {
-            final ElasticRobotModel model = undamped(RandomElasticRobots.robot(seed, seed % 2 == 0));
+            final ElasticRobotModel model = UndampedElasticRobots.robot(seed, seed % 2 == 0);
             final double[][] c = coefficients(new SplittableRandom(seed), model.dof());
             final MotorReference motorReference = new MotorReference(model);
             final int ne = model.elasticCount();
@@ -188,7 +171,7 @@ class MotorReferenceTest
     @Test
     void computeAllocatesNothing()
     {
-        final ElasticRobotModel model = undamped(RandomElasticRobots.robot(11, false));
+        final ElasticRobotModel model = UndampedElasticRobots.robot(11, false);
         final double[][] ref = reference(coefficients(new SplittableRandom(11), model.dof()), 0.0);
         final int ne = model.elasticCount();
         final double[] theta = new double[ne];

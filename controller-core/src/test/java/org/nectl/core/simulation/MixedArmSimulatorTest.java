@@ -8,34 +8,16 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.elastic.ElasticRobotModel;
-import org.nectl.core.elastic.JointElasticity;
 import org.nectl.core.elastic.MixedMassMatrix;
 import org.nectl.core.elastic.SpringTorques;
 import org.nectl.core.testing.AllocationMeter;
-import org.nectl.core.testing.RandomElasticRobots;
+import org.nectl.core.testing.UndampedElasticRobots;
 import org.nectl.core.testing.RandomRobots;
 
 class MixedArmSimulatorTest
 {
     private static final long PERIOD_NS = 1_000_000L;
 
-    /** The robot without dampers, so that its energy is conserved without friction. */
-    private static ElasticRobotModel undamped(final ElasticRobotModel model)
-    {
-        final ElasticRobotModel.Builder b = ElasticRobotModel.builder(model.links());
-        for (int k = 0; k < model.dof(); k++)
-        {
-            if (model.hasMotor(k))
-            {
-                b.motor(model.links().coordinateName(k), model.motor(k));
-            }
-            if (model.isElastic(k))
-            {
-                b.elasticity(model.links().coordinateName(k), new JointElasticity(model.elasticity(k).stiffness(), 0.0));
-            }
-        }
-        return b.build();
-    }
 
     private static MixedArmSimulator free(final ElasticRobotModel model, final int substeps, final long seed)
     {
@@ -92,7 +74,7 @@ class MixedArmSimulatorTest
         double worstDrift = 0.0;
         for (long seed = 1; seed <= 12; seed++)
         {
-            final ElasticRobotModel model = undamped(RandomElasticRobots.robot(seed, seed % 2 == 0));
+            final ElasticRobotModel model = UndampedElasticRobots.robot(seed, seed % 2 == 0);
             final double[] drift = new double[2];
             for (int r = 0; r < 2; r++)
             {
@@ -119,7 +101,7 @@ class MixedArmSimulatorTest
     @Test
     void sameInputsGiveBitIdenticalStates()
     {
-        final ElasticRobotModel model = undamped(RandomElasticRobots.robot(5, false));
+        final ElasticRobotModel model = UndampedElasticRobots.robot(5, false);
         final double[][] end = new double[2][];
         for (int r = 0; r < 2; r++)
         {
@@ -141,7 +123,7 @@ class MixedArmSimulatorTest
     @Test
     void stepAllocatesNothing()
     {
-        final ElasticRobotModel model = undamped(RandomElasticRobots.robot(9, false));
+        final ElasticRobotModel model = UndampedElasticRobots.robot(9, false);
         final MixedArmSimulator simulator = free(model, 1, 9);
         simulator.baseFrameLoad(0, new double[] {0.1, 0.0, 0.0}, new double[] {0.0, 0.0, -3.0});
         assertEquals(0L, AllocationMeter.bytesAllocated(simulator::step, 5_000, 5_000), "seed 9");
