@@ -8,6 +8,7 @@ import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.JointType;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.model.Transforms;
 
 /**
  * The unified rigid bodies of a mixed rigid/elastic robot (Hua, Poursina, Sanfilippo, "Dynamic
@@ -121,37 +122,18 @@ final class UnifiedBodies
             0, m.transverseInertia(), 0,
             0, 0, m.axialInertia()};
         final int body = b.addBody("rotor:" + joint, "motor:" + joint, m.mountBody(), JointType.REVOLUTE,
-            frameWithZ(m.axis()), m.centre(), InertialParameters.ofCentreOfMass(m.rotorMass(), new double[3], inertia));
+            Transforms.withZAxis(unit(m.axis())), m.centre(), InertialParameters.ofCentreOfMass(m.rotorMass(), new double[3], inertia));
         final double eta = m.gearRatio();
         // Rotor-side friction f(phi_dot) gives eta f(eta theta_dot) on theta: divide by eta and eta^2.
         b.actuation(body, new JointActuation(0.0, m.coulombFriction() / eta, m.viscousFriction() / (eta * eta)))
             .limits(body, JointLimits.NONE);
     }
 
-    /** @return a rotation, row-major, whose third column is the (normalised) axis. */
-    static double[] frameWithZ(final double[] axis)
+    /** @return the axis scaled to unit length (it is unit to 1e-9 by {@link Motor#check}). */
+    private static double[] unit(final double[] axis)
     {
         final double n = Math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-        final double zx = axis[0] / n;
-        final double zy = axis[1] / n;
-        final double zz = axis[2] / n;
-        // x = normalise(u x z) with u the base axis least aligned with z.
-        final boolean useX = Math.abs(zx) <= Math.abs(zy) && Math.abs(zx) <= Math.abs(zz);
-        final boolean useY = !useX && Math.abs(zy) <= Math.abs(zz);
-        final double ux = useX ? 1 : 0;
-        final double uy = useY ? 1 : 0;
-        final double uz = !useX && !useY ? 1 : 0;
-        double xx = uy * zz - uz * zy;
-        double xy = uz * zx - ux * zz;
-        double xz = ux * zy - uy * zx;
-        final double xn = Math.sqrt(xx * xx + xy * xy + xz * xz);
-        xx /= xn;
-        xy /= xn;
-        xz /= xn;
-        final double yx = zy * xz - zz * xy;
-        final double yy = zz * xx - zx * xz;
-        final double yz = zx * xy - zy * xx;
-        return new double[] {xx, yx, zx, xy, yy, zy, xz, yz, zz};
+        return new double[] {axis[0] / n, axis[1] / n, axis[2] / n};
     }
 
     /** @return number of tree coordinates: dof + motors. */

@@ -1,0 +1,98 @@
+package org.nectl.config;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+import org.nectl.core.elastic.ElasticRobotModel;
+import org.nectl.core.elastic.MixedForwardDynamics;
+import org.nectl.core.elastic.MixedInverseDynamics;
+import org.nectl.core.elastic.MixedMassMatrix;
+import org.nectl.core.elastic.RecursiveMixedForwardDynamics;
+import org.nectl.core.elastic.SpringTorques;
+import org.nectl.core.testing.RandomRobots;
+
+/** The shipped mixed rigid/elastic 3-DoF arm of Hua, Poursina and Sanfilippo (§V, Table I). */
+final class MixedElasticArmTest
+{
+    private static final ElasticRobotModel ARM =
+        ElasticDescriptions.load(ShippedRobots.directory().resolve("mixed-elastic-3dof.yaml"));
+
+    @Test
+    void hasTwoRigidJointsAndAnElasticThirdWithMotorsOnTheBaseAndLinkOne()
+    {
+        assertEquals(3, ARM.dof());
+        assertEquals(1, ARM.elasticCount());
+        assertFalse(ARM.isElastic(0));
+        assertFalse(ARM.isElastic(1));
+        assertTrue(ARM.isElastic(2));
+        assertEquals(100.0, ARM.elasticity(2).stiffness());
+        assertEquals(-1, ARM.motor(0).mountBody());
+        assertEquals(ARM.links().bodyIndex("link1"), ARM.motor(1).mountBody());
+        assertEquals(ARM.links().bodyIndex("link1"), ARM.motor(2).mountBody());
+        assertEquals(5.0, ARM.links().totalMass(), 1e-12, "links only: the three 1 kg rotors are in the motors");
+    }
+
+    @Test
+    void inertiaMatrixHasTheReflectedRotorInertiaAndNoCouplingForShoulderParallelRotors()
+    {
+        final double[] a = new double[16];
+        new MixedMassMatrix(ARM).compute(new double[] {0.3, -0.4, 0.9}, a);
+        // B = eta^2 Im_z; a rotor on link 1 spinning about the shoulder axis (normal to the waist)
+        // has no momentum about any joint axis that moves link 1, so S = 0 for this arm.
+        assertEquals(0.004, a[15], 1e-15);
+        assertArrayEquals(new double[] {0, 0, 0}, new double[] {a[3], a[7], a[11]}, 1e-15);
+    }
+
+    @Test
+    void forwardDynamicsInvertsInverseDynamicsWithAPayload()
+    {
+        final MixedInverseDynamics inverse = new MixedInverseDynamics(ARM);
+        final MixedForwardDynamics forward = new MixedForwardDynamics(ARM);
+        final int tip = ARM.links().bodyIndex("link3");
+        final SplittableRandom rnd = new SplittableRandom(5);
+        for (int trial = 0; trial < 100; trial++)
+        {
+            final double[] q = RandomRobots.vector(rnd, 3, Math.PI);
+            final double[] qd = RandomRobots.vector(rnd, 3, 2.0);
+            final double[] qdd = RandomRobots.vector(rnd, 3, 5.0);
+            final double[] thetad = RandomRobots.vector(rnd, 1, 2.0);
+            final double[] thetadd = RandomRobots.vector(rnd, 1, 5.0);
+            final double[] force = RandomRobots.vector(rnd, 3, 3.0);
+            inverse.externalWrench(tip, force[0], force[1], force[2], 0, 0, 0);
+            forward.externalWrench(tip, force[0], force[1], force[2], 0, 0, 0);
+            final double[] jointTorque = new double[3];
+            final double[] motorTorque = new double[1];
+            inverse.compute(q, new double[] {q[2]}, qd, thetad, qdd, thetadd, jointTorque, motorTorque);
+            // The motion is the plant's when the spring transmits joint 3's torque: theta from eq. (28).
+            final double[] theta = {q[2] + jointTorque[2] / 100.0};
+            inverse.compute(q, theta, qd, thetad, qdd, thetadd, jointTorque, motorTorque);
+            final double[] sigma = new double[1];
+            new SpringTorques(ARM).compute(q, theta, qd, thetad, sigma);
+            assertEquals(jointTorque[2], sigma[0], 1e-12 * Math.max(1.0, Math.abs(sigma[0])));
+            final double[] applied = {jointTorque[0], jointTorque[1], 0.0};
+            final double[] qddOut = new double[3];
+            final double[] thetaddOut = new double[1];
+            assertTrue(forward.compute(q, theta, qd, thetad, applied, motorTorque, qddOut, thetaddOut));
+            // 1e-9 relative: a 4x4 Cholesky solve of a well-conditioned matrix loses a digit or two.
+            for (int k = 0; k < 3; k++)
+            {
+                assertEquals(qdd[k], qddOut[k], 1e-9 * Math.max(1.0, Math.abs(qdd[k])), "trial " + trial);
+            }
+            assertEquals(thetadd[0], thetaddOut[0], 1e-9 * Math.max(1.0, Math.abs(thetadd[0])), "trial " + trial);
+        }
+    }
+
+    @Test
+    void theRecursiveRouteRejectsTheShoulderMotorOnLinkOne()
+    {
+        final IllegalArgumentException e =
+            assertThrows(IllegalArgumentException.class, () -> new RecursiveMixedForwardDynamics(ARM));
+        assertTrue(e.getMessage().contains("a rigid joint's motor is mounted on a moving link"), e.getMessage());
+    }
+}

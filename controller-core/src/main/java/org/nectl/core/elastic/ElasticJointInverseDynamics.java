@@ -1,0 +1,615 @@
+package org.nectl.core.elastic;
+
+import java.util.Arrays;
+
+import org.nectl.core.model.JointActuation;
+import org.nectl.core.model.JointType;
+import org.nectl.core.model.RobotModel;
+
+/**
+ * Inverse dynamics of a robot with elastic joints in three recursive passes (Khalil, "Dynamic
+ * modeling of robots using recursive Newton-Euler techniques", ICINCO 2010, §6.3, after Khalil and
+ * Gautier 2000, eqs. 72-82): given the state and the accelerations of the driven coordinates - the
+ * rigid joints' q_dd and the motors' theta_dd - compute the elastic joints' accelerations, which
+ * their springs decide and cannot be chosen, and the torques of the rigid joints and the motors.
+ * The tree is the unified bodies ({@link UnifiedBodies}): rotors of elastic joints are bodies with
+ * driven coordinates phi = eta theta, elastic link joints are free coordinates loaded by their
+ * spring torque, rigid joints are driven.
+ *
+ * <p>Passes: (i) forward: poses, velocities, the acceleration bias gamma_j and the wrench bias
+ * beta_j (eqs. 33-35); (ii) backward: articulated inertias J*_j and biases, reduced through the free
+ * joints (eqs. 72-74) and passed whole through the driven ones (eqs. 75-78); (iii) forward:
+ * accelerations of the free joints (eq. 80), link accelerations (eq. 81) and the wrenches and
+ * torques of the driven joints (eqs. 79, 82). Every spatial quantity is expressed in the base frame
+ * about its origin, (linear, angular) order, so the screw transforms of the paper are identities.
+ *
+ * <p>Applies to the robots {@link RecursiveMixedForwardDynamics} accepts (rigid joints' motors on
+ * the base). Gravity, external wrench and friction conventions are those of
+ * {@link org.nectl.core.dynamics.InverseDynamics}.
+ *
+ * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
+ */
+public final class ElasticJointInverseDynamics
+{
+    private final UnifiedBodies bodies;
+    private final SpringTorques springs;
+    private final int count;
+    private final int[] parent;
+    private final int[] coordinate;
+    private final boolean[] prismatic;
+    /** True for a tree coordinate whose acceleration the spring decides (an elastic link joint). */
+    private final boolean[] free;
+    private final int[] elasticOfCoordinate;
+    private final int[] coordinateOfElastic;
+    private final double[] mass;
+    private final double[] firstMoment;
+    private final double[] inertia;
+    private final double[] placementRotation;
+    private final double[] placementTranslation;
+    private final double[] rotorInertia;
+    private final double[] coulomb;
+    private final double[] viscous;
+    private final double[] bodyWrench;
+    private final double[] baseAcceleration = new double[6];
+    private boolean friction = true;
+
+    private final double[] rotation;
+    private final double[] origin;
+    private final double[] axis;
+    private final double[] velocity;
+    private final double[] gamma;
+    private final double[] articulated;
+    private final double[] bias;
+    /** alpha_j: the bias wrench body j's subtree passes to its parent (eqs. 74, 76). */
+    private final double[] transmitted;
+    private final double[] projected;
+    private final double[] inverseH;
+    private final double[] drive;
+    private final double[] acceleration;
+    private final double[] y;
+    private final double[] yd;
+    private final double[] ydd;
+    private final double[] treeTorque;
+    private final double[] spring;
+    private final double[] scratch = new double[12];
+
+    /**
+     * Not real-time safe: builds the unified bodies and the workspace.
+     *
+     * @param model the robot.
+     * @throws IllegalArgumentException if a rigid joint's motor is mounted on a moving link.
+     */
+    public ElasticJointInverseDynamics(final ElasticRobotModel model)
+    {
+        bodies = new UnifiedBodies(model);
+        if (!bodies.rotorsAreIndependent)
+        {
+            throw new IllegalArgumentException("robot '" + model.links().name() + "': a rigid joint's motor is mounted"
+                + " on a moving link; the recursive elastic-joint algorithms need those motors on the base");
+        }
+        springs = new SpringTorques(model);
+        final RobotModel tree = bodies.tree;
+        count = tree.bodyCount();
+        final int t = bodies.treeDof();
+        parent = tree.parents();
+        coordinate = tree.coordinatesOfBodies();
+        prismatic = new boolean[count];
+        for (int i = 0; i < count; i++)
+        {
+            prismatic[i] = tree.jointType(i) == JointType.PRISMATIC;
+        }
+        free = new boolean[t];
+        elasticOfCoordinate = new int[t];
+        for (int k = 0; k < t; k++)
+        {
+            elasticOfCoordinate[k] = k < bodies.dof ? model.elasticIndex(k) : -1;
+            free[k] = elasticOfCoordinate[k] >= 0;
+        }
+        coordinateOfElastic = new int[model.elasticCount()];
+        for (int e = 0; e < coordinateOfElastic.length; e++)
+        {
+            coordinateOfElastic[e] = model.coordinateOfElastic(e);
+        }
+        mass = tree.masses();
+        firstMoment = tree.firstMoments();
+        inertia = tree.inertiasAtOrigin();
+        placementRotation = tree.placementRotations();
+        placementTranslation = tree.placementTranslations();
+        rotorInertia = new double[t];
+        coulomb = new double[t];
+        viscous = new double[t];
+        for (int k = 0; k < t; k++)
+        {
+            final JointActuation a = tree.actuation(k);
+            rotorInertia[k] = a.rotorInertia();
+            coulomb[k] = a.coulombFriction();
+            viscous[k] = a.viscousFriction();
+        }
+        bodyWrench = new double[6 * count];
+        rotation = new double[9 * count];
+        origin = new double[3 * count];
+        axis = new double[6 * count];
+        velocity = new double[6 * count];
+        gamma = new double[6 * count];
+        articulated = new double[36 * count];
+        bias = new double[6 * count];
+        transmitted = new double[6 * count];
+        projected = new double[6 * count];
+        inverseH = new double[count];
+        drive = new double[count];
+        acceleration = new double[6 * count];
+        y = new double[t];
+        yd = new double[t];
+        ydd = new double[t];
+        treeTorque = new double[t];
+        spring = new double[model.elasticCount()];
+        gravity(0.0, 0.0, -9.81);
+    }
+
+    /**
+     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
+     *
+     * @param gx x component in the base frame, m/s^2.
+     * @param gy y component in the base frame, m/s^2.
+     * @param gz z component in the base frame, m/s^2.
+     */
+    public void gravity(final double gx, final double gy, final double gz)
+    {
+        baseAcceleration[0] = -gx;
+        baseAcceleration[1] = -gy;
+        baseAcceleration[2] = -gz;
+    }
+
+    /**
+     * Sets the wrench applied ON a link BY the environment, kept until changed or cleared.
+     * Real-time safe.
+     *
+     * @param body link body index of the rigid model.
+     * @param fx force x, N, body frame.
+     * @param fy force y, N, body frame.
+     * @param fz force z, N, body frame.
+     * @param mx moment x about the body-frame origin, N m, body frame.
+     * @param my moment y about the body-frame origin, N m, body frame.
+     * @param mz moment z about the body-frame origin, N m, body frame.
+     */
+    public void externalWrench(
+        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
+    {
+        final int e = 6 * body;
+        bodyWrench[e] = fx;
+        bodyWrench[e + 1] = fy;
+        bodyWrench[e + 2] = fz;
+        bodyWrench[e + 3] = mx;
+        bodyWrench[e + 4] = my;
+        bodyWrench[e + 5] = mz;
+    }
+
+    /** Sets every external wrench to zero. Real-time safe. */
+    public void clearExternalWrenches()
+    {
+        Arrays.fill(bodyWrench, 0.0);
+    }
+
+    /**
+     * Switches link-side and motor-side friction on or off (default on). Real-time safe.
+     *
+     * @param enabled true to include friction.
+     */
+    public void friction(final boolean enabled)
+    {
+        friction = enabled;
+    }
+
+    /**
+     * Real-time safe: allocates nothing.
+     *
+     * @param q link positions by coordinate, rad or m.
+     * @param theta motor positions by elastic index (reflected).
+     * @param qd link velocities.
+     * @param thetad motor velocities.
+     * @param qdd in: accelerations of the rigid joints (elastic entries ignored); out: the elastic
+     *     joints' accelerations written into their entries.
+     * @param thetadd motor accelerations.
+     * @param jointTorque output: the rigid joints' motor torques (eq. 82) and the elastic joints'
+     *     spring torques, N m or N.
+     * @param motorTorque output: the elastic joints' motor torques, N m or N.
+     * @return true on success; false if some free joint's articulated inertia H_j is not positive.
+     */
+    public boolean compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
+        final double[] qdd, final double[] thetadd, final double[] jointTorque, final double[] motorTorque)
+    {
+        bodies.toTree(q, theta, y);
+        bodies.toTree(qd, thetad, yd);
+        bodies.toTree(qdd, thetadd, ydd);
+        springs.compute(q, theta, qd, thetad, spring);
+        firstForwardPass();
+        final boolean solvable = backwardPass();
+        secondForwardPass();
+        for (int k = 0; k < bodies.dof; k++)
+        {
+            if (free[k])
+            {
+                qdd[k] = ydd[k];
+            }
+        }
+        // (82) on the tree, then back to q and theta: tau_m = eta tau_phi + sigma.
+        bodies.fromTree(treeTorque, jointTorque, motorTorque);
+        for (int e = 0; e < spring.length; e++)
+        {
+            motorTorque[e] += spring[e];
+            jointTorque[coordinateOfElastic[e]] = spring[e];
+        }
+        return solvable;
+    }
+
+    /** Poses, axes S_j, velocities, gamma_j = v_j x S_j qd_j and beta_j (eqs. 33-35). */
+    private void firstForwardPass()
+    {
+        for (int j = 0; j < count; j++)
+        {
+            pose(j);
+            final int s = 6 * j;
+            final int p = parent[j];
+            for (int c = 0; c < 6; c++)
+            {
+                velocity[s + c] = p < 0 ? 0.0 : velocity[6 * p + c];
+                gamma[s + c] = 0.0;
+            }
+            final int k = coordinate[j];
+            if (k >= 0)
+            {
+                jointAxis(j);
+                for (int c = 0; c < 6; c++)
+                {
+                    velocity[s + c] += axis[s + c] * yd[k];
+                }
+                crossMotion(velocity, s, axis, s, gamma, s);
+                for (int c = 0; c < 6; c++)
+                {
+                    gamma[s + c] *= yd[k];
+                }
+            }
+            rigidInertia(j);
+            wrenchBias(j);
+        }
+    }
+
+    /** J*_j reduced through free joints (eqs. 72-74), kept whole through driven ones (eqs. 75-78). */
+    private boolean backwardPass()
+    {
+        boolean solvable = true;
+        for (int j = count - 1; j >= 0; j--)
+        {
+            final int k = coordinate[j];
+            if (k >= 0 && free[k])
+            {
+                solvable &= reduceThroughFreeJoint(j, k);
+            }
+            else
+            {
+                addDrivenAcceleration(j, k);
+            }
+            final int p = parent[j];
+            if (p >= 0)
+            {
+                for (int c = 0; c < 36; c++)
+                {
+                    articulated[36 * p + c] += articulated[36 * j + c];
+                }
+                for (int c = 0; c < 6; c++)
+                {
+                    bias[6 * p + c] += transmitted[6 * j + c];
+                }
+            }
+        }
+        return solvable;
+    }
+
+    /** (72)-(74): H_j, K_j = J* - J* a H^-1 a^T J*, alpha_j with the spring torque as the joint torque. */
+    private boolean reduceThroughFreeJoint(final int j, final int k)
+    {
+        final int s = 6 * j;
+        final int a = 36 * j;
+        for (int r = 0; r < 6; r++)
+        {
+            double sum = 0.0;
+            for (int c = 0; c < 6; c++)
+            {
+                sum += articulated[a + 6 * r + c] * axis[s + c];
+            }
+            projected[s + r] = sum;
+        }
+        final double h = dot6(axis, s, projected, s) + rotorInertia[k];
+        inverseH[j] = 1.0 / h;
+        drive[j] = spring[elasticOfCoordinate[k]] - frictionTorque(k) - dot6(axis, s, bias, s);
+        for (int r = 0; r < 6; r++)
+        {
+            final double ur = projected[s + r] * inverseH[j];
+            for (int c = r; c < 6; c++)
+            {
+                final double reduced = articulated[a + 6 * r + c] - ur * projected[s + c];
+                articulated[a + 6 * r + c] = reduced;
+                articulated[a + 6 * c + r] = reduced;
+            }
+        }
+        for (int r = 0; r < 6; r++)
+        {
+            transmitted[s + r] = bias[s + r] + projected[s + r] * drive[j] * inverseH[j];
+        }
+        addTimesVector(a, gamma, s, transmitted, s);
+        return h > 0.0;
+    }
+
+    /** (75)-(76): K_j = J*_j, alpha_j = J*_j (gamma_j + a_j qdd_j) - beta*_j, the acceleration known. */
+    private void addDrivenAcceleration(final int j, final int k)
+    {
+        final int s = 6 * j;
+        for (int c = 0; c < 6; c++)
+        {
+            scratch[c] = gamma[s + c] + (k >= 0 ? axis[s + c] * ydd[k] : 0.0);
+            transmitted[s + c] = bias[s + c];
+        }
+        addTimesVector(36 * j, scratch, 0, transmitted, s);
+    }
+
+    /** (79)-(82): free joints' accelerations, link accelerations, driven joints' torques. */
+    private void secondForwardPass()
+    {
+        for (int j = 0; j < count; j++)
+        {
+            final int s = 6 * j;
+            final int p = parent[j];
+            for (int c = 0; c < 6; c++)
+            {
+                acceleration[s + c] = (p < 0 ? baseAcceleration[c] : acceleration[6 * p + c]) + gamma[s + c];
+            }
+            final int k = coordinate[j];
+            if (k < 0)
+            {
+                continue;
+            }
+            if (free[k])
+            {
+                // (80)
+                ydd[k] = (drive[j] - dot6(projected, s, acceleration, s)) * inverseH[j];
+                treeTorque[k] = 0.0;
+            }
+            for (int c = 0; c < 6; c++)
+            {
+                acceleration[s + c] += axis[s + c] * ydd[k];
+            }
+            if (!free[k])
+            {
+                // (79), (82): the wrench through joint j is J*_j a_j + beta-side bias
+                for (int c = 0; c < 6; c++)
+                {
+                    scratch[c] = bias[s + c];
+                }
+                addTimesVector(36 * j, acceleration, s, scratch, 0);
+                treeTorque[k] = dot6(axis, s, scratch, 0) + rotorInertia[k] * ydd[k] + frictionTorque(k);
+            }
+        }
+    }
+
+    private double frictionTorque(final int k)
+    {
+        return friction ? coulomb[k] * Math.signum(yd[k]) + viscous[k] * yd[k] : 0.0;
+    }
+
+    /** World pose of body j: R_j = R_p Pl_R Rot(z, q) or position + q Pl_R z. */
+    private void pose(final int j)
+    {
+        final int p = parent[j];
+        final int k = coordinate[j];
+        final double angle = k >= 0 && !prismatic[j] ? y[k] : 0.0;
+        final double slide = k >= 0 && prismatic[j] ? y[k] : 0.0;
+        final double cos = Math.cos(angle);
+        final double sin = Math.sin(angle);
+        final int r = 9 * j;
+        for (int row = 0; row < 3; row++)
+        {
+            final double x = placementRotation[r + 3 * row];
+            final double yy = placementRotation[r + 3 * row + 1];
+            scratch[3 * row] = cos * x + sin * yy;
+            scratch[3 * row + 1] = cos * yy - sin * x;
+            scratch[3 * row + 2] = placementRotation[r + 3 * row + 2];
+            scratch[9 + row] = placementTranslation[3 * j + row] + slide * placementRotation[r + 3 * row + 2];
+        }
+        for (int row = 0; row < 3; row++)
+        {
+            for (int col = 0; col < 3; col++)
+            {
+                rotation[r + 3 * row + col] = p < 0 ? scratch[3 * row + col]
+                    : rotation[9 * p + 3 * row] * scratch[col] + rotation[9 * p + 3 * row + 1] * scratch[3 + col]
+                        + rotation[9 * p + 3 * row + 2] * scratch[6 + col];
+            }
+            origin[3 * j + row] = p < 0 ? scratch[9 + row]
+                : origin[3 * p + row] + rotation[9 * p + 3 * row] * scratch[9] + rotation[9 * p + 3 * row + 1] * scratch[10]
+                    + rotation[9 * p + 3 * row + 2] * scratch[11];
+        }
+    }
+
+    /** S_j about the base origin: revolute (o x z, z), prismatic (z, 0). */
+    private void jointAxis(final int j)
+    {
+        final int s = 6 * j;
+        final int r = 9 * j;
+        final double zx = rotation[r + 2];
+        final double zy = rotation[r + 5];
+        final double zz = rotation[r + 8];
+        if (prismatic[j])
+        {
+            setVector(axis, s, zx, zy, zz);
+            setVector(axis, s + 3, 0.0, 0.0, 0.0);
+            return;
+        }
+        final double ox = origin[3 * j];
+        final double oy = origin[3 * j + 1];
+        final double oz = origin[3 * j + 2];
+        setVector(axis, s, oy * zz - oz * zy, oz * zx - ox * zz, ox * zy - oy * zx);
+        setVector(axis, s + 3, zx, zy, zz);
+    }
+
+    /** J_j about the base origin as [[m 1, -h^], [h^, O]] (Khalil 2010, eq. 11). */
+    private void rigidInertia(final int j)
+    {
+        final int r = 9 * j;
+        final double m = mass[j];
+        final double ox = origin[3 * j];
+        final double oy = origin[3 * j + 1];
+        final double oz = origin[3 * j + 2];
+        // h' = R MS, h = m o + h'
+        final double[] ms = firstMoment;
+        final double hpx = rotation[r] * ms[3 * j] + rotation[r + 1] * ms[3 * j + 1] + rotation[r + 2] * ms[3 * j + 2];
+        final double hpy = rotation[r + 3] * ms[3 * j] + rotation[r + 4] * ms[3 * j + 1] + rotation[r + 5] * ms[3 * j + 2];
+        final double hpz = rotation[r + 6] * ms[3 * j] + rotation[r + 7] * ms[3 * j + 1] + rotation[r + 8] * ms[3 * j + 2];
+        final double hx = m * ox + hpx;
+        final double hy = m * oy + hpy;
+        final double hz = m * oz + hpz;
+        final int a = 36 * j;
+        for (int c = 0; c < 36; c++)
+        {
+            articulated[a + c] = 0.0;
+        }
+        articulated[a] = m;
+        articulated[a + 7] = m;
+        articulated[a + 14] = m;
+        // -h^ top right, h^ bottom left
+        setSkew(a + 3, -hx, -hy, -hz);
+        setSkew(a + 18, hx, hy, hz);
+        // O = R J R^T - o^ h'^ - h'^ o^ - m o^ o^
+        // scratch: o at 0-2, h' at 3-5
+        setVector(scratch, 0, ox, oy, oz);
+        setVector(scratch, 3, hpx, hpy, hpz);
+        for (int row = 0; row < 3; row++)
+        {
+            for (int col = 0; col < 3; col++)
+            {
+                double rjrt = 0.0;
+                for (int u = 0; u < 3; u++)
+                {
+                    for (int v = 0; v < 3; v++)
+                    {
+                        rjrt += rotation[r + 3 * row + u] * inertia[r + 3 * u + v] * rotation[r + 3 * col + v];
+                    }
+                }
+                final double delta = row == col ? 1.0 : 0.0;
+                // -[a]^[b]^ = (a . b) 1 - b a^T, symmetrised over (o, h') and m (o, o)
+                final double cross = 2.0 * delta * (ox * hpx + oy * hpy + oz * hpz)
+                    - scratch[3 + row] * scratch[col] - scratch[row] * scratch[3 + col];
+                final double point = m * (delta * (ox * ox + oy * oy + oz * oz) - scratch[row] * scratch[col]);
+                articulated[a + 6 * (3 + row) + 3 + col] = rjrt + cross + point;
+            }
+        }
+    }
+
+    /** beta side: v x* (J v) minus the external wrench in the base frame (eq. 35, sign as a bias). */
+    private void wrenchBias(final int j)
+    {
+        final int s = 6 * j;
+        final int a = 36 * j;
+        for (int r = 0; r < 6; r++)
+        {
+            double sum = 0.0;
+            for (int c = 0; c < 6; c++)
+            {
+                sum += articulated[a + 6 * r + c] * velocity[s + c];
+            }
+            scratch[r] = sum;
+        }
+        for (int c = 0; c < 6; c++)
+        {
+            bias[s + c] = 0.0;
+        }
+        // (w x f, w x n + v x f)
+        addCross(velocity, s + 3, scratch, 0, bias, s);
+        addCross(velocity, s + 3, scratch, 3, bias, s + 3);
+        addCross(velocity, s, scratch, 0, bias, s + 3);
+        final int r = 9 * j;
+        final int e = 6 * j;
+        for (int row = 0; row < 3; row++)
+        {
+            scratch[row] = rotation[r + 3 * row] * bodyWrench[e] + rotation[r + 3 * row + 1] * bodyWrench[e + 1]
+                + rotation[r + 3 * row + 2] * bodyWrench[e + 2];
+            scratch[3 + row] = rotation[r + 3 * row] * bodyWrench[e + 3] + rotation[r + 3 * row + 1] * bodyWrench[e + 4]
+                + rotation[r + 3 * row + 2] * bodyWrench[e + 5];
+        }
+        addCross(origin, 3 * j, scratch, 0, scratch, 3);
+        for (int c = 0; c < 6; c++)
+        {
+            bias[s + c] -= scratch[c];
+        }
+    }
+
+    /** out += J_a v, J_a the 6x6 at offset a. */
+    private void addTimesVector(final int a, final double[] v, final int iv, final double[] out, final int io)
+    {
+        for (int r = 0; r < 6; r++)
+        {
+            double sum = 0.0;
+            for (int c = 0; c < 6; c++)
+            {
+                sum += articulated[a + 6 * r + c] * v[iv + c];
+            }
+            out[io + r] += sum;
+        }
+    }
+
+    private void setSkew(final int at, final double x, final double y2, final double z)
+    {
+        articulated[at] = 0.0;
+        articulated[at + 1] = -z;
+        articulated[at + 2] = y2;
+        articulated[at + 6] = z;
+        articulated[at + 7] = 0.0;
+        articulated[at + 8] = -x;
+        articulated[at + 12] = -y2;
+        articulated[at + 13] = x;
+        articulated[at + 14] = 0.0;
+    }
+
+    private static void setVector(final double[] out, final int io, final double x, final double y2, final double z)
+    {
+        out[io] = x;
+        out[io + 1] = y2;
+        out[io + 2] = z;
+    }
+
+    private static double dot6(final double[] a, final int ia, final double[] b, final int ib)
+    {
+        double sum = 0.0;
+        for (int c = 0; c < 6; c++)
+        {
+            sum += a[ia + c] * b[ib + c];
+        }
+        return sum;
+    }
+
+    /** out = a x b for motion vectors: (wa x vb + va x wb, wa x wb). */
+    private static void crossMotion(final double[] a, final int ia, final double[] b, final int ib,
+        final double[] out, final int io)
+    {
+        for (int c = 0; c < 6; c++)
+        {
+            out[io + c] = 0.0;
+        }
+        addCross(a, ia + 3, b, ib, out, io);
+        addCross(a, ia, b, ib + 3, out, io);
+        addCross(a, ia + 3, b, ib + 3, out, io + 3);
+    }
+
+    /** out += a x b (3-vectors); out may alias neither input. */
+    private static void addCross(final double[] a, final int ia, final double[] b, final int ib,
+        final double[] out, final int io)
+    {
+        final double ax = a[ia];
+        final double ay = a[ia + 1];
+        final double az = a[ia + 2];
+        final double bx = b[ib];
+        final double by = b[ib + 1];
+        final double bz = b[ib + 2];
+        out[io] += ay * bz - az * by;
+        out[io + 1] += az * bx - ax * bz;
+        out[io + 2] += ax * by - ay * bx;
+    }
+}
