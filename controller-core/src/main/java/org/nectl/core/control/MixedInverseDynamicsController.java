@@ -14,7 +14,7 @@ import org.nectl.core.elastic.SpringTorques;
  * Newton-Euler Formulation", eqs. 37-52), on the model x = (q, theta), A(q) xdd + zeta = u of eq. 30:
  * <ul>
  * <li>load side (37)-(39): qd_r = qd_d + Lambda_q e_q, sigma_q = qd_r - qd, and for rigid joints the
- *   torque tau_qc = M qdd_r + S theta_dd + C qd_r + C1 theta_d + G + K_Dq sigma_q;</li>
+ *   torque tau_qc = M qdd_r + S theta_dd + C qd_r + C1 theta' + G + K_Dq sigma_q;</li>
  * <li>motor side (44)-(49): theta_r' = theta_d' + Lambda_theta e_theta + sigma_qe, sigma_theta =
  *   theta_r' - theta', and for elastic joints tau_me = S^T qdd + B theta_r'' + C2 qd + K (theta_d - q_e)
  *   + K_Dtheta sigma_theta.</li>

@@ -112,8 +112,8 @@ public final class MixedArmSimulator
     }
 
     /**
-     * Applies a force fixed in the base frame at a point fixed in a link, until changed. Not
-     * real-time safe only in that it is meant for set-up.
+     * Applies a force fixed in the base frame at a point fixed in a link, until changed (one such
+     * load at a time). Real-time safe.
      *
      * @param body link body index.
      * @param pointInBody point of application, m, body frame.
