@@ -3,7 +3,7 @@ package org.nectl.service.cli;
 import org.nectl.core.control.MixedInverseDynamicsController;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.elastic.ElasticRobotModel;
-import org.nectl.core.elastic.MixedInverseDynamics;
+import org.nectl.core.elastic.RestingMotorPositions;
 import org.nectl.core.simulation.MixedArmSimulator;
 import org.nectl.core.simulation.MixedTrackingRun;
 
@@ -34,6 +34,8 @@ final class MixedElasticStudy
     static final double SETTLE_S = 2.0;
     static final long PERIOD_NS = 1_000_000L;
     static final int SUBSTEPS = 4;
+    /** Gravity in the base frame, m/s^2 (the simulator's and the controller's default). */
+    private static final double[] GRAVITY = {0.0, 0.0, -9.81};
     /** Payload: force in the base frame, N, at the end effector. */
     static final double[] PAYLOAD_FORCE_N = {0.0, 0.0, -3.0};
     /** The study's gains, see the class comment. */
@@ -91,30 +93,12 @@ final class MixedElasticStudy
             simulator.baseFrameLoad(plant.links().bodyCount() - 1, endEffectorPoint, PAYLOAD_FORCE_N);
         }
         final int dof = plant.dof();
-        simulator.reset(INITIAL_Q, heldMotorPositions(plant), new double[dof], new double[plant.elasticCount()]);
+        simulator.reset(INITIAL_Q, RestingMotorPositions.compute(plant, INITIAL_Q, GRAVITY), new double[dof], new double[plant.elasticCount()]);
         final MixedInverseDynamicsController controller = new MixedInverseDynamicsController(controllerModel, gains.kpQ(),
             gains.kdQ(), gains.kpTheta(), gains.kdTheta(), new TorqueLimiter(controllerModel.links(), periodNs));
         final long ticks = Math.round(durationS / (periodNs * 1e-9));
         return MixedTrackingRun.run(simulator, controller, MixedElasticStudy::sinusoid, periodNs, ticks,
             Math.round(SETTLE_S / (periodNs * 1e-9)));
-    }
-
-    /** theta = q + tau / K at q(0), at rest: each spring holds its link's static load. */
-    static double[] heldMotorPositions(final ElasticRobotModel model)
-    {
-        final int dof = model.dof();
-        final int ne = model.elasticCount();
-        final double[] jointTorque = new double[dof];
-        final double[] motorTorque = new double[ne];
-        final double[] theta = new double[ne];
-        new MixedInverseDynamics(model).compute(INITIAL_Q, theta, new double[dof], new double[ne], new double[dof],
-            new double[ne], jointTorque, motorTorque);
-        for (int e = 0; e < ne; e++)
-        {
-            final int k = model.coordinateOfElastic(e);
-            theta[e] = INITIAL_Q[k] + jointTorque[k] / model.elasticity(k).stiffness();
-        }
-        return theta;
     }
 
     /** q_d = A sin(w t) on every joint and its derivatives up to the 4th. */
