@@ -18,8 +18,8 @@ import org.nectl.core.elastic.MixedForwardDynamics;
  * (e.g. a payload's weight) can act at a point of a body; it is re-expressed in the body frame at
  * every Runge-Kutta stage.
  *
- * <p>Not thread safe: one instance per thread. {@link #step}, {@link #command} and the state
- * accessors are real-time safe.
+ * <p>Not thread safe: one instance per thread. {@link #step}, {@link #stepBraked}, {@link #command}
+ * and the state accessors are real-time safe.
  */
 public final class MixedArmSimulator
 {
@@ -189,6 +189,16 @@ public final class MixedArmSimulator
         return allFinite(state) ? ArmSimulator.STEP_OK : ArmSimulator.STEP_NON_FINITE;
     }
 
+    /**
+     * Advances simulated time by one period with every link and motor held by its brake: the
+     * velocities become zero and the positions stay. Real-time safe.
+     */
+    public void stepBraked()
+    {
+        java.util.Arrays.fill(state, size, 2 * size, 0.0);
+        stepCount++;
+    }
+
     private boolean rungeKuttaStep()
     {
         final double h = substepS;
@@ -289,6 +299,12 @@ public final class MixedArmSimulator
     public long timeNs()
     {
         return stepCount * periodNs;
+    }
+
+    /** @return periods integrated or braked since the last {@link #reset}. */
+    public long stepCount()
+    {
+        return stepCount;
     }
 
     /** @return number of elastic joints (motor coordinates theta). */
