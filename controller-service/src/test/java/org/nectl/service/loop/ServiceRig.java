@@ -139,7 +139,7 @@ final class ServiceRig implements AutoCloseable
     /** As {@link #adapter(SimulatedArm, SimulationMode)} with other adapter settings (e.g. a longer watchdog). */
     SimulatedArmAdapter adapter(final SimulatedArm arm, final SimulationMode mode, final AdapterSettings settings)
     {
-        final AdapterLink link = new AdapterLink(client.aeron(), LinkConfig.ipcDefaults(), PANDA.dof());
+        final AdapterLink link = new AdapterLink(client.aeron(), LinkConfig.ipcDefaults(), arm.dof());
         await(link::isConnected, "adapter link connected");
         return new SimulatedArmAdapter(arm, link, settings, mode, SystemNanoClock.INSTANCE, () ->
         {
