@@ -2,6 +2,7 @@ package org.nectl.config.deploy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -45,7 +46,7 @@ public final class DeploymentConfigs
 
     private static List<String> concat(final List<String> a, final List<String> b)
     {
-        final List<String> all = new java.util.ArrayList<>(a);
+        final List<String> all = new ArrayList<>(a);
         all.addAll(b);
         return List.copyOf(all);
     }

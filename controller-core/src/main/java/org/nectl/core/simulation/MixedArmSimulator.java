@@ -1,5 +1,7 @@
 package org.nectl.core.simulation;
 
+import java.util.Arrays;
+
 import org.nectl.core.dynamics.BaseFramePoses;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.MixedForwardDynamics;
@@ -195,7 +197,7 @@ public final class MixedArmSimulator
      */
     public void stepBraked()
     {
-        java.util.Arrays.fill(state, size, 2 * size, 0.0);
+        Arrays.fill(state, size, 2 * size, 0.0);
         stepCount++;
     }
 

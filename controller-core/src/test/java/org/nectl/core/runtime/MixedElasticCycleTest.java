@@ -3,6 +3,8 @@ package org.nectl.core.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
+
 import org.junit.jupiter.api.Test;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.ReferenceTimeScaling;
@@ -104,7 +106,7 @@ class MixedElasticCycleTest
         {
             // Exact model from rest in equilibrium; the law's error dynamics (Lambda_q = 20 1/s,
             // Lambda_theta = 10 1/s) and the 1 ms zero-order hold leave about a milliradian.
-            assertTrue(rms[k] < 2e-3, "seed " + SEED + " joint " + k + " rms " + java.util.Arrays.toString(rms));
+            assertTrue(rms[k] < 2e-3, "seed " + SEED + " joint " + k + " rms " + Arrays.toString(rms));
         }
     }
 

@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.nectl.config.deploy.DeploymentConfig;
 import org.nectl.config.deploy.DeploymentConfigs;
-import org.nectl.core.runtime.ControllerMode;
 import org.nectl.core.runtime.CycleSettings;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
@@ -109,21 +108,12 @@ class MixedElasticServiceTest
         final long completed;
         try (ServiceRig rig = new ServiceRig(settings))
         {
-            final ControlLoop loop = rig.service.loop();
             final SimulatedArm arm = new SimulatedArm(settings.mixedLaw().model(),
                 new SimulatedArmConfig(settings.model()).periodNs(settings.cycle().periodNs()).initialQ(START)
                     .countsPerRevolution(1 << 20).noise(1e-5, 1e-4, SEED));
             final SimulatedArmAdapter adapter = rig.adapter(arm, SimulationMode.LOCKSTEP);
-            rig.stepTo(0, arm, adapter);
-            assertTrue(rig.planner.enable(ControllerKind.MIXED_ELASTIC).accepted(), "enable acknowledged");
-            rig.awaitApplied(1);
-            assertEquals(ControllerMode.ENABLED, loop.mode(), "rejected: " + rig.service.lastTrajectoryRejection());
-            rig.stepTo(SETTLE_STEPS, arm, adapter);
-            assertTrue(rig.planner.sendTrajectory(JointTrajectory.fromPositions(TIMES_S, waypoints())).accepted(),
-                "trajectory acknowledged");
-            rig.awaitApplied(2);
-            assertEquals(ControllerMode.TRACKING, loop.mode(), "rejected: " + rig.service.lastTrajectoryRejection());
-            rig.stepTo(STEPS, arm, adapter);
+            rig.trackInLockstep(arm, adapter, ControllerKind.MIXED_ELASTIC, JointTrajectory.fromPositions(TIMES_S, waypoints()),
+                SETTLE_STEPS, STEPS);
             final List<TelemetryRecorder.Sample> samples = rig.telemetry.samples;
             for (int i = 0; i <= STEPS; i++)
             {
@@ -143,7 +133,7 @@ class MixedElasticServiceTest
                 }
                 crcs[i] = sample.crc();
             }
-            completed = loop.cycle().completedTrajectories();
+            completed = rig.service.loop().cycle().completedTrajectories();
         }
         assertTrue(excursion > 0.35, "joint 0 moved " + excursion + " rad from the start, the trajectory 0.4 rad");
         final double[] rms = new double[3];
