@@ -1,5 +1,6 @@
 package org.nectl.hw;
 
+import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
 import org.nectl.transport.JointStateSample;
@@ -7,7 +8,9 @@ import org.nectl.transport.sbe.DriveMode;
 import org.nectl.transport.sbe.JointStateStatusEncoder;
 
 /**
- * A simulated torque-controlled arm: rigid-body physics ({@link ArmSimulator}), motor drives with
+ * A simulated torque-controlled arm: rigid-body physics ({@link ArmSimulator}), or for a robot with
+ * elastic joints mixed rigid/elastic physics ({@link org.nectl.core.simulation.MixedArmSimulator})
+ * whose drives command the motor side and whose motor encoders report theta, theta-dot; motor drives with
  * command latency and torque saturation, joint encoders with quantisation and noise, and injected
  * faults (docs/ADAPTERS.md, "Simulated arm"). Time advances only by {@link #step}, one control
  * period at a time, so the arm is deterministic: the same configuration and commands give
@@ -26,7 +29,7 @@ public final class SimulatedArm
 {
     private final int dof;
     private final long periodNs;
-    private final ArmSimulator simulator;
+    private final ArmPhysics physics;
     private final CommandDelayLine delayLine;
     private final SimulatedEncoders encoders;
     private final FaultSchedule faults;
@@ -35,6 +38,8 @@ public final class SimulatedArm
     private final double[] appliedTauNm;
     private final double[] trueQ;
     private final double[] trueQd;
+    private final double[] trueTheta;
+    private final double[] trueThetaDot;
     private DriveMode commandMode = DriveMode.ZERO_TORQUE;
     private boolean commandEnable;
     private boolean watchdogTripped;
@@ -47,20 +52,32 @@ public final class SimulatedArm
      * Builds the arm at rest at the configured initial positions, drives disabled, time 0, and
      * takes the first encoder sample. Not real-time safe.
      *
-     * @param model the simulated robot.
+     * @param model the simulated robot, rigid.
      * @param config settings, copied.
      */
     public SimulatedArm(final RobotModel model, final SimulatedArmConfig config)
     {
+        this(ElasticRobotModel.rigid(model), config);
+    }
+
+    /**
+     * Builds the arm at rest at the configured initial positions (for elastic joints with the springs
+     * holding the static load), drives disabled, time 0, and takes the first encoder sample. Not
+     * real-time safe.
+     *
+     * @param robot the simulated robot with its drives; rigid physics if it has no elastic joints.
+     * @param config settings, copied.
+     */
+    public SimulatedArm(final ElasticRobotModel robot, final SimulatedArmConfig config)
+    {
+        final RobotModel model = robot.links();
         if (config.dof() != model.dof())
         {
             throw new IllegalArgumentException("configuration for " + config.dof() + " joints, model has " + model.dof());
         }
         dof = model.dof();
         periodNs = config.periodNs();
-        simulator = new ArmSimulator(model, periodNs, config.substeps());
-        final double[] gravity = config.gravity();
-        simulator.gravity(gravity[0], gravity[1], gravity[2]);
+        physics = robot.elasticCount() > 0 ? new ElasticArmPhysics(robot, config) : new RigidArmPhysics(model, config);
         delayLine = new CommandDelayLine(dof, config.latencyPeriods());
         faults = new FaultSchedule(config.faults(), periodNs);
         encoders = new SimulatedEncoders(model, config, faults);
@@ -69,7 +86,10 @@ public final class SimulatedArm
         appliedTauNm = new double[dof];
         trueQ = config.initialQ();
         trueQd = new double[dof];
-        simulator.reset(trueQ, trueQd);
+        trueTheta = new double[dof];
+        trueThetaDot = new double[dof];
+        physics.motorPositions(trueTheta);
+        physics.motorVelocities(trueThetaDot);
         encoders.sample(0, trueQ, trueQd);
     }
 
@@ -89,7 +109,8 @@ public final class SimulatedArm
      * Hands the drives a new command, which they apply from the period {@code latencyPeriods} after
      * the next {@link #step} starts and hold until another arrives. Real-time safe.
      *
-     * @param tauNm link-side effort per joint, N m or N; copied.
+     * @param tauNm effort per joint, N m or N: the link-side torque of a rigid joint, the motor torque
+     *     (reflected to the link side) of an elastic joint; copied.
      * @param mode what the drives do with tau.
      * @param enable false: drives unpowered, brakes engaged.
      */
@@ -125,65 +146,75 @@ public final class SimulatedArm
         if (driveFault || isBraked(slot))
         {
             drivesEnabled = false;
-            simulator.stepBraked();
+            physics.stepBraked();
         }
         else
         {
             drivesEnabled = !watchdogTripped;
             applyTorques(slot);
-            simulator.torque(appliedTauNm);
-            result = simulator.step();
+            physics.command(appliedTauNm);
+            result = physics.step();
             if (result != ArmSimulator.STEP_OK)
             {
                 driveFault = true;
-                simulator.stepBraked();
+                physics.stepBraked();
             }
         }
-        simulator.positions(trueQ);
-        simulator.velocities(trueQd);
-        encoders.sample(simulator.stepCount(), trueQ, trueQd);
+        physics.positions(trueQ);
+        physics.velocities(trueQd);
+        physics.motorPositions(trueTheta);
+        physics.motorVelocities(trueThetaDot);
+        encoders.sample(physics.stepCount(), trueQ, trueQd);
         return result;
     }
 
     /**
-     * Fills the measured part of a JointState from the latest encoder sample: q, qd and the status
-     * bits (simulated, drivesEnabled, watchdogTripped, driveFault); sequence and timestamp are the
-     * adapter's. Real-time safe.
+     * Fills the measured part of a JointState from the latest encoder sample: q, qd, for elastic
+     * joints the motor encoders' theta, theta-dot (exact, NaN where the joint's encoder failed) and
+     * the elastic mask, and the status bits (simulated, drivesEnabled, watchdogTripped, driveFault);
+     * sequence and timestamp are the adapter's. Real-time safe.
      *
      * @param out the sample to fill.
      */
     public void sample(final JointStateSample out)
     {
         encoders.read(out.q(), out.qd());
+        final int elasticMask = physics.elasticMask();
+        for (int k = 0; k < dof; k++)
+        {
+            final boolean elastic = (elasticMask & (1 << k)) != 0;
+            out.theta()[k] = elastic ? (Double.isNaN(out.q()[k]) ? Double.NaN : trueTheta[k]) : 0.0;
+            out.thetaDot()[k] = elastic ? trueThetaDot[k] : 0.0;
+        }
         short bits = JointStateStatusEncoder.simulated((short)0, true);
         bits = JointStateStatusEncoder.drivesEnabled(bits, drivesEnabled);
         bits = JointStateStatusEncoder.watchdogTripped(bits, watchdogTripped);
         bits = JointStateStatusEncoder.driveFault(bits, driveFault);
-        out.statusBits(bits).elasticMask(0);
+        out.statusBits(bits).elasticMask(elasticMask);
     }
 
     /** @return periods integrated since start. */
     public long stepCount()
     {
-        return simulator.stepCount();
+        return physics.stepCount();
     }
 
     /** @return simulated time since start, ns: {@code stepCount * periodNs}. */
     public long timeNs()
     {
-        return simulator.timeNs();
+        return physics.timeNs();
     }
 
     /** @return true once a STALL fault is due: the adapter must stop communicating. */
     public boolean stalled()
     {
-        return faults.active(simulator.stepCount(), FaultKind.STALL);
+        return faults.active(physics.stepCount(), FaultKind.STALL);
     }
 
     /** @return true once a CRASH fault is due: the adapter process must die. */
     public boolean crashed()
     {
-        return faults.active(simulator.stepCount(), FaultKind.CRASH);
+        return faults.active(physics.stepCount(), FaultKind.CRASH);
     }
 
     /** @return true after a physics failure: drives faulted and braked for good. */
@@ -214,6 +245,12 @@ public final class SimulatedArm
     public void trueVelocities(final double[] out)
     {
         System.arraycopy(trueQd, 0, out, 0, dof);
+    }
+
+    /** @param out receives the true motor positions by coordinate (0 for rigid joints), rad or m. Real-time safe. */
+    public void trueMotorPositions(final double[] out)
+    {
+        System.arraycopy(trueTheta, 0, out, 0, dof);
     }
 
     /** @param out receives the torques the drives applied in the last period, N m or N. Real-time safe. */

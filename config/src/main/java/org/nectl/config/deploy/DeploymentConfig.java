@@ -6,6 +6,7 @@ import java.util.OptionalInt;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
+import org.nectl.core.runtime.MixedLawSettings;
 import org.nectl.core.runtime.SafetySettings;
 
 /**
@@ -29,12 +30,13 @@ public final class DeploymentConfig
     private final PlannerAuthenticationSettings plannerAuthentication;
     private final TelemetrySettings telemetry;
     private final HardwareSettings hardware;
+    private final MixedLawSettings mixedLaw;
 
     DeploymentConfig(
         final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
         final ControlLaw law, final CycleSettings cycle, final SafetySettings safety, final AeronSettings aeron,
         final PlannerEndpoint planner, final PlannerAuthenticationSettings plannerAuthentication,
-        final TelemetrySettings telemetry, final HardwareSettings hardware)
+        final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw)
     {
         this.file = file;
         this.modelFile = modelFile;
@@ -49,6 +51,7 @@ public final class DeploymentConfig
         this.plannerAuthentication = plannerAuthentication;
         this.telemetry = telemetry;
         this.hardware = hardware;
+        this.mixedLaw = mixedLaw;
     }
 
     /** @return the deployment file this was read from. */
@@ -133,6 +136,12 @@ public final class DeploymentConfig
     public HardwareSettings hardware()
     {
         return hardware;
+    }
+
+    /** @return the robot with its drives and the gains of the mixed rigid/elastic law. */
+    public MixedLawSettings mixedLaw()
+    {
+        return mixedLaw;
     }
 
     private static CycleSettings copy(final CycleSettings s)

@@ -2,6 +2,7 @@ package org.nectl.config.deploy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -9,8 +10,9 @@ import java.util.OptionalInt;
 import java.util.function.Function;
 
 import org.nectl.config.DescriptionException;
-import org.nectl.config.RobotDescriptions;
+import org.nectl.config.ElasticDescriptions;
 import org.nectl.config.YamlField;
+import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
@@ -34,11 +36,19 @@ public final class DeploymentConfigs
         "telemetry", "hardware", "control", "supervision", "gravity", "safety");
     private static final List<String> PLANNER_KEYS = List.of("bind", "keys", "allowed_sources", "time_window_ms");
     private static final List<String> MODES = List.of("realtime", "lockstep");
-    private static final List<String> LAWS = List.of("computed_torque", "pd_gravity");
+    private static final List<String> LAWS = List.of("computed_torque", "pd_gravity", "mixed_elastic");
     private static final long NS_PER_US = 1_000;
+    private static final List<String> CONTROL_KEYS = concat(CycleSettingsReader.CONTROL_KEYS, MixedLawReader.KEYS);
 
     private DeploymentConfigs()
     {
+    }
+
+    private static List<String> concat(final List<String> a, final List<String> b)
+    {
+        final List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return List.copyOf(all);
     }
 
     /**
@@ -51,10 +61,11 @@ public final class DeploymentConfigs
     {
         final YamlField root = YamlField.load(path).mapping(KEYS);
         final Path modelFile = modelFile(path, root.child("model"));
-        final RobotModel model = RobotDescriptions.load(modelFile);
+        final ElasticRobotModel robot = ElasticDescriptions.load(modelFile);
+        final RobotModel model = robot.links();
         final long periodNs = root.optional("period_us")
             .map(f -> f.integer(MIN_PERIOD_US, MAX_PERIOD_US)).orElse(DEFAULT_PERIOD_US) * NS_PER_US;
-        final Optional<YamlField> control = root.optional("control").map(c -> c.mapping(CycleSettingsReader.CONTROL_KEYS));
+        final Optional<YamlField> control = root.optional("control").map(c -> c.mapping(CONTROL_KEYS));
         final CycleSettings cycle = CycleSettingsReader.read(
             control, root.optional("supervision"), root.optional("gravity"), model.dof(), periodNs);
         final TelemetrySettings telemetry = section(root, "telemetry", TelemetrySettings::read, TelemetrySettings.defaults());
@@ -66,14 +77,28 @@ public final class DeploymentConfigs
             model,
             DeploymentMode.valueOf(word(root.optional("mode"), "mode", MODES, "realtime")),
             root.optional("core").map(f -> OptionalInt.of((int)f.integer(0, MAX_CORE))).orElse(OptionalInt.empty()),
-            ControlLaw.valueOf(word(control.flatMap(c -> c.optional("law")), "control law", LAWS, "computed_torque")),
+            law(control, robot),
             cycle,
             SafetySettingsReader.read(root.optional("safety"), model),
             section(root, "aeron", AeronSettings::read, AeronSettings.defaults()),
             section(root, "planner", DeploymentConfigs::planner, PlannerEndpoint.defaults()),
             section(root, "planner", p -> PlannerAuthenticationSettings.read(path, p), PlannerAuthenticationSettings.defaults()),
             telemetry,
-            hardware);
+            hardware,
+            MixedLawReader.read(control, robot));
+    }
+
+    /** The law; mixed_elastic only for a robot with elastic joints. */
+    private static ControlLaw law(final Optional<YamlField> control, final ElasticRobotModel robot)
+    {
+        final Optional<YamlField> field = control.flatMap(c -> c.optional("law"));
+        final ControlLaw law = ControlLaw.valueOf(word(field, "control law", LAWS, "computed_torque"));
+        if (law == ControlLaw.MIXED_ELASTIC && robot.elasticCount() == 0)
+        {
+            throw field.orElseThrow().error("control law mixed_elastic needs a robot with elastic joints (a drives "
+                + "section with a stiffness), but '" + robot.links().name() + "' has none");
+        }
+        return law;
     }
 
     private static Path modelFile(final Path path, final YamlField field)

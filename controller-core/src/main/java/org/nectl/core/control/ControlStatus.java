@@ -10,6 +10,8 @@ public final class ControlStatus
     public static final int OK = 0;
     /** At least one output is NaN or infinite (a non-finite input or gain); do not send it. */
     public static final int NON_FINITE_OUTPUT = 1;
+    /** The model's equations had no solution at this state (a singular matrix); do not send the output. */
+    public static final int SINGULAR_MODEL = 2;
 
     private ControlStatus()
     {

@@ -4,10 +4,12 @@ import java.util.Arrays;
 
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.ControlStatus;
+import org.nectl.core.control.MixedInverseDynamicsController;
 import org.nectl.core.control.PdGravityController;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -20,6 +22,7 @@ import org.nectl.core.model.RobotModel;
  * and stops the arm with its {@link StopCategory}; only {@link #reset} clears it.
  *
  * <p>Per tick the caller writes the measured state into {@link #measuredQ()} and {@link #measuredQd()}
+ * (for a robot with elastic joints also {@link #measuredTheta()} and {@link #measuredThetaDot()})
  * and calls {@link #tick}; it then reads {@link #tauCommand()}, {@link #drivesEnabled()} and the
  * telemetry accessors. Planner requests ({@link #enable}, {@link #startTrajectory}, ...) are applied
  * between ticks on the same thread; each returns a result code.
@@ -39,6 +42,8 @@ public final class ControlCycle
     public static final int REJECTED_DISCONTINUOUS = 3;
     /** Reference has the wrong number of joints. */
     public static final int REJECTED_JOINT_COUNT = 4;
+    /** The control law cannot run on this robot ({@link ControlLaw#MIXED_ELASTIC} without elastic joints). */
+    public static final int REJECTED_LAW = 5;
 
     /** Largest start offset of a new reference from the current one, rad or m. */
     public static final double MAX_REFERENCE_JUMP = 0.02;
@@ -56,6 +61,9 @@ public final class ControlCycle
     private final StateMonitor stateMonitor;
     private final ReferenceMonitor referenceMonitor;
     private final ReferenceTimeScaling timeScaling;
+    /** The mixed rigid/elastic law, or null for a robot without elastic joints. */
+    private final MixedInverseDynamicsController mixed;
+    private final int[] elasticCoordinates;
 
     private final double[] q;
     private final double[] qd;
@@ -64,6 +72,12 @@ public final class ControlCycle
     private final double[] qddRef;
     private final double[] qdddRef;
     private final double[] qddddRef;
+    /** q_d and its derivatives up to the 4th, [n][k]: views of qRef .. qddddRef. */
+    private final double[][] reference;
+    private final double[] thetaByCoordinate;
+    private final double[] thetaDotByCoordinate;
+    private final double[] theta;
+    private final double[] thetaDot;
     private final double[] pose;
     private final double[] stream;
     private final double[] tauLaw;
@@ -124,7 +138,32 @@ public final class ControlCycle
         final SafetySettings safety,
         final ReferenceTimeScaling.Settings timeScalingSettings)
     {
+        this(model, settings, safety, timeScalingSettings, MixedLawSettings.defaults(ElasticRobotModel.rigid(model)));
+    }
+
+    /**
+     * Not real-time safe: builds the controllers and sizes every array from the model; the mixed
+     * rigid/elastic law only if the robot has elastic joints.
+     *
+     * @param model the robot's links.
+     * @param settings gains, timeouts and limits.
+     * @param safety stop categories per fault and the reflexes' limits.
+     * @param timeScalingSettings the trajectory clock's tuning ({@link ReferenceTimeScaling}).
+     * @param mixedLaw the robot with its drives and the gains of {@link ControlLaw#MIXED_ELASTIC}.
+     * @throws IllegalArgumentException if the drives' robot has other joints than {@code model}.
+     */
+    public ControlCycle(
+        final RobotModel model,
+        final CycleSettings settings,
+        final SafetySettings safety,
+        final ReferenceTimeScaling.Settings timeScalingSettings,
+        final MixedLawSettings mixedLaw)
+    {
         dof = model.dof();
+        if (mixedLaw.model().dof() != dof)
+        {
+            throw new IllegalArgumentException("the drives' robot has " + mixedLaw.model().dof() + " joints, the robot " + dof);
+        }
         this.settings = settings;
         computedTorque = new ComputedTorqueController(model, settings.kp(), settings.kd());
         pdGravity = new PdGravityController(model, settings.pdKp(), settings.pdKd());
@@ -146,6 +185,18 @@ public final class ControlCycle
         qddRef = new double[dof];
         qdddRef = new double[dof];
         qddddRef = new double[dof];
+        reference = new double[][] {qRef, qdRef, qddRef, qdddRef, qddddRef};
+        mixed = mixedLaw.available() ? mixedController(mixedLaw, settings) : null;
+        final int elastic = mixedLaw.model().elasticCount();
+        elasticCoordinates = new int[elastic];
+        for (int e = 0; e < elastic; e++)
+        {
+            elasticCoordinates[e] = mixedLaw.model().coordinateOfElastic(e);
+        }
+        thetaByCoordinate = new double[dof];
+        thetaDotByCoordinate = new double[dof];
+        theta = new double[elastic];
+        thetaDot = new double[elastic];
         pose = new double[dof];
         stream = new double[4 * dof];
         tauLaw = new double[dof];
@@ -155,6 +206,21 @@ public final class ControlCycle
         trackingError = new double[dof];
         trackingSquareSum = new double[dof];
         saturatedTicks = new int[dof];
+    }
+
+    /**
+     * The mixed law's own limiter has no limits: the cycle's {@link TorqueLimiter} limits every law's
+     * command alike, once.
+     */
+    private static MixedInverseDynamicsController mixedController(final MixedLawSettings law, final CycleSettings settings)
+    {
+        final int dof = law.model().dof();
+        final double[] unlimited = CycleSettings.filled(dof, Double.POSITIVE_INFINITY);
+        final MixedInverseDynamicsController controller = new MixedInverseDynamicsController(law.model(), law.kpQ(),
+            law.kdQ(), law.kpTheta(), law.kdTheta(), new TorqueLimiter(unlimited, unlimited, settings.periodNs()));
+        final double[] g = settings.gravity();
+        controller.gravity(g[0], g[1], g[2]);
+        return controller;
     }
 
     /** @return the array the caller fills with measured positions before {@link #tick}, rad or m. */
@@ -167,6 +233,27 @@ public final class ControlCycle
     public double[] measuredQd()
     {
         return qd;
+    }
+
+    /**
+     * @return the array the caller fills with measured motor positions reflected to the link side, by
+     *     coordinate, before {@link #tick}, rad or m; read for elastic joints only.
+     */
+    public double[] measuredTheta()
+    {
+        return thetaByCoordinate;
+    }
+
+    /** @return the array the caller fills with measured motor velocities by coordinate; elastic joints only. */
+    public double[] measuredThetaDot()
+    {
+        return thetaDotByCoordinate;
+    }
+
+    /** @return true if the robot has elastic joints and {@link ControlLaw#MIXED_ELASTIC} can run. */
+    public boolean elastic()
+    {
+        return mixed != null;
     }
 
     /**
@@ -188,7 +275,8 @@ public final class ControlCycle
         }
         if (mode().drivesPowered())
         {
-            final int detected = stateMonitor.check(nowNs, newState, missingStates, heartbeatAgeNs, adapterFault, q, qd);
+            final int detected = stateMonitor.check(nowNs, newState, missingStates, heartbeatAgeNs, adapterFault, q, qd)
+                | (newState && !motorStateFinite() ? Faults.NON_FINITE_STATE : 0);
             if (detected != 0)
             {
                 fault(detected);
@@ -226,7 +314,7 @@ public final class ControlCycle
      * IDLE to ENABLED: power the drives and hold the measured pose with gravity compensation.
      *
      * @param controlLaw the law to run, or null to keep the current one.
-     * @return {@link #ACCEPTED}, {@link #REJECTED_MODE} or {@link #REJECTED_NO_STATE}.
+     * @return {@link #ACCEPTED}, {@link #REJECTED_MODE}, {@link #REJECTED_LAW} or {@link #REJECTED_NO_STATE}.
      */
     public int enable(final ControlLaw controlLaw)
     {
@@ -234,7 +322,11 @@ public final class ControlCycle
         {
             return REJECTED_MODE;
         }
-        if (!hasState || !StateMonitor.finite(q) || !StateMonitor.finite(qd))
+        if (!available(controlLaw))
+        {
+            return REJECTED_LAW;
+        }
+        if (!hasState || !StateMonitor.finite(q) || !StateMonitor.finite(qd) || !motorStateFinite())
         {
             return REJECTED_NO_STATE;
         }
@@ -264,13 +356,17 @@ public final class ControlCycle
      * Selects the control law used from the next enable on, while IDLE.
      *
      * @param controlLaw the law.
-     * @return {@link #ACCEPTED} or {@link #REJECTED_MODE} when not IDLE.
+     * @return {@link #ACCEPTED}, {@link #REJECTED_MODE} when not IDLE or {@link #REJECTED_LAW}.
      */
     public int selectLaw(final ControlLaw controlLaw)
     {
         if (mode() != ControllerMode.IDLE)
         {
             return REJECTED_MODE;
+        }
+        if (!available(controlLaw))
+        {
+            return REJECTED_LAW;
         }
         law = controlLaw;
         return ACCEPTED;
@@ -311,13 +407,17 @@ public final class ControlCycle
      * moves from the old law's torque to the new one's no faster than the rate limit.
      *
      * @param controlLaw the law to run, or null to keep the current one.
-     * @return {@link #ACCEPTED} or {@link #REJECTED_MODE}.
+     * @return {@link #ACCEPTED}, {@link #REJECTED_MODE} or {@link #REJECTED_LAW}.
      */
     public int hold(final ControlLaw controlLaw)
     {
         if (!supervisor.operational())
         {
             return REJECTED_MODE;
+        }
+        if (!available(controlLaw))
+        {
+            return REJECTED_LAW;
         }
         if (controlLaw != null)
         {
@@ -464,7 +564,40 @@ public final class ControlCycle
         }
         Arrays.fill(tauFeedforward, 0.0);
         Arrays.fill(tauFeedforwardRate, 0.0);
+        if (law == ControlLaw.MIXED_ELASTIC)
+        {
+            gatherMotorState();
+            return mixed.compute(q, theta, qd, thetaDot, reference, tauLaw);
+        }
         return pdGravity.compute(q, qd, qRef, qdRef, tauLaw);
+    }
+
+    private void gatherMotorState()
+    {
+        for (int e = 0; e < theta.length; e++)
+        {
+            theta[e] = thetaByCoordinate[elasticCoordinates[e]];
+            thetaDot[e] = thetaDotByCoordinate[elasticCoordinates[e]];
+        }
+    }
+
+    /** @return true if every elastic joint's measured motor position and velocity is finite. */
+    private boolean motorStateFinite()
+    {
+        for (final int k : elasticCoordinates)
+        {
+            if (!Double.isFinite(thetaByCoordinate[k]) || !Double.isFinite(thetaDotByCoordinate[k]))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return false for {@link ControlLaw#MIXED_ELASTIC} on a robot without elastic joints. */
+    private boolean available(final ControlLaw controlLaw)
+    {
+        return controlLaw != ControlLaw.MIXED_ELASTIC || mixed != null;
     }
 
     private void checkSaturation()

@@ -6,5 +6,7 @@ public enum ControlLaw
     /** tau = RNEA(q, qd, qdd_d + Kd e_dot + Kp e). */
     COMPUTED_TORQUE,
     /** tau = Kp e + Kd e_dot + g(q). */
-    PD_GRAVITY
+    PD_GRAVITY,
+    /** The mixed rigid/elastic inverse-dynamics law; only for a robot with elastic joints. */
+    MIXED_ELASTIC
 }

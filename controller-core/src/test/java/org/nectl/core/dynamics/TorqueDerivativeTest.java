@@ -12,7 +12,7 @@ class TorqueDerivativeTest
     private static final double TOLERANCE = 1e-7;
 
     /** Alternately any random robot, and a random tree or chain of 4-12 bodies with all joint kinds. */
-    private static RobotModel robot(final long seed)
+    static RobotModel robot(final long seed)
     {
         if (seed % 2 == 0)
         {

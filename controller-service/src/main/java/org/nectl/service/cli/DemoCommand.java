@@ -13,10 +13,12 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import org.nectl.config.DescriptionException;
-import org.nectl.config.RobotDescriptions;
+import org.nectl.config.ElasticDescriptions;
+import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControllerMode;
 import org.nectl.core.runtime.Faults;
+import org.nectl.core.runtime.MixedLawSettings;
 import org.nectl.service.loop.ControlLoop;
 import org.nectl.service.loop.ControllerService;
 import org.nectl.service.loop.LoopMode;
@@ -45,7 +47,8 @@ final class DemoCommand implements Callable<Integer>
     private static final double[] PANDA_READY = {0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785};
 
     @Option(names = "--model", paramLabel = "FILE", defaultValue = "config/robots/panda.yaml",
-        description = "Robot description; default ${DEFAULT-VALUE}.")
+        description = "Robot description; with elastic joints (a drives section) the arm is simulated with them and "
+            + "controlled by the mixed rigid/elastic law; default ${DEFAULT-VALUE}.")
     private Path modelFile;
 
     @Option(names = "--period-us", paramLabel = "US", defaultValue = "1000", description = "Control period, us; default ${DEFAULT-VALUE}.")
@@ -79,20 +82,22 @@ final class DemoCommand implements Callable<Integer>
     @Override
     public Integer call() throws IOException
     {
-        final RobotModel model;
+        final ElasticRobotModel robot;
         try
         {
-            model = RobotDescriptions.load(modelFile);
+            robot = ElasticDescriptions.load(modelFile);
         }
         catch (final DescriptionException e)
         {
             System.err.println("nectl demo: " + e.getMessage());
             return 2;
         }
+        final RobotModel model = robot.links();
         final double[] initialQ = initialPose(model);
         final ServiceSettings settings = ServiceSettings.defaults(model, periodUs * 1_000L, new InetSocketAddress("127.0.0.1", 0))
             .withCore(core)
-            .withMode(loopMode());
+            .withMode(loopMode())
+            .withMixedLaw(MixedLawSettings.defaults(robot));
         final ServiceSettings tolerant = settings.withCycle(settings.cycle().withSupervision(
             Math.max(settings.cycle().heartbeatTimeoutNs(), 4 * maxMissingStates * periodUs * 1_000L), maxMissingStates));
         final Path simLog = Files.createTempFile("nectl-demo-sim", ".log");
@@ -142,8 +147,10 @@ final class DemoCommand implements Callable<Integer>
         try (PlannerClient planner = new PlannerClient(service.plannerAddress(), ServiceSettings.DEFAULT_PLANNER_ID,
             service.settings().planner().authentication().keys(), Duration.ofSeconds(2), service.settings().planner().maxDatagramLength()))
         {
-            final CommandResult enabled = planner.enable(ControllerKind.COMPUTED_TORQUE);
-            say("planner: enable -> %s", enabled.describe());
+            final ControllerKind controller = service.settings().mixedLaw().available()
+                ? ControllerKind.MIXED_ELASTIC : ControllerKind.COMPUTED_TORQUE;
+            final CommandResult enabled = planner.enable(controller);
+            say("planner: enable %s -> %s", controller, enabled.describe());
             if (!enabled.accepted() || !await(() -> loop.mode() == ControllerMode.ENABLED, 5_000))
             {
                 say("the arm did not reach ENABLED (mode %s, faults %s)", loop.mode(), Faults.describe(loop.faults()));

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
         MonitorCommand.class,
         DemoCommand.class,
         RunCommand.class,
+        StudyCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class NectlCommand implements Runnable

@@ -11,7 +11,8 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.SystemNanoClock;
 import org.nectl.config.DescriptionException;
-import org.nectl.config.RobotDescriptions;
+import org.nectl.config.ElasticDescriptions;
+import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.hw.AdapterSettings;
 import org.nectl.hw.InjectedFault;
@@ -120,9 +121,10 @@ final class SimCommand implements Callable<Integer>
         final SimulationMode simulationMode;
         try
         {
-            model = RobotDescriptions.load(modelFile);
+            final ElasticRobotModel robot = ElasticDescriptions.load(modelFile);
+            model = robot.links();
             simulationMode = mode();
-            arm = new SimulatedArm(model, armConfig(model));
+            arm = new SimulatedArm(robot, armConfig(model));
             settings = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6));
         }
         catch (final DescriptionException | IllegalArgumentException e)

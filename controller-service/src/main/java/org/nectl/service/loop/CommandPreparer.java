@@ -28,6 +28,7 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
     private static final int COMMANDS_PER_DUTY_CYCLE = 16;
 
     private final RobotModel model;
+    private final boolean elastic;
     private final PlannerCommandQueue gatewayQueue;
     private final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue;
     private final AtomicLong trajectoryRejectCount = new AtomicLong();
@@ -40,9 +41,11 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
     private volatile String lastRejection = "";
 
     CommandPreparer(
-        final RobotModel model, final PlannerCommandQueue gatewayQueue, final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue)
+        final RobotModel model, final boolean elastic, final PlannerCommandQueue gatewayQueue,
+        final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue)
     {
         this.model = model;
+        this.elastic = elastic;
         this.gatewayQueue = gatewayQueue;
         this.loopQueue = loopQueue;
         this.dof = model.dof();
@@ -140,10 +143,10 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
     @Override
     public void onModeRequest(final ModeRequestDecoder request)
     {
-        if (request.controller() == ControllerKind.MIXED_ELASTIC)
+        if (request.controller() == ControllerKind.MIXED_ELASTIC && !elastic)
         {
             // Prepare phase of a controller switch: a law this service cannot run never reaches the loop.
-            reject("control law " + request.controller() + " is not available in this service");
+            reject("control law MIXED_ELASTIC needs a robot with elastic joints; " + model.name() + " has none");
             return;
         }
         final ControlLaw law = law(request.controller());
@@ -181,6 +184,8 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
                 return ControlLaw.COMPUTED_TORQUE;
             case PD_GRAVITY:
                 return ControlLaw.PD_GRAVITY;
+            case MIXED_ELASTIC:
+                return ControlLaw.MIXED_ELASTIC;
             default:
                 return null;
         }

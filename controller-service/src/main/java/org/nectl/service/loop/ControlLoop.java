@@ -66,6 +66,9 @@ public final class ControlLoop implements Runnable
     private static final ControllerState[] STATE_OF_MODE = {
         ControllerState.IDLE, ControllerState.ENABLED, ControllerState.TRACKING, ControllerState.HOLD, ControllerState.FAULT,
         ControllerState.STOPPING, ControllerState.STANDSTILL, ControllerState.ESTOP};
+    /** Wire controller per {@link ControlLaw}, by ordinal. */
+    private static final ControllerKind[] CONTROLLER_OF_LAW = {
+        ControllerKind.COMPUTED_TORQUE, ControllerKind.PD_GRAVITY, ControllerKind.MIXED_ELASTIC};
     /** Wire name of each {@link PreparedCommand.Kind}, by ordinal. */
     private static final EventCommand[] EVENT_COMMAND = {
         EventCommand.ENABLE, EventCommand.DISABLE, EventCommand.HOLD, EventCommand.RESET, EventCommand.ESTOP,
@@ -277,6 +280,8 @@ public final class ControlLoop implements Runnable
         }
         System.arraycopy(state.q(), 0, cycle.measuredQ(), 0, dof);
         System.arraycopy(state.qd(), 0, cycle.measuredQd(), 0, dof);
+        System.arraycopy(state.theta(), 0, cycle.measuredTheta(), 0, dof);
+        System.arraycopy(state.thetaDot(), 0, cycle.measuredThetaDot(), 0, dof);
         final boolean adapterFault = adapterFault(newState);
         final long heartbeatAgeNs = (mode == LoopMode.REALTIME ? wallStartNs : timeNs) - lastHeartbeatNs;
         cycle.tick(timeNs, newState, heartbeatAgeNs, adapterFault);
@@ -364,7 +369,7 @@ public final class ControlLoop implements Runnable
             .jointStateTimestampNs(state.timestampNs())
             .tickComputeNs(lastComputeNs)
             .state(STATE_OF_MODE[cycle.mode().ordinal()])
-            .controller(cycle.law() == ControlLaw.COMPUTED_TORQUE ? ControllerKind.COMPUTED_TORQUE : ControllerKind.PD_GRAVITY)
+            .controller(CONTROLLER_OF_LAW[cycle.law().ordinal()])
             .referenceClockRate(cycle.timeScaling().rate())
             .timeScaledTickCount(cycle.timeScaling().scaledTicks())
             .torqueClipCount(cycle.limiter().torqueClipTotal())

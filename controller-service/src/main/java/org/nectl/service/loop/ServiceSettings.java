@@ -10,9 +10,11 @@ import org.nectl.config.deploy.DeploymentMode;
 import org.nectl.config.deploy.HardwareSettings;
 import org.nectl.config.deploy.PlannerAuthenticationSettings;
 import org.nectl.config.deploy.TelemetrySettings;
+import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
+import org.nectl.core.runtime.MixedLawSettings;
 import org.nectl.core.runtime.SafetySettings;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.LinkConfig;
@@ -34,6 +36,8 @@ import org.nectl.transport.TelemetryConfig;
  * @param telemetry telemetry publication settings.
  * @param law the control law selected at start (planners may switch it when enabling).
  * @param safety stop categories per fault and the supervisor's reflex limits.
+ * @param mixedLaw the robot with its drives and the gains of the mixed rigid/elastic law (available
+ *     only if the robot has elastic joints).
  */
 public record ServiceSettings(
     RobotModel model,
@@ -45,10 +49,33 @@ public record ServiceSettings(
     PlannerGatewayConfig planner,
     TelemetryConfig telemetry,
     ControlLaw law,
-    SafetySettings safety)
+    SafetySettings safety,
+    MixedLawSettings mixedLaw)
 {
     /** Planner id that {@link #defaults} generates a key for. */
     public static final long DEFAULT_PLANNER_ID = 1;
+
+    /**
+     * Settings for a rigid robot: the mixed rigid/elastic law is not available.
+     *
+     * @param model the controlled robot.
+     * @param cycle control-cycle settings.
+     * @param mode realtime or lockstep.
+     * @param core CPU to pin the control loop to, or -1.
+     * @param aeron media driver.
+     * @param link hardware link channel and streams.
+     * @param planner planner gateway UDP settings.
+     * @param telemetry telemetry publication settings.
+     * @param law the control law selected at start.
+     * @param safety stop categories per fault and the supervisor's reflex limits.
+     */
+    public ServiceSettings(final RobotModel model, final CycleSettings cycle, final LoopMode mode, final int core,
+        final AeronConfig aeron, final LinkConfig link, final PlannerGatewayConfig planner, final TelemetryConfig telemetry,
+        final ControlLaw law, final SafetySettings safety)
+    {
+        this(model, cycle, mode, core, aeron, link, planner, telemetry, law, safety,
+            MixedLawSettings.defaults(ElasticRobotModel.rigid(model)));
+    }
 
     /**
      * Defaults around a model: realtime at the given period, embedded driver in a fresh directory,
@@ -113,7 +140,8 @@ public record ServiceSettings(
             new TelemetryConfig(telemetrySettings.channel(), telemetrySettings.streamId(), telemetrySettings.decimation(),
                 telemetryDefaults.ringCapacityBytes()),
             config.law(),
-            config.safetySettings());
+            config.safetySettings(),
+            config.mixedLaw());
     }
 
     /** Reads the key file (if any) into the gateway's authentication; no key file: no planner is accepted. */
@@ -127,30 +155,36 @@ public record ServiceSettings(
     public ServiceSettings withPlannerAuthentication(final PlannerAuthentication authentication)
     {
         return new ServiceSettings(model, cycle, mode, core, aeron, link, planner.withAuthentication(authentication), telemetry, law,
-            safety);
+            safety, mixedLaw);
     }
 
     /** @return a copy in the given loop mode. */
     public ServiceSettings withMode(final LoopMode loopMode)
     {
-        return new ServiceSettings(model, cycle, loopMode, core, aeron, link, planner, telemetry, law, safety);
+        return new ServiceSettings(model, cycle, loopMode, core, aeron, link, planner, telemetry, law, safety, mixedLaw);
     }
 
     /** @return a copy whose control loop is pinned to {@code cpu} (negative: not pinned). */
     public ServiceSettings withCore(final int cpu)
     {
-        return new ServiceSettings(model, cycle, mode, cpu, aeron, link, planner, telemetry, law, safety);
+        return new ServiceSettings(model, cycle, mode, cpu, aeron, link, planner, telemetry, law, safety, mixedLaw);
     }
 
     /** @return a copy with other cycle settings. */
     public ServiceSettings withCycle(final CycleSettings cycleSettings)
     {
-        return new ServiceSettings(model, cycleSettings, mode, core, aeron, link, planner, telemetry, law, safety);
+        return new ServiceSettings(model, cycleSettings, mode, core, aeron, link, planner, telemetry, law, safety, mixedLaw);
+    }
+
+    /** @return a copy whose robot has these drives and mixed-law gains (the same links). */
+    public ServiceSettings withMixedLaw(final MixedLawSettings settings)
+    {
+        return new ServiceSettings(model, cycle, mode, core, aeron, link, planner, telemetry, law, safety, settings);
     }
 
     /** @return a copy with other safety settings. */
     public ServiceSettings withSafety(final SafetySettings safetySettings)
     {
-        return new ServiceSettings(model, cycle, mode, core, aeron, link, planner, telemetry, law, safetySettings);
+        return new ServiceSettings(model, cycle, mode, core, aeron, link, planner, telemetry, law, safetySettings, mixedLaw);
     }
 }

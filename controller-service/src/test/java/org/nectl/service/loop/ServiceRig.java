@@ -1,5 +1,7 @@
 package org.nectl.service.loop;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.net.InetSocketAddress;
@@ -13,6 +15,7 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
 import org.nectl.config.RobotDescriptions;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.ControllerMode;
 import org.nectl.core.runtime.CycleSettings;
 import org.nectl.core.runtime.SafetySettings;
 import org.nectl.hw.AdapterSettings;
@@ -20,12 +23,14 @@ import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulatedArmConfig;
 import org.nectl.hw.SimulationMode;
+import org.nectl.service.planner.JointTrajectory;
 import org.nectl.service.planner.PlannerClient;
 import org.nectl.transport.AdapterLink;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.AeronTransport;
 import org.nectl.transport.LinkConfig;
 import org.nectl.transport.TelemetryConfig;
+import org.nectl.transport.sbe.ControllerKind;
 
 /**
  * The running service on its own embedded media driver (fresh directory, deleted on close), a
@@ -139,7 +144,7 @@ final class ServiceRig implements AutoCloseable
     /** As {@link #adapter(SimulatedArm, SimulationMode)} with other adapter settings (e.g. a longer watchdog). */
     SimulatedArmAdapter adapter(final SimulatedArm arm, final SimulationMode mode, final AdapterSettings settings)
     {
-        final AdapterLink link = new AdapterLink(client.aeron(), LinkConfig.ipcDefaults(), PANDA.dof());
+        final AdapterLink link = new AdapterLink(client.aeron(), LinkConfig.ipcDefaults(), arm.dof());
         await(link::isConnected, "adapter link connected");
         return new SimulatedArmAdapter(arm, link, settings, mode, SystemNanoClock.INSTANCE, () ->
         {
@@ -185,6 +190,25 @@ final class ServiceRig implements AutoCloseable
                 fail("lockstep run stuck at step " + arm.stepCount() + " of " + step + ", " + samples.size() + " telemetry samples");
             }
         }
+    }
+
+    /**
+     * The held-simulator lockstep protocol: at state 0 enables with {@code controller}, holds the
+     * start pose until step {@code settleSteps}, sends the trajectory, checks that the loop follows
+     * it, and runs to step {@code steps}.
+     */
+    void trackInLockstep(final SimulatedArm arm, final SimulatedArmAdapter adapter, final ControllerKind controller,
+        final JointTrajectory trajectory, final long settleSteps, final long steps)
+    {
+        stepTo(0, arm, adapter);
+        assertTrue(planner.enable(controller).accepted(), "enable acknowledged");
+        awaitApplied(1);
+        assertEquals(ControllerMode.ENABLED, service.loop().mode(), "refused: " + service.lastTrajectoryRejection());
+        stepTo(settleSteps, arm, adapter);
+        assertTrue(planner.sendTrajectory(trajectory).accepted(), "trajectory acknowledged");
+        awaitApplied(2);
+        assertEquals(ControllerMode.TRACKING, service.loop().mode(), "rejected: " + service.lastTrajectoryRejection());
+        stepTo(steps, arm, adapter);
     }
 
     /** Waits until the loop has taken {@code count} planner commands in all. */

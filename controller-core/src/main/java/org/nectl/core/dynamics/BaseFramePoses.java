@@ -1,0 +1,45 @@
+package org.nectl.core.dynamics;
+
+import org.nectl.core.model.RobotModel;
+
+/**
+ * The pose of every body in the base frame at given joint positions, for callers outside the
+ * dynamics package (e.g. a simulator turning a base-frame load into a body-frame wrench).
+ * Not thread safe: one instance per thread. Every method is real-time safe.
+ */
+public final class BaseFramePoses
+{
+    private final WorldKinematics kinematics;
+
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param model the robot.
+     */
+    public BaseFramePoses(final RobotModel model)
+    {
+        kinematics = new WorldKinematics(model);
+    }
+
+    /**
+     * Computes every body's pose.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     */
+    public void compute(final double[] q)
+    {
+        kinematics.positions(q);
+    }
+
+    /**
+     * Expresses a base-frame vector in a body's frame at the last {@link #compute}: out = 0R_j^T v.
+     *
+     * @param body body index j.
+     * @param v vector in the base frame, 3 entries.
+     * @param out receives the body-frame components, 3 entries; may be v.
+     */
+    public void toBody(final int body, final double[] v, final double[] out)
+    {
+        Vec3.multiplyTransposed(kinematics.rotation, 9 * body, v, 0, out, 0);
+    }
+}

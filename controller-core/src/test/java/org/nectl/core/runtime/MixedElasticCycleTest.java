@@ -1,0 +1,151 @@
+package org.nectl.core.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+import org.nectl.core.control.JointWaypoints;
+import org.nectl.core.control.ReferenceTimeScaling;
+import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.elastic.ElasticRobotModel;
+import org.nectl.core.elastic.RestingMotorPositions;
+import org.nectl.core.simulation.MixedArmSimulator;
+import org.nectl.core.testing.AllocationMeter;
+import org.nectl.core.testing.RandomRobots;
+import org.nectl.core.testing.UndampedElasticRobots;
+
+/**
+ * The control cycle running {@link ControlLaw#MIXED_ELASTIC} in lockstep with the in-process mixed
+ * rigid/elastic arm: the measured motor state goes in by coordinate, the command is a motor torque
+ * per joint.
+ */
+class MixedElasticCycleTest
+{
+    private static final long PERIOD_NS = 1_000_000L;
+    private static final long SEED = 3;
+    private static final double[] GRAVITY = {0.0, 0.0, -9.81};
+
+    /** A seeded random mixed robot, the cycle and its plant at rest with the springs holding the load. */
+    private static final class Harness
+    {
+        final ElasticRobotModel model = UndampedElasticRobots.robot(SEED, true);
+        final int dof = model.dof();
+        final MixedArmSimulator arm = new MixedArmSimulator(model, PERIOD_NS, 4);
+        final ControlCycle cycle = new ControlCycle(model.links(), CycleSettings.defaults(dof, PERIOD_NS),
+            SafetySettings.defaults(dof), ReferenceTimeScaling.Settings.defaults(), MixedLawSettings.defaults(model));
+        final double[] theta = new double[model.elasticCount()];
+        final double[] thetaDot = new double[model.elasticCount()];
+        long timeNs;
+
+        Harness()
+        {
+            arm.reset(new double[dof], RestingMotorPositions.compute(model, new double[dof], GRAVITY), new double[dof],
+                new double[model.elasticCount()]);
+        }
+
+        void step()
+        {
+            arm.positions(cycle.measuredQ());
+            arm.velocities(cycle.measuredQd());
+            arm.motorPositions(theta);
+            arm.motorVelocities(thetaDot);
+            for (int e = 0; e < theta.length; e++)
+            {
+                cycle.measuredTheta()[model.coordinateOfElastic(e)] = theta[e];
+                cycle.measuredThetaDot()[model.coordinateOfElastic(e)] = thetaDot[e];
+            }
+            cycle.tick(timeNs, true, 0L, false);
+            if (cycle.drivesEnabled())
+            {
+                arm.command(cycle.tauCommand());
+                arm.step();
+            }
+            timeNs += PERIOD_NS;
+        }
+
+        void run(final int ticks)
+        {
+            for (int i = 0; i < ticks; i++)
+            {
+                step();
+            }
+        }
+
+        /** From rest at 0 out by {@code amplitude} (alternating signs) and back in {@code durationS}. */
+        TrajectorySampler move(final double amplitude, final double durationS)
+        {
+            final double[][] positions = new double[3][dof];
+            for (int k = 0; k < dof; k++)
+            {
+                positions[1][k] = amplitude * (k % 2 == 0 ? 1 : -1);
+            }
+            return new TrajectorySampler(model.links(), new JointWaypoints(new double[] {0, durationS / 2, durationS}, positions));
+        }
+    }
+
+    @Test
+    void mixedLawTracksATrajectoryOnAnArmWithElasticJoints()
+    {
+        final Harness h = new Harness();
+        assertTrue(h.cycle.elastic());
+        h.run(1);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(ControlLaw.MIXED_ELASTIC));
+        h.run(200);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(h.move(0.3, 4.0)), "seed " + SEED);
+        h.run(4100);
+        assertEquals(ControllerMode.ENABLED, h.cycle.mode(), "seed " + SEED + " faults: " + Faults.describe(h.cycle.faults()));
+        assertEquals(ControlLaw.MIXED_ELASTIC, h.cycle.law());
+        final double[] rms = new double[h.dof];
+        for (int k = 0; k < h.dof; k++)
+        {
+            rms[k] = h.cycle.trackingRms(k);
+        }
+        for (int k = 0; k < h.dof; k++)
+        {
+            // Exact model from rest in equilibrium; the law's error dynamics (Lambda_q = 20 1/s,
+            // Lambda_theta = 10 1/s) and the 1 ms zero-order hold leave about a milliradian.
+            assertTrue(rms[k] < 2e-3, "seed " + SEED + " joint " + k + " rms " + Arrays.toString(rms));
+        }
+    }
+
+    @Test
+    void aNonFiniteMotorPositionFaultsTheCycle()
+    {
+        final Harness h = new Harness();
+        h.run(1);
+        h.cycle.enable(ControlLaw.MIXED_ELASTIC);
+        h.run(10);
+        h.arm.positions(h.cycle.measuredQ());
+        h.cycle.measuredTheta()[h.model.coordinateOfElastic(0)] = Double.NaN;
+        h.cycle.tick(h.timeNs, true, 0L, false);
+        assertTrue((h.cycle.faults() & Faults.NON_FINITE_STATE) != 0, Faults.describe(h.cycle.faults()));
+    }
+
+    @Test
+    void theMixedLawIsRefusedOnARigidRobot()
+    {
+        final ControlCycle cycle = new ControlCycle(RandomRobots.robot(SEED, 3, false, RandomRobots.Joints.REVOLUTE, false),
+            CycleSettings.defaults(3, PERIOD_NS));
+        assertEquals(false, cycle.elastic());
+        assertEquals(ControlCycle.REJECTED_LAW, cycle.selectLaw(ControlLaw.MIXED_ELASTIC));
+        cycle.tick(0L, true, 0L, false);
+        assertEquals(ControlCycle.REJECTED_LAW, cycle.enable(ControlLaw.MIXED_ELASTIC));
+        assertEquals(ControllerMode.IDLE, cycle.mode());
+        assertEquals(ControlCycle.ACCEPTED, cycle.enable(ControlLaw.COMPUTED_TORQUE));
+        assertEquals(ControlCycle.REJECTED_LAW, cycle.hold(ControlLaw.MIXED_ELASTIC));
+        assertEquals(ControlLaw.COMPUTED_TORQUE, cycle.law());
+    }
+
+    @Test
+    void aMixedTickAllocatesNothing()
+    {
+        final Harness h = new Harness();
+        h.run(1);
+        h.cycle.enable(ControlLaw.MIXED_ELASTIC);
+        h.cycle.startTrajectory(h.move(0.05, 1000.0));
+        final long bytes = AllocationMeter.bytesAllocated(h::step, 20_000, 50_000);
+        assertEquals(0L, bytes, "bytes allocated over 50000 ticks");
+    }
+}

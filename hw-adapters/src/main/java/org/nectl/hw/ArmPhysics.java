@@ -1,0 +1,39 @@
+package org.nectl.hw;
+
+/**
+ * The physics of a {@link SimulatedArm}: a rigid arm ({@link RigidArmPhysics}) or an arm with
+ * elastic joints ({@link ElasticArmPhysics}). Commands and states are per joint coordinate; motor
+ * positions are reflected to the link side. Real-time safe; not thread safe.
+ */
+interface ArmPhysics
+{
+    /** @param commandNm per coordinate: the drive's torque (the motor torque of an elastic joint), N m or N. */
+    void command(double[] commandNm);
+
+    /** @return {@link org.nectl.core.simulation.ArmSimulator#STEP_OK} or the failure code of the period. */
+    int step();
+
+    /** Advances one period with every joint held by its brake. */
+    void stepBraked();
+
+    /** @param out receives the link positions by coordinate, rad or m. */
+    void positions(double[] out);
+
+    /** @param out receives the link velocities by coordinate. */
+    void velocities(double[] out);
+
+    /** @param out receives the motor positions by coordinate, elastic joints only (others untouched), rad or m. */
+    void motorPositions(double[] out);
+
+    /** @param out receives the motor velocities by coordinate, elastic joints only. */
+    void motorVelocities(double[] out);
+
+    /** @return bit k set: coordinate k is an elastic joint. */
+    int elasticMask();
+
+    /** @return periods integrated since start. */
+    long stepCount();
+
+    /** @return simulated time since start, ns. */
+    long timeNs();
+}
