@@ -257,65 +257,50 @@ final class NewtonEulerPasses
      */
     void backwardPass()
     {
+        final double[] r = tree.rotation;
         for (int j = tree.bodyCount - 1; j >= 0; j--)
         {
             if (tree.parent[j] >= 0)
             {
-                transmit(tree, j, force, moment, forceInParent, slot(j));
+                final int s = slot(j);
+                final int i = slot(tree.parent[j]);
+                final int rj = 9 * j;
+                final double r00 = r[rj];
+                final double r01 = r[rj + 1];
+                final double r02 = r[rj + 2];
+                final double r10 = r[rj + 3];
+                final double r11 = r[rj + 4];
+                final double r12 = r[rj + 5];
+                final double r20 = r[rj + 6];
+                final double r21 = r[rj + 7];
+                final double r22 = r[rj + 8];
+                final double fx = force[s];
+                final double fy = force[s + 1];
+                final double fz = force[s + 2];
+                final double nx = moment[s];
+                final double ny = moment[s + 1];
+                final double nz = moment[s + 2];
+                // (28) iF_j = iR_j jf_j
+                final double gx = r00 * fx + r01 * fy + r02 * fz;
+                final double gy = r10 * fx + r11 * fy + r12 * fz;
+                final double gz = r20 * fx + r21 * fy + r22 * fz;
+                forceInParent[s] = gx;
+                forceInParent[s + 1] = gy;
+                forceInParent[s + 2] = gz;
+                // (29)
+                force[i] += gx;
+                force[i + 1] += gy;
+                force[i + 2] += gz;
+                // (30) iR_j jn_j + iP_j x iF_j
+                final int t = 3 * j;
+                final double ox = tree.position[t];
+                final double oy = tree.position[t + 1];
+                final double oz = tree.position[t + 2];
+                moment[i] += r00 * nx + r01 * ny + r02 * nz + oy * gz - oz * gy;
+                moment[i + 1] += r10 * nx + r11 * ny + r12 * nz + oz * gx - ox * gz;
+                moment[i + 2] += r20 * nx + r21 * ny + r22 * nz + ox * gy - oy * gx;
             }
         }
-    }
-
-    /**
-     * Adds a child's wrench, expressed in the child's frame, to its parent's about the parent's
-     * origin (eqs. 28-30; also the rates of eqs. 16-17): f_i += iR_j f_j, n_i += iR_j n_j + iP_j x
-     * iR_j f_j; iR_j f_j is also written to {@code rotatedForce}. Reads everything once into
-     * locals. Real-time safe.
-     *
-     * @param tree the transforms.
-     * @param j child body.
-     * @param f forces, slotted; the child's at slot(j), the parent's at slot(parent).
-     * @param n moments, slotted like f.
-     * @param rotatedForce output iR_j f_j, 3 doubles at {@code io}.
-     */
-    static void transmit(final KinematicTree tree, final int j, final double[] f, final double[] n,
-        final double[] rotatedForce, final int io)
-    {
-        final int s = slot(j);
-        final int i = slot(tree.parent[j]);
-        final double[] r = tree.rotation;
-        final int rj = 9 * j;
-        final double r00 = r[rj];
-        final double r01 = r[rj + 1];
-        final double r02 = r[rj + 2];
-        final double r10 = r[rj + 3];
-        final double r11 = r[rj + 4];
-        final double r12 = r[rj + 5];
-        final double r20 = r[rj + 6];
-        final double r21 = r[rj + 7];
-        final double r22 = r[rj + 8];
-        final double fx = f[s];
-        final double fy = f[s + 1];
-        final double fz = f[s + 2];
-        final double nx = n[s];
-        final double ny = n[s + 1];
-        final double nz = n[s + 2];
-        final double gx = r00 * fx + r01 * fy + r02 * fz;
-        final double gy = r10 * fx + r11 * fy + r12 * fz;
-        final double gz = r20 * fx + r21 * fy + r22 * fz;
-        rotatedForce[io] = gx;
-        rotatedForce[io + 1] = gy;
-        rotatedForce[io + 2] = gz;
-        f[i] += gx;
-        f[i + 1] += gy;
-        f[i + 2] += gz;
-        final int t = 3 * j;
-        final double ox = tree.position[t];
-        final double oy = tree.position[t + 1];
-        final double oz = tree.position[t + 2];
-        n[i] += r00 * nx + r01 * ny + r02 * nz + oy * gz - oz * gy;
-        n[i + 1] += r10 * nx + r11 * ny + r12 * nz + oz * gx - ox * gz;
-        n[i + 2] += r20 * nx + r21 * ny + r22 * nz + ox * gy - oy * gx;
     }
 
     /** Joint torques: projection on the joint axis plus rotor inertia and friction (eq. 31). */

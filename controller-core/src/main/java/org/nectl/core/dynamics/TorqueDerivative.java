@@ -296,22 +296,64 @@ public final class TorqueDerivative
      */
     private void backwardRatePass(final double[] qd)
     {
+        final double[] r = tree.rotation;
         for (int j = tree.bodyCount - 1; j >= 0; j--)
         {
             if (tree.parent[j] < 0)
             {
                 continue;
             }
+            final int s = NewtonEulerPasses.slot(j);
             final int i = NewtonEulerPasses.slot(tree.parent[j]);
-            // (16), (17): the child's force and moment rates and the force rate's moment
-            NewtonEulerPasses.transmit(tree, j, forceRate, momentRate, scratch, 0);
-            // (17), corrected: the moving offset's term uses the force itself
-            Vec3.cross(passes.omega, i, tree.position, 3 * j, scratch, 0);
+            final int rj = 9 * j;
+            final int pj = 3 * j;
+            final double r00 = r[rj];
+            final double r01 = r[rj + 1];
+            final double r02 = r[rj + 2];
+            final double r10 = r[rj + 3];
+            final double r11 = r[rj + 4];
+            final double r12 = r[rj + 5];
+            final double r20 = r[rj + 6];
+            final double r21 = r[rj + 7];
+            final double r22 = r[rj + 8];
+            final double fx = forceRate[s];
+            final double fy = forceRate[s + 1];
+            final double fz = forceRate[s + 2];
+            final double nx = momentRate[s];
+            final double ny = momentRate[s + 1];
+            final double nz = momentRate[s + 2];
+            // (16) iR_j fdot_j
+            final double gx = r00 * fx + r01 * fy + r02 * fz;
+            final double gy = r10 * fx + r11 * fy + r12 * fz;
+            final double gz = r20 * fx + r21 * fy + r22 * fz;
+            forceRate[i] += gx;
+            forceRate[i + 1] += gy;
+            forceRate[i + 2] += gz;
+            final double px = tree.position[pj];
+            final double py = tree.position[pj + 1];
+            final double pz = tree.position[pj + 2];
+            // (17), corrected: iPdot_j = omega_i x iP_j (+ qd iz_j when prismatic); its term uses the force itself
+            final double wx = passes.omega[i];
+            final double wy = passes.omega[i + 1];
+            final double wz = passes.omega[i + 2];
+            double dx = wy * pz - wz * py;
+            double dy = wz * px - wx * pz;
+            double dz = wx * py - wy * px;
             if (tree.sigma[j] == KinematicTree.PRISMATIC)
             {
-                Vec3.addScaledAxisZ(qd[tree.coordinate[j]], tree.rotation, 9 * j, scratch, 0);
+                final double v = qd[tree.coordinate[j]];
+                dx += v * r02;
+                dy += v * r12;
+                dz += v * r22;
             }
-            Vec3.addCross(scratch, 0, passes.forceInParent, NewtonEulerPasses.slot(j), momentRate, i);
+            final double[] f = passes.forceInParent;
+            final double hx = f[s];
+            final double hy = f[s + 1];
+            final double hz = f[s + 2];
+            // (17): iR_j ndot_j + iP_j x iR_j fdot_j + iPdot_j x iR_j f_j
+            momentRate[i] += r00 * nx + r01 * ny + r02 * nz + py * gz - pz * gy + dy * hz - dz * hy;
+            momentRate[i + 1] += r10 * nx + r11 * ny + r12 * nz + pz * gx - px * gz + dz * hx - dx * hz;
+            momentRate[i + 2] += r20 * nx + r21 * ny + r22 * nz + px * gy - py * gx + dx * hy - dy * hx;
         }
     }
 
