@@ -332,42 +332,69 @@ final class BaseFrameBodies
 
     /**
      * h = m c_w and O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T) with c_w = p + R c: the parallel-axis
-     * theorem about the base origin.
+     * theorem about the base origin. On locals (this runs for every body on every call of the
+     * base-frame algorithms), O's upper triangle computed and mirrored.
      */
     private void baseFrameInertia(final int i)
     {
         final int r = 9 * i;
         final int t = 3 * i;
         final double m = mass[i];
-        final double[] w = pair;
-        Vec3.multiply(rotation, r, centreOfMass, t, w, 0);
-        for (int c = 0; c < 3; c++)
-        {
-            w[c] += position[t + c];
-            firstMoment[t + c] = m * w[c];
-        }
-        final double c2 = Vec3.dot(w, 0, w, 0);
-        // T = R Ic, then O = T R^T, upper triangle mirrored.
-        final double[] rIc = angularTimesInertia;
-        for (int row = 0; row < 3; row++)
-        {
-            for (int k = 0; k < 3; k++)
-            {
-                rIc[3 * row + k] = rotation[r + 3 * row] * inertiaAtCentre[r + k]
-                    + rotation[r + 3 * row + 1] * inertiaAtCentre[r + 3 + k]
-                    + rotation[r + 3 * row + 2] * inertiaAtCentre[r + 6 + k];
-            }
-        }
-        for (int row = 0; row < 3; row++)
-        {
-            for (int col = row; col < 3; col++)
-            {
-                final double value = Vec3.dot(rIc, 3 * row, rotation, r + 3 * col)
-                    + m * ((row == col ? c2 : 0.0) - w[row] * w[col]);
-                inertia[r + 3 * row + col] = value;
-                inertia[r + 3 * col + row] = value;
-            }
-        }
+        final double[] rot = rotation;
+        final double r00 = rot[r];
+        final double r01 = rot[r + 1];
+        final double r02 = rot[r + 2];
+        final double r10 = rot[r + 3];
+        final double r11 = rot[r + 4];
+        final double r12 = rot[r + 5];
+        final double r20 = rot[r + 6];
+        final double r21 = rot[r + 7];
+        final double r22 = rot[r + 8];
+        final double cx = centreOfMass[t];
+        final double cy = centreOfMass[t + 1];
+        final double cz = centreOfMass[t + 2];
+        final double wx = r00 * cx + r01 * cy + r02 * cz + position[t];
+        final double wy = r10 * cx + r11 * cy + r12 * cz + position[t + 1];
+        final double wz = r20 * cx + r21 * cy + r22 * cz + position[t + 2];
+        firstMoment[t] = m * wx;
+        firstMoment[t + 1] = m * wy;
+        firstMoment[t + 2] = m * wz;
+        final double c2 = wx * wx + wy * wy + wz * wz;
+        final double[] ic = inertiaAtCentre;
+        final double i00 = ic[r];
+        final double i01 = ic[r + 1];
+        final double i02 = ic[r + 2];
+        final double i10 = ic[r + 3];
+        final double i11 = ic[r + 4];
+        final double i12 = ic[r + 5];
+        final double i20 = ic[r + 6];
+        final double i21 = ic[r + 7];
+        final double i22 = ic[r + 8];
+        // T = R Ic (Ic as given, not assumed exactly symmetric), then the upper triangle of T R^T, mirrored
+        final double t00 = r00 * i00 + r01 * i10 + r02 * i20;
+        final double t01 = r00 * i01 + r01 * i11 + r02 * i21;
+        final double t02 = r00 * i02 + r01 * i12 + r02 * i22;
+        final double t10 = r10 * i00 + r11 * i10 + r12 * i20;
+        final double t11 = r10 * i01 + r11 * i11 + r12 * i21;
+        final double t12 = r10 * i02 + r11 * i12 + r12 * i22;
+        final double t20 = r20 * i00 + r21 * i10 + r22 * i20;
+        final double t21 = r20 * i01 + r21 * i11 + r22 * i21;
+        final double t22 = r20 * i02 + r21 * i12 + r22 * i22;
+        final double oxx = t00 * r00 + t01 * r01 + t02 * r02 + m * (c2 - wx * wx);
+        final double oyy = t10 * r10 + t11 * r11 + t12 * r12 + m * (c2 - wy * wy);
+        final double ozz = t20 * r20 + t21 * r21 + t22 * r22 + m * (c2 - wz * wz);
+        final double oxy = t00 * r10 + t01 * r11 + t02 * r12 - m * wx * wy;
+        final double oxz = t00 * r20 + t01 * r21 + t02 * r22 - m * wx * wz;
+        final double oyz = t10 * r20 + t11 * r21 + t12 * r22 - m * wy * wz;
+        inertia[r] = oxx;
+        inertia[r + 1] = oxy;
+        inertia[r + 2] = oxz;
+        inertia[r + 3] = oxy;
+        inertia[r + 4] = oyy;
+        inertia[r + 5] = oyz;
+        inertia[r + 6] = oxz;
+        inertia[r + 7] = oyz;
+        inertia[r + 8] = ozz;
     }
 
     /** Body i's own momentum and coupling block X, stored into the composite arrays before summation. */

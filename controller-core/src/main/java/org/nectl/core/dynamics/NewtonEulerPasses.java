@@ -20,6 +20,8 @@ final class NewtonEulerPasses
     final double[] omega;
     /** Parent's angular velocity expressed in body j's frame, jR_i omega_i (eq. 18), rad/s. */
     final double[] omegaParent;
+    /** Parent's angular acceleration expressed in body j's frame, jR_i omegaDot_i (eq. 20), rad/s^2. */
+    final double[] omegaDotParent;
     /** Angular acceleration, rad/s^2. */
     final double[] omegaDot;
     /** Linear acceleration of the body origin, gravity entered as base acceleration -g, m/s^2. */
@@ -32,11 +34,11 @@ final class NewtonEulerPasses
     final double[] force;
     /** Moment the parent exerts on body j about its origin (eqs. 27, 30), N m. */
     final double[] moment;
+    /** iR_j f_j: the force the parent exerts on body j, in the parent's frame (eq. 28), N; 0 for root bodies. */
+    final double[] forceInParent;
     /** External wrench ON each body: force then moment about its origin, 6 per body (not slotted). */
     final double[] externalWrench;
     boolean friction = true;
-
-    private final double[] scratch = new double[3];
 
     /** Not real-time safe: allocates the workspace. */
     NewtonEulerPasses(final RobotModel model)
@@ -45,12 +47,14 @@ final class NewtonEulerPasses
         final int slots = 3 * (tree.bodyCount + 1);
         omega = new double[slots];
         omegaParent = new double[slots];
+        omegaDotParent = new double[slots];
         omegaDot = new double[slots];
         linearAcceleration = new double[slots];
         inertiaOmega = new double[slots];
         inertiaOmegaDot = new double[slots];
         force = new double[slots];
         moment = new double[slots];
+        forceInParent = new double[slots];
         externalWrench = new double[6 * tree.bodyCount];
         gravity(0.0, 0.0, -9.81);
     }
@@ -99,7 +103,11 @@ final class NewtonEulerPasses
         jointForces(qd, qdd, tau);
     }
 
-    /** Velocities, accelerations and link wrenches from the base outwards (eqs. 18-23). */
+    /**
+     * Velocities, accelerations and link wrenches from the base outwards (eqs. 18-23). Each body's
+     * step works on locals and stores each result once: with the kernels of {@link Vec3} writing to
+     * arrays that may alias, the compiler reloaded every input after each store.
+     */
     void forwardPass(final double[] qd, final double[] qdd)
     {
         for (int j = 0; j < tree.bodyCount; j++)
@@ -115,26 +123,77 @@ final class NewtonEulerPasses
         final int i = slot(tree.parent[j]);
         final double[] r = tree.rotation;
         final int rj = 9 * j;
-        final int k = tree.coordinate[j];
+        final double r00 = r[rj];
+        final double r01 = r[rj + 1];
+        final double r02 = r[rj + 2];
+        final double r10 = r[rj + 3];
+        final double r11 = r[rj + 4];
+        final double r12 = r[rj + 5];
+        final double r20 = r[rj + 6];
+        final double r21 = r[rj + 7];
+        final double r22 = r[rj + 8];
+        final double wx = omega[i];
+        final double wy = omega[i + 1];
+        final double wz = omega[i + 2];
+        final double ax = omegaDot[i];
+        final double ay = omegaDot[i + 1];
+        final double az = omegaDot[i + 2];
+        // (18) jR_i omega_i
+        final double px = r00 * wx + r10 * wy + r20 * wz;
+        final double py = r01 * wx + r11 * wy + r21 * wz;
+        final double pz = r02 * wx + r12 * wy + r22 * wz;
+        // (20) jR_i omegaDot_i
+        double bx = r00 * ax + r10 * ay + r20 * az;
+        double by = r01 * ax + r11 * ay + r21 * az;
+        double bz = r02 * ax + r12 * ay + r22 * az;
+        // (21) vdot_i + U_i iP_j, then into frame j
+        final int t = 3 * j;
+        final double ox = tree.position[t];
+        final double oy = tree.position[t + 1];
+        final double oz = tree.position[t + 2];
+        final double cx = wy * oz - wz * oy;
+        final double cy = wz * ox - wx * oz;
+        final double cz = wx * oy - wy * ox;
+        final double ux = linearAcceleration[i] + ay * oz - az * oy + wy * cz - wz * cy;
+        final double uy = linearAcceleration[i + 1] + az * ox - ax * oz + wz * cx - wx * cz;
+        final double uz = linearAcceleration[i + 2] + ax * oy - ay * ox + wx * cy - wy * cx;
+        double vx = r00 * ux + r10 * uy + r20 * uz;
+        double vy = r01 * ux + r11 * uy + r21 * uz;
+        double vz = r02 * ux + r12 * uy + r22 * uz;
+        omegaParent[s] = px;
+        omegaParent[s + 1] = py;
+        omegaParent[s + 2] = pz;
+        omegaDotParent[s] = bx;
+        omegaDotParent[s + 1] = by;
+        omegaDotParent[s + 2] = bz;
+        double wjz = pz;
         final int sigma = tree.sigma[j];
-        // (18)
-        Vec3.multiplyTransposed(r, rj, omega, i, omegaParent, s);
-        Vec3.copy(omegaParent, s, omega, s);
-        // (20)
-        Vec3.multiplyTransposed(r, rj, omegaDot, i, omegaDot, s);
         if (sigma == KinematicTree.REVOLUTE)
         {
-            omega[s + 2] += qd[k];
-            Vec3.addAxisTerms(qdd[k], qd[k], omegaParent, s, omegaDot, s);
+            // qd z and qdd z + qd (jomega_i x z)
+            final int k = tree.coordinate[j];
+            wjz += qd[k];
+            bx += qd[k] * py;
+            by -= qd[k] * px;
+            bz += qdd[k];
         }
-        // (21)
-        Vec3.transportAcceleration(omega, i, omegaDot, i, tree.position, 3 * j, scratch, 0);
-        Vec3.add(linearAcceleration, i, scratch, 0);
-        Vec3.multiplyTransposed(r, rj, scratch, 0, linearAcceleration, s);
-        if (sigma == KinematicTree.PRISMATIC)
+        else if (sigma == KinematicTree.PRISMATIC)
         {
-            Vec3.addAxisTerms(qdd[k], 2.0 * qd[k], omegaParent, s, linearAcceleration, s);
+            // qdd z + 2 qd (jomega_i x z)
+            final int k = tree.coordinate[j];
+            vx += 2.0 * qd[k] * py;
+            vy -= 2.0 * qd[k] * px;
+            vz += qdd[k];
         }
+        omega[s] = px;
+        omega[s + 1] = py;
+        omega[s + 2] = wjz;
+        omegaDot[s] = bx;
+        omegaDot[s + 1] = by;
+        omegaDot[s + 2] = bz;
+        linearAcceleration[s] = vx;
+        linearAcceleration[s + 1] = vy;
+        linearAcceleration[s + 2] = vz;
     }
 
     /** Newton-Euler wrench of body j about its origin, minus the external wrench on it (eqs. 22-23, 26-27). */
@@ -143,35 +202,103 @@ final class NewtonEulerPasses
         final int s = slot(j);
         final int ms = 3 * j;
         final int e = 6 * j;
+        final double wx = omega[s];
+        final double wy = omega[s + 1];
+        final double wz = omega[s + 2];
+        final double ax = omegaDot[s];
+        final double ay = omegaDot[s + 1];
+        final double az = omegaDot[s + 2];
+        final double vx = linearAcceleration[s];
+        final double vy = linearAcceleration[s + 1];
+        final double vz = linearAcceleration[s + 2];
+        final double hx = tree.firstMoment[ms];
+        final double hy = tree.firstMoment[ms + 1];
+        final double hz = tree.firstMoment[ms + 2];
+        final double m = tree.mass[j];
         // (22) F = M vdot + U MS
-        Vec3.transportAcceleration(omega, s, omegaDot, s, tree.firstMoment, ms, force, s);
-        Vec3.addScaled(tree.mass[j], linearAcceleration, s, force, s);
-        Vec3.subtract(externalWrench, e, force, s);
+        final double cx = wy * hz - wz * hy;
+        final double cy = wz * hx - wx * hz;
+        final double cz = wx * hy - wy * hx;
+        force[s] = m * vx + ay * hz - az * hy + wy * cz - wz * cy - externalWrench[e];
+        force[s + 1] = m * vy + az * hx - ax * hz + wz * cx - wx * cz - externalWrench[e + 1];
+        force[s + 2] = m * vz + ax * hy - ay * hx + wx * cy - wy * cx - externalWrench[e + 2];
         // (23) M = J omegaDot + omega x (J omega) + MS x vdot
-        Vec3.multiply(tree.inertia, 9 * j, omega, s, inertiaOmega, s);
-        Vec3.multiply(tree.inertia, 9 * j, omegaDot, s, inertiaOmegaDot, s);
-        Vec3.cross(omega, s, inertiaOmega, s, moment, s);
-        Vec3.add(inertiaOmegaDot, s, moment, s);
-        Vec3.addCross(tree.firstMoment, ms, linearAcceleration, s, moment, s);
-        Vec3.subtract(externalWrench, e + 3, moment, s);
+        final double[] in = tree.inertia;
+        final int b = 9 * j;
+        final double jxx = in[b];
+        final double jxy = in[b + 1];
+        final double jxz = in[b + 2];
+        final double jyx = in[b + 3];
+        final double jyy = in[b + 4];
+        final double jyz = in[b + 5];
+        final double jzx = in[b + 6];
+        final double jzy = in[b + 7];
+        final double jzz = in[b + 8];
+        final double lx = jxx * wx + jxy * wy + jxz * wz;
+        final double ly = jyx * wx + jyy * wy + jyz * wz;
+        final double lz = jzx * wx + jzy * wy + jzz * wz;
+        final double kx = jxx * ax + jxy * ay + jxz * az;
+        final double ky = jyx * ax + jyy * ay + jyz * az;
+        final double kz = jzx * ax + jzy * ay + jzz * az;
+        inertiaOmega[s] = lx;
+        inertiaOmega[s + 1] = ly;
+        inertiaOmega[s + 2] = lz;
+        inertiaOmegaDot[s] = kx;
+        inertiaOmegaDot[s + 1] = ky;
+        inertiaOmegaDot[s + 2] = kz;
+        moment[s] = kx + wy * lz - wz * ly + hy * vz - hz * vy - externalWrench[e + 3];
+        moment[s + 1] = ky + wz * lx - wx * lz + hz * vx - hx * vz - externalWrench[e + 4];
+        moment[s + 2] = kz + wx * ly - wy * lx + hx * vy - hy * vx - externalWrench[e + 5];
     }
 
-    /** Child wrenches summed into their parents, leaves first (eqs. 28-30). */
+    /**
+     * Child wrenches summed into their parents, leaves first (eqs. 28-30); also keeps each child's
+     * force in its parent's frame, which the derivative passes reuse.
+     */
     void backwardPass()
     {
+        final double[] r = tree.rotation;
         for (int j = tree.bodyCount - 1; j >= 0; j--)
         {
             if (tree.parent[j] >= 0)
             {
                 final int s = slot(j);
                 final int i = slot(tree.parent[j]);
+                final int rj = 9 * j;
+                final double r00 = r[rj];
+                final double r01 = r[rj + 1];
+                final double r02 = r[rj + 2];
+                final double r10 = r[rj + 3];
+                final double r11 = r[rj + 4];
+                final double r12 = r[rj + 5];
+                final double r20 = r[rj + 6];
+                final double r21 = r[rj + 7];
+                final double r22 = r[rj + 8];
+                final double fx = force[s];
+                final double fy = force[s + 1];
+                final double fz = force[s + 2];
+                final double nx = moment[s];
+                final double ny = moment[s + 1];
+                final double nz = moment[s + 2];
                 // (28) iF_j = iR_j jf_j
-                Vec3.multiply(tree.rotation, 9 * j, force, s, scratch, 0);
+                final double gx = r00 * fx + r01 * fy + r02 * fz;
+                final double gy = r10 * fx + r11 * fy + r12 * fz;
+                final double gz = r20 * fx + r21 * fy + r22 * fz;
+                forceInParent[s] = gx;
+                forceInParent[s + 1] = gy;
+                forceInParent[s + 2] = gz;
                 // (29)
-                Vec3.add(scratch, 0, force, i);
-                // (30)
-                Vec3.addMultiplied(tree.rotation, 9 * j, moment, s, moment, i);
-                Vec3.addCross(tree.position, 3 * j, scratch, 0, moment, i);
+                force[i] += gx;
+                force[i + 1] += gy;
+                force[i + 2] += gz;
+                // (30) iR_j jn_j + iP_j x iF_j
+                final int t = 3 * j;
+                final double ox = tree.position[t];
+                final double oy = tree.position[t + 1];
+                final double oz = tree.position[t + 2];
+                moment[i] += r00 * nx + r01 * ny + r02 * nz + oy * gz - oz * gy;
+                moment[i + 1] += r10 * nx + r11 * ny + r12 * nz + oz * gx - ox * gz;
+                moment[i + 2] += r20 * nx + r21 * ny + r22 * nz + ox * gy - oy * gx;
             }
         }
     }

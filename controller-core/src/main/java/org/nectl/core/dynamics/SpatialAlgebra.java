@@ -21,31 +21,75 @@ final class SpatialAlgebra
         return Vec3.dot(a, ia, b, ib) + Vec3.dot(a, ia + 3, b, ib + 3);
     }
 
-    /** out = a x b, motion cross product: (wa x vb + va x wb, wa x wb). */
+    /** out = a x b, motion cross product: (wa x vb + va x wb, wa x wb). Inputs read once into locals. */
     static void crossMotion(final double[] a, final int ia, final double[] b, final int ib, final double[] out, final int io)
     {
-        Vec3.cross(a, ia + 3, b, ib, out, io);
-        Vec3.addCross(a, ia, b, ib + 3, out, io);
-        Vec3.cross(a, ia + 3, b, ib + 3, out, io + 3);
+        final double vx = a[ia];
+        final double vy = a[ia + 1];
+        final double vz = a[ia + 2];
+        final double wx = a[ia + 3];
+        final double wy = a[ia + 4];
+        final double wz = a[ia + 5];
+        final double bvx = b[ib];
+        final double bvy = b[ib + 1];
+        final double bvz = b[ib + 2];
+        final double bwx = b[ib + 3];
+        final double bwy = b[ib + 4];
+        final double bwz = b[ib + 5];
+        out[io] = wy * bvz - wz * bvy + vy * bwz - vz * bwy;
+        out[io + 1] = wz * bvx - wx * bvz + vz * bwx - vx * bwz;
+        out[io + 2] = wx * bvy - wy * bvx + vx * bwy - vy * bwx;
+        out[io + 3] = wy * bwz - wz * bwy;
+        out[io + 4] = wz * bwx - wx * bwz;
+        out[io + 5] = wx * bwy - wy * bwx;
     }
 
-    /** out += m x* f, force cross product: (wm x f, wm x n + vm x f). */
+    /** out += m x* f, force cross product: (wm x f, wm x n + vm x f). Inputs read once into locals. */
     static void addCrossForce(final double[] m, final int im, final double[] f, final int jf, final double[] out, final int io)
     {
-        Vec3.addCross(m, im + 3, f, jf, out, io);
-        Vec3.addCross(m, im + 3, f, jf + 3, out, io + 3);
-        Vec3.addCross(m, im, f, jf, out, io + 3);
+        final double vx = m[im];
+        final double vy = m[im + 1];
+        final double vz = m[im + 2];
+        final double wx = m[im + 3];
+        final double wy = m[im + 4];
+        final double wz = m[im + 5];
+        final double fx = f[jf];
+        final double fy = f[jf + 1];
+        final double fz = f[jf + 2];
+        final double nx = f[jf + 3];
+        final double ny = f[jf + 4];
+        final double nz = f[jf + 5];
+        out[io] += wy * fz - wz * fy;
+        out[io + 1] += wz * fx - wx * fz;
+        out[io + 2] += wx * fy - wy * fx;
+        out[io + 3] += wy * nz - wz * ny + vy * fz - vz * fy;
+        out[io + 4] += wz * nx - wx * nz + vz * fx - vx * fz;
+        out[io + 5] += wx * ny - wy * nx + vx * fy - vy * fx;
     }
 
-    /** out = I m for a rigid-body inertia (mass, h, O): (mass v - h x w, O w + h x v). */
+    /**
+     * out = I m for a rigid-body inertia (mass, h, O): (mass v - h x w, O w + h x v). Inputs read
+     * once into locals: this kernel dominates the base-frame passes.
+     */
     static void inertiaTimes(
         final double mass, final double[] h, final int ih, final double[] o, final int jo,
         final double[] m, final int im, final double[] out, final int io)
     {
-        Vec3.multiply(o, jo, m, im + 3, out, io + 3);
-        Vec3.addCross(h, ih, m, im, out, io + 3);
-        Vec3.cross(m, im + 3, h, ih, out, io);
-        Vec3.addScaled(mass, m, im, out, io);
+        final double vx = m[im];
+        final double vy = m[im + 1];
+        final double vz = m[im + 2];
+        final double wx = m[im + 3];
+        final double wy = m[im + 4];
+        final double wz = m[im + 5];
+        final double hx = h[ih];
+        final double hy = h[ih + 1];
+        final double hz = h[ih + 2];
+        out[io] = mass * vx + wy * hz - wz * hy;
+        out[io + 1] = mass * vy + wz * hx - wx * hz;
+        out[io + 2] = mass * vz + wx * hy - wy * hx;
+        out[io + 3] = o[jo] * wx + o[jo + 1] * wy + o[jo + 2] * wz + hy * vz - hz * vy;
+        out[io + 4] = o[jo + 3] * wx + o[jo + 4] * wy + o[jo + 5] * wz + hz * vx - hx * vz;
+        out[io + 5] = o[jo + 6] * wx + o[jo + 7] * wy + o[jo + 8] * wz + hx * vy - hy * vx;
     }
 
     /**

@@ -34,10 +34,6 @@ public final class TorqueDerivative
     /** Rate of the body-frame components of each external wrench, 6 per body. */
     private final double[] externalWrenchRate;
     private final double[] scratch = new double[3];
-    /** jR_i omegaDot_i: the parent's angular acceleration in the child's frame. */
-    private final double[] omegaDotParent = new double[3];
-    /** iPdot_j: inertial rate of a child's origin offset, in the parent's frame. */
-    private final double[] offsetRate = new double[3];
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
@@ -146,38 +142,76 @@ public final class TorqueDerivative
         }
     }
 
+    /**
+     * Angular jerk (5) and linear jerk (8), both corrected, on locals: the parent's quantities are
+     * read once and each result is stored once; jR_i omega_i and jR_i omegaDot_i come from the
+     * forward pass.
+     */
     private void jerkStep(final int j, final double[] qd, final double[] qdd, final double[] qddd)
     {
         final int s = NewtonEulerPasses.slot(j);
         final int i = NewtonEulerPasses.slot(tree.parent[j]);
+        final double[] r = tree.rotation;
         final int rj = 9 * j;
-        final int k = tree.coordinate[j];
-        final double[] omegaParent = passes.omegaParent;
-        // (5), corrected: iota_j = jR_i iota_i + joint terms
-        Vec3.multiplyTransposed(tree.rotation, rj, angularJerk, i, angularJerk, s);
-        // (8), corrected: j_j = jR_i [j_i + transport jerk of iP_j] + joint terms
+        final double r00 = r[rj];
+        final double r01 = r[rj + 1];
+        final double r02 = r[rj + 2];
+        final double r10 = r[rj + 3];
+        final double r11 = r[rj + 4];
+        final double r12 = r[rj + 5];
+        final double r20 = r[rj + 6];
+        final double r21 = r[rj + 7];
+        final double r22 = r[rj + 8];
+        final double ix = angularJerk[i];
+        final double iy = angularJerk[i + 1];
+        final double iz = angularJerk[i + 2];
+        // (5): iota_j = jR_i iota_i + joint terms
+        double jx = r00 * ix + r10 * iy + r20 * iz;
+        double jy = r01 * ix + r11 * iy + r21 * iz;
+        double jz = r02 * ix + r12 * iy + r22 * iz;
+        // (8): j_j = jR_i [j_i + transport jerk of iP_j] + joint terms
         Vec3.transportJerk(passes.omega, i, passes.omegaDot, i, angularJerk, i, tree.position, 3 * j, scratch, 0);
-        Vec3.add(linearJerk, i, scratch, 0);
-        Vec3.multiplyTransposed(tree.rotation, rj, scratch, 0, linearJerk, s);
-        if (k < 0)
+        final double ux = linearJerk[i] + scratch[0];
+        final double uy = linearJerk[i + 1] + scratch[1];
+        final double uz = linearJerk[i + 2] + scratch[2];
+        double lx = r00 * ux + r10 * uy + r20 * uz;
+        double ly = r01 * ux + r11 * uy + r21 * uz;
+        double lz = r02 * ux + r12 * uy + r22 * uz;
+        final int k = tree.coordinate[j];
+        if (k >= 0)
         {
-            return;
+            // w = jR_i omega_i, wdot = jR_i omegaDot_i
+            final double wx = passes.omegaParent[s];
+            final double wy = passes.omegaParent[s + 1];
+            final double wz = passes.omegaParent[s + 2];
+            final double bx = passes.omegaDotParent[s];
+            final double by = passes.omegaDotParent[s + 1];
+            final double w2 = wx * wx + wy * wy;
+            if (tree.sigma[j] == KinematicTree.REVOLUTE)
+            {
+                // qddd z + 2 qdd (w x z) + qd (wdot x z) + qd w x (w x z), with u x z = (u_y, -u_x, 0)
+                final double a = 2.0 * qdd[k];
+                final double v = qd[k];
+                jx += a * wy + v * by + v * wz * wx;
+                jy += -a * wx - v * bx + v * wz * wy;
+                jz += qddd[k] - v * w2;
+            }
+            else
+            {
+                // qddd z + 3 qdd (w x z) + 3 qd (wdot x z) + 3 qd w x (w x z)
+                final double a = 3.0 * qdd[k];
+                final double v = 3.0 * qd[k];
+                lx += a * wy + v * by + v * wz * wx;
+                ly += -a * wx - v * bx + v * wz * wy;
+                lz += qddd[k] - v * w2;
+            }
         }
-        Vec3.multiplyTransposed(tree.rotation, rj, passes.omegaDot, i, omegaDotParent, 0);
-        if (tree.sigma[j] == KinematicTree.REVOLUTE)
-        {
-            // qddd z + 2 qdd (w x z) + qd (wdot x z) + qd w x (w x z), w = jomega_i, wdot = jR_i omegaDot_i
-            Vec3.addAxisTerms(qddd[k], 2.0 * qdd[k], omegaParent, s, angularJerk, s);
-            Vec3.addAxisTerms(0.0, qd[k], omegaDotParent, 0, angularJerk, s);
-            Vec3.addDoubleCrossAxis(qd[k], omegaParent, s, angularJerk, s);
-        }
-        else
-        {
-            // qddd z + 3 qdd (w x z) + 3 qd (wdot x z) + 3 qd w x (w x z)
-            Vec3.addAxisTerms(qddd[k], 3.0 * qdd[k], omegaParent, s, linearJerk, s);
-            Vec3.addAxisTerms(0.0, 3.0 * qd[k], omegaDotParent, 0, linearJerk, s);
-            Vec3.addDoubleCrossAxis(3.0 * qd[k], omegaParent, s, linearJerk, s);
-        }
+        angularJerk[s] = jx;
+        angularJerk[s + 1] = jy;
+        angularJerk[s + 2] = jz;
+        linearJerk[s] = lx;
+        linearJerk[s + 1] = ly;
+        linearJerk[s + 2] = lz;
     }
 
     /**
@@ -191,33 +225,68 @@ public final class TorqueDerivative
     {
         final int s = NewtonEulerPasses.slot(j);
         final int ms = 3 * j;
+        final int e = 6 * j;
         final double[] omega = passes.omega;
         final double[] omegaDot = passes.omegaDot;
-        Vec3.transportJerk(omega, s, omegaDot, s, angularJerk, s, tree.firstMoment, ms, forceRate, s);
-        Vec3.addScaled(tree.mass[j], linearJerk, s, forceRate, s);
+        final double wx = omega[s];
+        final double wy = omega[s + 1];
+        final double wz = omega[s + 2];
+        final double ax = omegaDot[s];
+        final double ay = omegaDot[s + 1];
+        final double az = omegaDot[s + 2];
+        final double hx = tree.firstMoment[ms];
+        final double hy = tree.firstMoment[ms + 1];
+        final double hz = tree.firstMoment[ms + 2];
+        final double lx = linearJerk[s];
+        final double ly = linearJerk[s + 1];
+        final double lz = linearJerk[s + 2];
+        final double m = tree.mass[j];
+        final double[] ext = passes.externalWrench;
+        final double fx = ext[e];
+        final double fy = ext[e + 1];
+        final double fz = ext[e + 2];
+        final double nx = ext[e + 3];
+        final double ny = ext[e + 4];
+        final double nz = ext[e + 5];
+        Vec3.transportJerk(omega, s, omegaDot, s, angularJerk, s, tree.firstMoment, ms, scratch, 0);
+        // minus the external force's inertial rate: d/dt(components) + omega x f
+        forceRate[s] = scratch[0] + m * lx - externalWrenchRate[e] - (wy * fz - wz * fy);
+        forceRate[s + 1] = scratch[1] + m * ly - externalWrenchRate[e + 1] - (wz * fx - wx * fz);
+        forceRate[s + 2] = scratch[2] + m * lz - externalWrenchRate[e + 2] - (wx * fy - wy * fx);
 
-        Vec3.cross(omegaDot, s, omega, s, scratch, 0);
-        Vec3.add(angularJerk, s, scratch, 0);
-        Vec3.multiply(tree.inertia, 9 * j, scratch, 0, momentRate, s);
-        Vec3.cross(omega, s, passes.inertiaOmega, s, scratch, 0);
-        Vec3.addScaled(2.0, passes.inertiaOmegaDot, s, scratch, 0);
-        Vec3.addCross(omega, s, scratch, 0, momentRate, s);
-        Vec3.addCross(omegaDot, s, passes.inertiaOmega, s, momentRate, s);
-        Vec3.cross(omega, s, tree.firstMoment, ms, scratch, 0);
-        Vec3.addCross(scratch, 0, passes.linearAcceleration, s, momentRate, s);
-        Vec3.addCross(tree.firstMoment, ms, linearJerk, s, momentRate, s);
-
-        subtractExternalRate(j, s, 0, forceRate);
-        subtractExternalRate(j, s, 3, momentRate);
-    }
-
-    /** rate -= d/dt(components) + omega x value, the inertial rate of one half of the external wrench. */
-    private void subtractExternalRate(final int j, final int s, final int half, final double[] rate)
-    {
-        final int e = 6 * j + half;
-        Vec3.subtract(externalWrenchRate, e, rate, s);
-        Vec3.cross(passes.omega, s, passes.externalWrench, e, scratch, 0);
-        Vec3.subtract(scratch, 0, rate, s);
+        final double[] in = tree.inertia;
+        final int b = 9 * j;
+        // J (iota + omegaDot x omega)
+        final double px = angularJerk[s] + ay * wz - az * wy;
+        final double py = angularJerk[s + 1] + az * wx - ax * wz;
+        final double pz = angularJerk[s + 2] + ax * wy - ay * wx;
+        final double jpx = in[b] * px + in[b + 1] * py + in[b + 2] * pz;
+        final double jpy = in[b + 3] * px + in[b + 4] * py + in[b + 5] * pz;
+        final double jpz = in[b + 6] * px + in[b + 7] * py + in[b + 8] * pz;
+        // 2 J omegaDot + omega x J omega
+        final double[] jw = passes.inertiaOmega;
+        final double[] jwd = passes.inertiaOmegaDot;
+        final double gx = jw[s];
+        final double gy = jw[s + 1];
+        final double gz = jw[s + 2];
+        final double qx = 2.0 * jwd[s] + wy * gz - wz * gy;
+        final double qy = 2.0 * jwd[s + 1] + wz * gx - wx * gz;
+        final double qz = 2.0 * jwd[s + 2] + wx * gy - wy * gx;
+        // omega x MS, crossed with vdot below
+        final double cx = wy * hz - wz * hy;
+        final double cy = wz * hx - wx * hz;
+        final double cz = wx * hy - wy * hx;
+        final double[] acc = passes.linearAcceleration;
+        final double vx = acc[s];
+        final double vy = acc[s + 1];
+        final double vz = acc[s + 2];
+        // minus the external moment's inertial rate, as for the force
+        momentRate[s] = jpx + wy * qz - wz * qy + ay * gz - az * gy + cy * vz - cz * vy + hy * lz - hz * ly
+            - externalWrenchRate[e + 3] - (wy * nz - wz * ny);
+        momentRate[s + 1] = jpy + wz * qx - wx * qz + az * gx - ax * gz + cz * vx - cx * vz + hz * lx - hx * lz
+            - externalWrenchRate[e + 4] - (wz * nx - wx * nz);
+        momentRate[s + 2] = jpz + wx * qy - wy * qx + ax * gy - ay * gx + cx * vy - cy * vx + hx * ly - hy * lx
+            - externalWrenchRate[e + 5] - (wx * ny - wy * nx);
     }
 
     /**
@@ -227,6 +296,7 @@ public final class TorqueDerivative
      */
     private void backwardRatePass(final double[] qd)
     {
+        final double[] r = tree.rotation;
         for (int j = tree.bodyCount - 1; j >= 0; j--)
         {
             if (tree.parent[j] < 0)
@@ -237,20 +307,53 @@ public final class TorqueDerivative
             final int i = NewtonEulerPasses.slot(tree.parent[j]);
             final int rj = 9 * j;
             final int pj = 3 * j;
-            // (17): the child's moment rate and its force rate's moment
-            Vec3.addMultiplied(tree.rotation, rj, momentRate, s, momentRate, i);
-            Vec3.multiply(tree.rotation, rj, forceRate, s, scratch, 0);
-            Vec3.addCross(tree.position, pj, scratch, 0, momentRate, i);
-            // (16)
-            Vec3.add(scratch, 0, forceRate, i);
-            // (17), corrected: the moving offset's term uses the force itself
-            Vec3.cross(passes.omega, i, tree.position, pj, offsetRate, 0);
+            final double r00 = r[rj];
+            final double r01 = r[rj + 1];
+            final double r02 = r[rj + 2];
+            final double r10 = r[rj + 3];
+            final double r11 = r[rj + 4];
+            final double r12 = r[rj + 5];
+            final double r20 = r[rj + 6];
+            final double r21 = r[rj + 7];
+            final double r22 = r[rj + 8];
+            final double fx = forceRate[s];
+            final double fy = forceRate[s + 1];
+            final double fz = forceRate[s + 2];
+            final double nx = momentRate[s];
+            final double ny = momentRate[s + 1];
+            final double nz = momentRate[s + 2];
+            // (16) iR_j fdot_j
+            final double gx = r00 * fx + r01 * fy + r02 * fz;
+            final double gy = r10 * fx + r11 * fy + r12 * fz;
+            final double gz = r20 * fx + r21 * fy + r22 * fz;
+            forceRate[i] += gx;
+            forceRate[i + 1] += gy;
+            forceRate[i + 2] += gz;
+            final double px = tree.position[pj];
+            final double py = tree.position[pj + 1];
+            final double pz = tree.position[pj + 2];
+            // (17), corrected: iPdot_j = omega_i x iP_j (+ qd iz_j when prismatic); its term uses the force itself
+            final double wx = passes.omega[i];
+            final double wy = passes.omega[i + 1];
+            final double wz = passes.omega[i + 2];
+            double dx = wy * pz - wz * py;
+            double dy = wz * px - wx * pz;
+            double dz = wx * py - wy * px;
             if (tree.sigma[j] == KinematicTree.PRISMATIC)
             {
-                Vec3.addScaledAxisZ(qd[tree.coordinate[j]], tree.rotation, rj, offsetRate, 0);
+                final double v = qd[tree.coordinate[j]];
+                dx += v * r02;
+                dy += v * r12;
+                dz += v * r22;
             }
-            Vec3.multiply(tree.rotation, rj, passes.force, s, scratch, 0);
-            Vec3.addCross(offsetRate, 0, scratch, 0, momentRate, i);
+            final double[] f = passes.forceInParent;
+            final double hx = f[s];
+            final double hy = f[s + 1];
+            final double hz = f[s + 2];
+            // (17): iR_j ndot_j + iP_j x iR_j fdot_j + iPdot_j x iR_j f_j
+            momentRate[i] += r00 * nx + r01 * ny + r02 * nz + py * gz - pz * gy + dy * hz - dz * hy;
+            momentRate[i + 1] += r10 * nx + r11 * ny + r12 * nz + pz * gx - px * gz + dz * hx - dx * hz;
+            momentRate[i + 2] += r20 * nx + r21 * ny + r22 * nz + px * gy - py * gx + dx * hy - dy * hx;
         }
     }
 

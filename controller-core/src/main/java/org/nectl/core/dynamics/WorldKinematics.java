@@ -85,18 +85,28 @@ final class WorldKinematics
         }
     }
 
-    /** rotation_j = rotation_i tree.rotation_j. */
+    /** rotation_j = rotation_i tree.rotation_j, the joint rotation read once into locals. */
     private void multiplyRotations(final int ri, final int rj)
     {
         final double[] a = rotation;
         final double[] b = tree.rotation;
-        for (int row = 0; row < 3; row++)
+        final double b00 = b[rj];
+        final double b01 = b[rj + 1];
+        final double b02 = b[rj + 2];
+        final double b10 = b[rj + 3];
+        final double b11 = b[rj + 4];
+        final double b12 = b[rj + 5];
+        final double b20 = b[rj + 6];
+        final double b21 = b[rj + 7];
+        final double b22 = b[rj + 8];
+        for (int row = 0; row < 9; row += 3)
         {
-            for (int col = 0; col < 3; col++)
-            {
-                a[rj + 3 * row + col] = a[ri + 3 * row] * b[rj + col] + a[ri + 3 * row + 1] * b[rj + 3 + col]
-                    + a[ri + 3 * row + 2] * b[rj + 6 + col];
-            }
+            final double x = a[ri + row];
+            final double y = a[ri + row + 1];
+            final double z = a[ri + row + 2];
+            a[rj + row] = x * b00 + y * b10 + z * b20;
+            a[rj + row + 1] = x * b01 + y * b11 + z * b21;
+            a[rj + row + 2] = x * b02 + y * b12 + z * b22;
         }
     }
 }
