@@ -5,7 +5,9 @@ import java.util.Arrays;
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.ControlStatus;
 import org.nectl.core.control.PdGravityController;
+import org.nectl.core.control.PreparedTrajectory;
 import org.nectl.core.control.ReferenceTimeScaling;
+import org.nectl.core.control.TimeScalingPreparer;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.model.RobotModel;
@@ -24,8 +26,10 @@ import org.nectl.core.model.RobotModel;
  * telemetry accessors. Planner requests ({@link #enable}, {@link #startTrajectory}, ...) are applied
  * between ticks on the same thread; each returns a result code.
  *
- * <p>Every method except the constructor is real-time safe: no allocation, locks or exceptions.
- * Not thread safe: owned by the control-loop thread.
+ * <p>Every method except the constructor and {@link #trajectoryPreparer()} is real-time safe: no
+ * allocation, locks or exceptions ({@link #startTrajectory(TrajectorySampler)} is bounded but costly;
+ * the loop uses {@link #startTrajectory(PreparedTrajectory)}). Not thread safe: owned by the
+ * control-loop thread.
  */
 public final class ControlCycle
 {
@@ -39,6 +43,8 @@ public final class ControlCycle
     public static final int REJECTED_DISCONTINUOUS = 3;
     /** Reference has the wrong number of joints. */
     public static final int REJECTED_JOINT_COUNT = 4;
+    /** Trajectory prepared for another time-scaling tuning than this cycle's. */
+    public static final int REJECTED_PREPARATION = 5;
 
     /** Largest start offset of a new reference from the current one, rad or m. */
     public static final double MAX_REFERENCE_JUMP = 0.02;
@@ -343,7 +349,9 @@ public final class ControlCycle
     }
 
     /**
-     * Starts following a trajectory prepared off the loop, from its first waypoint at the next tick.
+     * Starts following a trajectory, evaluating the time scaling's first look-ahead window on this
+     * thread (three torque-derivative evaluations per window point, about 190 for a 7-DoF arm): for
+     * tests and in-process use. A real-time loop starts a {@link PreparedTrajectory} instead.
      *
      * @param sampler the trajectory; its first waypoint must be within {@link #MAX_REFERENCE_JUMP} of
      *     the current reference.
@@ -351,6 +359,56 @@ public final class ControlCycle
      *     {@link #REJECTED_DISCONTINUOUS}.
      */
     public int startTrajectory(final TrajectorySampler sampler)
+    {
+        final int admitted = admitTrajectory(sampler);
+        if (admitted != ACCEPTED)
+        {
+            return admitted;
+        }
+        timeScaling.start(sampler);
+        followTrajectory();
+        return ACCEPTED;
+    }
+
+    /**
+     * Perform phase of starting a trajectory whose look-ahead window was evaluated off the loop by
+     * a {@link #trajectoryPreparer()}: no torque-derivative evaluation and no allocation here.
+     *
+     * @param prepared the trajectory and its window; its first waypoint must be within
+     *     {@link #MAX_REFERENCE_JUMP} of the current reference.
+     * @return {@link #ACCEPTED}, {@link #REJECTED_MODE}, {@link #REJECTED_JOINT_COUNT},
+     *     {@link #REJECTED_DISCONTINUOUS} or {@link #REJECTED_PREPARATION}.
+     */
+    public int startTrajectory(final PreparedTrajectory prepared)
+    {
+        final int admitted = admitTrajectory(prepared.trajectory());
+        if (admitted != ACCEPTED)
+        {
+            return admitted;
+        }
+        if (!timeScaling.start(prepared))
+        {
+            return REJECTED_PREPARATION;
+        }
+        followTrajectory();
+        return ACCEPTED;
+    }
+
+    /**
+     * Prepare phase of starting trajectories: a preparer with this cycle's model, gravity, friction
+     * feedforward and time-scaling tuning. Not real-time safe (allocates); call it before the loop
+     * runs or off it. The preparer shares no mutable state with the cycle and belongs to the one
+     * thread that uses it; its {@link PreparedTrajectory}s go to {@link #startTrajectory(PreparedTrajectory)}
+     * through a queue that publishes them safely.
+     *
+     * @return a new preparer.
+     */
+    public TimeScalingPreparer trajectoryPreparer()
+    {
+        return timeScaling.preparer();
+    }
+
+    private int admitTrajectory(final TrajectorySampler sampler)
     {
         if (!supervisor.operational())
         {
@@ -367,11 +425,14 @@ public final class ControlCycle
             sampler.sample(nowSeconds(), qddddRef, qdddRef, qdddRef, qdddRef, qdddRef);
             return REJECTED_DISCONTINUOUS;
         }
-        timeScaling.start(sampler);
+        return ACCEPTED;
+    }
+
+    private void followTrajectory()
+    {
         referenceTimeNs = nowNs;
         source = SOURCE_TRAJECTORY;
         transition(ControllerMode.TRACKING);
-        return ACCEPTED;
     }
 
     /**

@@ -50,7 +50,9 @@ public final class ControllerService implements AutoCloseable
             link = new ControllerLink(transport.aeron(), settings.link(), dof);
             gateway = new PlannerGateway(settings.planner(), commandLimits(model), new SystemNanoClock());
             final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue = new OneToOneConcurrentArrayQueue<>(LOOP_QUEUE_CAPACITY);
-            preparer = new CommandPreparer(model, gateway.commandQueue(), loopQueue);
+            final ControlCycle cycle = new ControlCycle(model, settings.cycle(), settings.safety());
+            cycle.selectLaw(settings.law());
+            preparer = new CommandPreparer(model, cycle.trajectoryPreparer(), gateway.commandQueue(), loopQueue);
             final TelemetryQueue telemetryQueue = new TelemetryQueue(settings.telemetry());
             final ControllerEventQueue events = new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES);
             telemetryPublisher = new TelemetryPublisher(transport.aeron(), settings.telemetry(), telemetryQueue, events);
@@ -59,8 +61,6 @@ public final class ControllerService implements AutoCloseable
                 Throwable::printStackTrace,
                 null,
                 new CompositeAgent(gateway, preparer, telemetryPublisher));
-            final ControlCycle cycle = new ControlCycle(model, settings.cycle(), settings.safety());
-            cycle.selectLaw(settings.law());
             loop = new ControlLoop(
                 cycle, dof, link, gateway, telemetryQueue, events, loopQueue,
                 settings.mode(), settings.cycle().periodNs(), settings.cycle().heartbeatTimeoutNs(), settings.core());
