@@ -53,7 +53,8 @@ import org.nectl.core.model.RobotModel;
  * window; {@link #start(TrajectorySampler)} evaluates it on the calling thread (tests, in-process use).
  *
  * <p>Per tick: two recursion evaluations, plus three per newly evaluated grid point
- * ({@link FeasibleClockRate}). Not thread safe: one instance belongs to the control-loop thread;
+ * ({@link FeasibleClockRate}); the two of the check also give the feedforward along the committed
+ * reference ({@link #feedforward}), which the control law then need not evaluate again. Not thread safe: one instance belongs to the control-loop thread;
  * every method after construction except {@link #preparer()} allocates nothing.
  */
 public final class ReferenceTimeScaling
@@ -108,14 +109,15 @@ public final class ReferenceTimeScaling
     private final int dof;
     private final RobotModel model;
     private final Settings settings;
-    /** Evaluations of this tick's feedforward (the s''' check). */
+    /** Evaluations of this tick's feedforward (the s''' check), with friction as the control law's. */
     private final TorqueDerivative torqueDerivative;
     /** Evaluations of grid points entering the window while the clock runs. */
     private final FeasibleClockRate feasibleRate;
     private final double[] gravityMPerS2 = {0.0, 0.0, -9.81};
     private final double[] jerkBoundNmPerS;
-    private final double[] viscousNmSPerRad;
     private boolean friction = true;
+    /** True once {@link #advance} has evaluated this tick's feedforward (scaling enabled). */
+    private boolean feedforwardEvaluated;
 
     /** Braking envelope: planned deceleration, 1/s, and the jerk-onset term c. */
     private final double brakingRate;
@@ -135,8 +137,8 @@ public final class ReferenceTimeScaling
     private final double[] slowQddd;
     private final double[] tauFull;
     private final double[] tauRateFull;
-    private final double[] tauHalf;
-    private final double[] tauRateHalf;
+    private final double[] tauUnitJerk;
+    private final double[] tauRateUnitJerk;
 
     private TrajectorySampler trajectory;
     private double pathTimeS;
@@ -165,15 +167,11 @@ public final class ReferenceTimeScaling
         this.model = model;
         this.settings = settings;
         torqueDerivative = new TorqueDerivative(model);
-        // Friction is added per joint below: its terms are not polynomial in the same way.
-        torqueDerivative.jointFriction(false);
         feasibleRate = new FeasibleClockRate(model, settings);
         jerkBoundNmPerS = new double[dof];
-        viscousNmSPerRad = new double[dof];
         for (int j = 0; j < dof; j++)
         {
             jerkBoundNmPerS[j] = 0.5 * (1.0 + settings.limitShare()) * model.limits(j).effortRateMax();
-            viscousNmSPerRad[j] = model.actuation(j).viscousFriction();
         }
         brakingRate = settings.accelerationMax() / 2.0;
         final double rampS = settings.accelerationMax() / settings.jerkMax();
@@ -190,8 +188,8 @@ public final class ReferenceTimeScaling
         slowQddd = new double[dof];
         tauFull = new double[dof];
         tauRateFull = new double[dof];
-        tauHalf = new double[dof];
-        tauRateHalf = new double[dof];
+        tauUnitJerk = new double[dof];
+        tauRateUnitJerk = new double[dof];
     }
 
     /**
@@ -250,6 +248,7 @@ public final class ReferenceTimeScaling
     public void frictionFeedforward(final boolean enabled)
     {
         friction = enabled;
+        torqueDerivative.jointFriction(enabled);
         feasibleRate.frictionFeedforward(enabled);
     }
 
@@ -306,6 +305,7 @@ public final class ReferenceTimeScaling
         firstPoint = 0;
         endPoint = 0;
         lastPoint = lastPoint(sampler, settings);
+        feedforwardEvaluated = false;
     }
 
     /**
@@ -393,13 +393,14 @@ public final class ReferenceTimeScaling
         {
             slowQddd[j] += q1[j];
         }
-        torqueDerivative.compute(qNow, slowQd, slowQdd, slowQddd, tauHalf, tauRateHalf);
+        torqueDerivative.compute(qNow, slowQd, slowQdd, slowQddd, tauUnitJerk, tauRateUnitJerk);
+        feedforwardEvaluated = true;
         double low = -settings.jerkMax();
         double high = settings.jerkMax();
         for (int j = 0; j < dof; j++)
         {
-            final double slope = tauRateHalf[j] - tauRateFull[j];
-            final double base = tauRateFull[j] + (friction ? viscousNmSPerRad[j] * slowQdd[j] : 0.0);
+            final double slope = tauRateUnitJerk[j] - tauRateFull[j];
+            final double base = tauRateFull[j];
             final double bound = jerkBoundNmPerS[j];
             if (slope != 0.0)
             {
@@ -414,6 +415,31 @@ public final class ReferenceTimeScaling
         {
             rateJerk = 0.0;
         }
+    }
+
+    /**
+     * The feedforward along the reference of the last {@link #advance}: tau_ff = RNEA(q, qd, qdd)
+     * and its rate tau_ff' with the committed s''', from the two evaluations of the s''' check (tau'
+     * is affine in s''' with slope M q', so this is the recursion's own result up to rounding; gravity
+     * and friction as set here). Lets the control law skip its own evaluation of the same reference.
+     * Real-time safe.
+     *
+     * @param tauNm output: tau_ff, N m.
+     * @param tauRateNmPerS output: tau_ff', N m/s.
+     * @return false, writing nothing, if no tick has been evaluated since the start (or scaling is off).
+     */
+    public boolean feedforward(final double[] tauNm, final double[] tauRateNmPerS)
+    {
+        if (!feedforwardEvaluated)
+        {
+            return false;
+        }
+        for (int j = 0; j < dof; j++)
+        {
+            tauNm[j] = tauFull[j];
+            tauRateNmPerS[j] = tauRateFull[j] + rateJerk * (tauRateUnitJerk[j] - tauRateFull[j]);
+        }
+        return true;
     }
 
     /** Least braking envelope over the window; unevaluated points count as the minimum rate. */

@@ -92,6 +92,8 @@ public final class ControlCycle
     private long tickCount;
     private long trackingTicks;
     private long completedTrajectories;
+    /** This tick's reference came from the trajectory clock, which evaluated its feedforward. */
+    private boolean clockFeedforward;
 
     /**
      * Not real-time safe: a cycle with {@link SafetySettings#defaults}.
@@ -187,6 +189,7 @@ public final class ControlCycle
     {
         nowNs = timeNs;
         tickCount++;
+        clockFeedforward = false;
         missingStates = newState ? 0 : missingStates + 1;
         if (newState)
         {
@@ -484,6 +487,10 @@ public final class ControlCycle
                 holdPose();
                 transition(ControllerMode.ENABLED);
             }
+            else
+            {
+                clockFeedforward = true;
+            }
         }
         else if (source == SOURCE_STREAM)
         {
@@ -521,6 +528,11 @@ public final class ControlCycle
     {
         if (law == ControlLaw.COMPUTED_TORQUE)
         {
+            // The clock's s''' check already evaluated the recursion along this very reference.
+            if (clockFeedforward && mode() == ControllerMode.TRACKING && timeScaling.feedforward(tauFeedforward, tauFeedforwardRate))
+            {
+                return computedTorque.computeWithFeedforward(q, qd, qRef, qdRef, qddRef, tauFeedforward, tauFeedforwardRate, tauLaw);
+            }
             return computedTorque.compute(q, qd, qRef, qdRef, qddRef, qdddRef, tauLaw, tauFeedforward, tauFeedforwardRate);
         }
         Arrays.fill(tauFeedforward, 0.0);
