@@ -54,8 +54,9 @@ import org.nectl.core.model.RobotModel;
  *
  * <p>Per tick: two recursion evaluations, plus three per newly evaluated grid point
  * ({@link FeasibleClockRate}); the two of the check also give the feedforward along the committed
- * reference ({@link #feedforward}), which the control law then need not evaluate again. Not thread safe: one instance belongs to the control-loop thread;
- * every method after construction except {@link #preparer()} allocates nothing.
+ * reference ({@link #feedforward}), which the control law then need not evaluate again. Not
+ * thread safe: one instance belongs to the control-loop thread; every method after construction
+ * except {@link #preparer()} allocates nothing.
  */
 public final class ReferenceTimeScaling
 {

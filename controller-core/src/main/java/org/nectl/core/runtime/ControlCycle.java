@@ -529,9 +529,11 @@ public final class ControlCycle
         if (law == ControlLaw.COMPUTED_TORQUE)
         {
             // The clock's s''' check already evaluated the recursion along this very reference.
-            if (clockFeedforward && mode() == ControllerMode.TRACKING && timeScaling.feedforward(tauFeedforward, tauFeedforwardRate))
+            if (clockFeedforward && mode() == ControllerMode.TRACKING
+                && timeScaling.feedforward(tauFeedforward, tauFeedforwardRate))
             {
-                return computedTorque.computeWithFeedforward(q, qd, qRef, qdRef, qddRef, tauFeedforward, tauFeedforwardRate, tauLaw);
+                return computedTorque.computeWithFeedforward(
+                    q, qd, qRef, qdRef, qddRef, tauFeedforward, tauFeedforwardRate, tauLaw);
             }
             return computedTorque.compute(q, qd, qRef, qdRef, qddRef, qdddRef, tauLaw, tauFeedforward, tauFeedforwardRate);
         }

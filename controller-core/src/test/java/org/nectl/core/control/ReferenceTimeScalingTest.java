@@ -198,10 +198,12 @@ class ReferenceTimeScalingTest
                 }
             }
             final String what = "seed " + SEED + " friction " + friction + ": ";
-            assertTrue(minimumRate < 0.9 && jerkTicks > 100, what + "min rate " + minimumRate + ", " + jerkTicks + " ticks with s''' != 0");
+            assertTrue(minimumRate < 0.9 && jerkTicks > 100,
+                what + "min rate " + minimumRate + ", " + jerkTicks + " ticks with s''' != 0");
             assertTrue(worstTau <= 1e-9 * (1.0 + peakTau), what + "tau off by " + worstTau + " of " + peakTau);
             assertTrue(worstRate <= 1e-9 * (1.0 + peakRate), what + "tau rate off by " + worstRate + " of " + peakRate);
-            System.out.printf(Locale.ROOT, "%sworst tau %.3e of %.3e, tau rate %.3e of %.3e%n", what, worstTau, peakTau, worstRate, peakRate);
+            System.out.printf(Locale.ROOT, "%sworst tau %.3e of %.3e, tau rate %.3e of %.3e%n",
+                what, worstTau, peakTau, worstRate, peakRate);
         }
     }
 }

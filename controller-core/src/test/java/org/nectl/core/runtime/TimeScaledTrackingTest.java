@@ -481,7 +481,8 @@ class TimeScaledTrackingTest
             inProcess.step();
             prepared.step();
             ticks++;
-            assertEquals(inProcess.cycle.timeScaling().rate(), prepared.cycle.timeScaling().rate(), "seed " + SEED + " tick " + ticks);
+            assertEquals(inProcess.cycle.timeScaling().rate(), prepared.cycle.timeScaling().rate(),
+                "seed " + SEED + " tick " + ticks);
             assertArrayEquals(inProcess.cycle.tauCommand(), prepared.cycle.tauCommand(), "seed " + SEED + " tick " + ticks);
         }
         assertEquals(ControllerMode.ENABLED, prepared.cycle.mode(), "seed " + SEED);
@@ -500,7 +501,8 @@ class TimeScaledTrackingTest
         final PreparedTrajectory foreign = other.preparer().prepare(swing(model, start));
         assertEquals(ControlCycle.REJECTED_PREPARATION, rig.cycle.startTrajectory(foreign));
         assertEquals(ControllerMode.ENABLED, rig.cycle.mode());
-        assertEquals(ControlCycle.ACCEPTED, rig.cycle.startTrajectory(rig.cycle.trajectoryPreparer().prepare(swing(model, start))));
+        final PreparedTrajectory own = rig.cycle.trajectoryPreparer().prepare(swing(model, start));
+        assertEquals(ControlCycle.ACCEPTED, rig.cycle.startTrajectory(own));
         assertEquals(ControllerMode.TRACKING, rig.cycle.mode());
     }
 }
