@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.PdGravityController;
+import org.nectl.core.control.PreparedTrajectory;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
@@ -56,6 +57,7 @@ public class ControlTickBenchmark
     private PdGravityController pdGravity;
     private TorqueLimiter limiter;
     private ReferenceTimeScaling timeScaling;
+    private PreparedTrajectory prepared;
     private RandomStates states;
     private double[] q;
     private double[] qd;
@@ -85,7 +87,8 @@ public class ControlTickBenchmark
         final ReferenceTimeScaling.Settings d = ReferenceTimeScaling.Settings.defaults();
         timeScaling = new ReferenceTimeScaling(robot, new ReferenceTimeScaling.Settings(true, 0.1, d.accelerationMax(),
             d.jerkMax(), d.minimumRate(), d.gridSpacingS(), d.evaluationsPerTick()));
-        timeScaling.start(sampler);
+        prepared = timeScaling.preparer().prepare(sampler);
+        timeScaling.start(prepared);
         states = new RandomStates(n, 42);
         q = new double[n];
         qd = new double[n];
@@ -138,17 +141,26 @@ public class ControlTickBenchmark
     {
         if (timeScaling.advance(PERIOD_S, q, qd, qdd, qddd, qdddd) == TrajectorySampler.FINISHED)
         {
-            timeScaling.start(sampler);
+            timeScaling.start(prepared);
         }
         final int i = states.advance();
-        computedTorque.compute(states.q(i), states.qd(i), q, qd, qdd, qddd, tau, tauFf, tauFfRate);
+        // As ControlCycle: the clock's s''' check already evaluated the feedforward along this reference.
+        if (timeScaling.feedforward(tauFf, tauFfRate))
+        {
+            computedTorque.computeWithFeedforward(states.q(i), states.qd(i), q, qd, qdd, tauFf, tauFfRate, tau);
+        }
+        else
+        {
+            computedTorque.compute(states.q(i), states.qd(i), q, qd, qdd, qddd, tau, tauFf, tauFfRate);
+        }
         limiter.limit(tau, command);
         return command;
     }
 
     /**
-     * What a trajectory start costs the loop on top of a tick: the time-scaling look-ahead window
-     * filled at once (three torque-derivative evaluations per grid point).
+     * An in-process trajectory start: the time-scaling look-ahead window filled at once on the
+     * calling thread (three torque-derivative evaluations per grid point); the service does this in
+     * its command preparer, off the loop.
      *
      * @return the clock rate, so the work cannot be eliminated.
      */
@@ -156,6 +168,18 @@ public class ControlTickBenchmark
     public double timeScalingStart()
     {
         timeScaling.start(sampler);
+        return timeScaling.rate();
+    }
+
+    /**
+     * What a trajectory start costs the loop on top of a tick: adopting a window prepared off the loop.
+     *
+     * @return the clock rate, so the work cannot be eliminated.
+     */
+    @Benchmark
+    public double timeScalingPreparedStart()
+    {
+        timeScaling.start(prepared);
         return timeScaling.rate();
     }
 
