@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.PdGravityController;
-import org.nectl.core.control.PreparedTrajectory;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
@@ -57,7 +56,6 @@ public class ControlTickBenchmark
     private PdGravityController pdGravity;
     private TorqueLimiter limiter;
     private ReferenceTimeScaling timeScaling;
-    private PreparedTrajectory prepared;
     private RandomStates states;
     private double[] q;
     private double[] qd;
@@ -87,8 +85,7 @@ public class ControlTickBenchmark
         final ReferenceTimeScaling.Settings d = ReferenceTimeScaling.Settings.defaults();
         timeScaling = new ReferenceTimeScaling(robot, new ReferenceTimeScaling.Settings(true, 0.1, d.accelerationMax(),
             d.jerkMax(), d.minimumRate(), d.gridSpacingS(), d.evaluationsPerTick()));
-        prepared = timeScaling.preparer().prepare(sampler);
-        timeScaling.start(prepared);
+        timeScaling.start(sampler);
         states = new RandomStates(n, 42);
         q = new double[n];
         qd = new double[n];
@@ -141,26 +138,17 @@ public class ControlTickBenchmark
     {
         if (timeScaling.advance(PERIOD_S, q, qd, qdd, qddd, qdddd) == TrajectorySampler.FINISHED)
         {
-            timeScaling.start(prepared);
+            timeScaling.start(sampler);
         }
         final int i = states.advance();
-        // As ControlCycle: the clock's s''' check already evaluated the feedforward along this reference.
-        if (timeScaling.feedforward(tauFf, tauFfRate))
-        {
-            computedTorque.computeWithFeedforward(states.q(i), states.qd(i), q, qd, qdd, tauFf, tauFfRate, tau);
-        }
-        else
-        {
-            computedTorque.compute(states.q(i), states.qd(i), q, qd, qdd, qddd, tau, tauFf, tauFfRate);
-        }
+        computedTorque.compute(states.q(i), states.qd(i), q, qd, qdd, qddd, tau, tauFf, tauFfRate);
         limiter.limit(tau, command);
         return command;
     }
 
     /**
-     * An in-process trajectory start: the time-scaling look-ahead window filled at once on the
-     * calling thread (three torque-derivative evaluations per grid point); the service does this in
-     * its command preparer, off the loop.
+     * What a trajectory start costs the loop on top of a tick: the time-scaling look-ahead window
+     * filled at once (three torque-derivative evaluations per grid point).
      *
      * @return the clock rate, so the work cannot be eliminated.
      */
@@ -168,18 +156,6 @@ public class ControlTickBenchmark
     public double timeScalingStart()
     {
         timeScaling.start(sampler);
-        return timeScaling.rate();
-    }
-
-    /**
-     * What a trajectory start costs the loop on top of a tick: adopting a window prepared off the loop.
-     *
-     * @return the clock rate, so the work cannot be eliminated.
-     */
-    @Benchmark
-    public double timeScalingPreparedStart()
-    {
-        timeScaling.start(prepared);
         return timeScaling.rate();
     }
 

@@ -92,44 +92,12 @@ public final class ComputedTorqueController
         final double[] qDesired, final double[] qdDesired, final double[] qddDesired, final double[] qdddDesired,
         final double[] tauNm, final double[] tauFeedforwardNm, final double[] tauFeedforwardRateNmPerS)
     {
-        feedback(q, qd, qDesired, qdDesired, qddDesired, tauNm);
-        torqueDerivative.compute(qDesired, qdDesired, qddDesired, qdddDesired, tauFeedforwardNm, tauFeedforwardRateNmPerS);
-        return ControlStatus.of(tauNm) | ControlStatus.of(tauFeedforwardNm) | ControlStatus.of(tauFeedforwardRateNmPerS);
-    }
-
-    /**
-     * The same tick as {@link #compute} when the caller already holds the feedforward along this
-     * reference from the same recursion with the same gravity and friction (e.g.
-     * {@link ReferenceTimeScaling#feedforward}): only the commanded torque is computed. Real-time safe.
-     *
-     * @param q measured positions, rad or m.
-     * @param qd measured velocities.
-     * @param qDesired reference positions.
-     * @param qdDesired reference velocities.
-     * @param qddDesired reference accelerations.
-     * @param tauFeedforwardNm RNEA along the reference, N m (checked, not changed).
-     * @param tauFeedforwardRateNmPerS its time derivative, N m/s (checked, not changed).
-     * @param tauNm output: commanded torques, N m (N for prismatic).
-     * @return {@link ControlStatus#OK}, or {@link ControlStatus#NON_FINITE_OUTPUT} if the command or
-     *     the given feedforward has a non-finite element.
-     */
-    public int computeWithFeedforward(
-        final double[] q, final double[] qd, final double[] qDesired, final double[] qdDesired, final double[] qddDesired,
-        final double[] tauFeedforwardNm, final double[] tauFeedforwardRateNmPerS, final double[] tauNm)
-    {
-        feedback(q, qd, qDesired, qdDesired, qddDesired, tauNm);
-        return ControlStatus.of(tauNm) | ControlStatus.of(tauFeedforwardNm) | ControlStatus.of(tauFeedforwardRateNmPerS);
-    }
-
-    /** The model inversion at the measured state with the error-corrected acceleration. */
-    private void feedback(
-        final double[] q, final double[] qd, final double[] qDesired, final double[] qdDesired, final double[] qddDesired,
-        final double[] tauNm)
-    {
         for (int j = 0; j < dof; j++)
         {
             qddCommand[j] = qddDesired[j] + kd[j] * (qdDesired[j] - qd[j]) + kp[j] * (qDesired[j] - q[j]);
         }
         inverseDynamics.compute(q, qd, qddCommand, tauNm);
+        torqueDerivative.compute(qDesired, qdDesired, qddDesired, qdddDesired, tauFeedforwardNm, tauFeedforwardRateNmPerS);
+        return ControlStatus.of(tauNm) | ControlStatus.of(tauFeedforwardNm) | ControlStatus.of(tauFeedforwardRateNmPerS);
     }
 }

@@ -1,6 +1,7 @@
 package org.nectl.core.control;
 
 import org.nectl.core.dynamics.TorqueDerivative;
+import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -47,21 +48,17 @@ import org.nectl.core.model.RobotModel;
  * the feedback part of the command. The torque limiter after the control law still clips, counts
  * and flags whatever is left, so a planning error is never hidden by a torque jump.
  *
- * <p><b>Starting.</b> The first window costs three evaluations per grid point. A real-time loop has
- * it evaluated off the loop by a {@link TimeScalingPreparer} ({@link #preparer()}) and starts the
- * resulting {@link PreparedTrajectory} with {@link #start(PreparedTrajectory)}, which only copies the
- * window; {@link #start(TrajectorySampler)} evaluates it on the calling thread (tests, in-process use).
- *
- * <p>Per tick: two recursion evaluations, plus three per newly evaluated grid point
- * ({@link FeasibleClockRate}); the two of the check also give the feedforward along the committed
- * reference ({@link #feedforward}), which the control law then need not evaluate again. Not
- * thread safe: one instance belongs to the control-loop thread; every method after construction
- * except {@link #preparer()} allocates nothing.
+ * <p>Per tick: two recursion evaluations, plus three per newly evaluated grid point. Not thread
+ * safe: one instance belongs to the control-loop thread. {@link #start} costs three evaluations per
+ * window point (measured: docs/PERFORMANCE.md); every method after construction allocates nothing.
  */
 public final class ReferenceTimeScaling
 {
     /** Relative tolerance under which a recovered rate is set to exactly 1. */
     private static final double FULL_RATE_TOLERANCE = 1e-6;
+    /** Rate scan step before bisecting the boundary of the feasible rates. */
+    private static final double SCAN_STEP = 1.0 / 16.0;
+    private static final int BISECTIONS = 10;
 
     /**
      * Tuning of the clock. Immutable.
@@ -108,17 +105,14 @@ public final class ReferenceTimeScaling
     }
 
     private final int dof;
-    private final RobotModel model;
     private final Settings settings;
-    /** Evaluations of this tick's feedforward (the s''' check), with friction as the control law's. */
     private final TorqueDerivative torqueDerivative;
-    /** Evaluations of grid points entering the window while the clock runs. */
-    private final FeasibleClockRate feasibleRate;
-    private final double[] gravityMPerS2 = {0.0, 0.0, -9.81};
+    private final double[] torqueBoundNm;
+    private final double[] rateBoundNmPerS;
     private final double[] jerkBoundNmPerS;
+    private final double[] coulombNm;
+    private final double[] viscousNmSPerRad;
     private boolean friction = true;
-    /** True once {@link #advance} has evaluated this tick's feedforward (scaling enabled). */
-    private boolean feedforwardEvaluated;
 
     /** Braking envelope: planned deceleration, 1/s, and the jerk-onset term c. */
     private final double brakingRate;
@@ -128,7 +122,8 @@ public final class ReferenceTimeScaling
     private final double[] rates;
     private final int capacity;
 
-    /** Workspace: path derivatives and the recursion evaluations of this tick. */
+    /** Workspace: path derivatives and the recursion evaluations of a grid point or of this tick. */
+    private final double[] q;
     private final double[] q1;
     private final double[] q2;
     private final double[] q3;
@@ -138,8 +133,18 @@ public final class ReferenceTimeScaling
     private final double[] slowQddd;
     private final double[] tauFull;
     private final double[] tauRateFull;
-    private final double[] tauUnitJerk;
-    private final double[] tauRateUnitJerk;
+    private final double[] tauHalf;
+    private final double[] tauRateHalf;
+    private final double[] gravity;
+    private final double[] inertial;
+    private final double[] gravityRate;
+    private final double[] inertialRate;
+    /** d tau/d s'' = d tau'/d s''' = M q' (with rotor inertia), per joint. */
+    private final double[] pathInertia;
+    /** d tau'/d (s' s''), per joint. */
+    private final double[] accelerationRate;
+    private final double[] tauAccelerated;
+    private final double[] tauRateAccelerated;
 
     private TrajectorySampler trajectory;
     private double pathTimeS;
@@ -152,7 +157,7 @@ public final class ReferenceTimeScaling
     private long endPoint;
     private long lastPoint;
     private long scaledTicks;
-    private long adoptedUnreachablePoints;
+    private long unreachablePoints;
 
     /**
      * Not real-time safe: sizes the window and the workspace from the model.
@@ -165,21 +170,34 @@ public final class ReferenceTimeScaling
     {
         settings.check();
         dof = model.dof();
-        this.model = model;
         this.settings = settings;
         torqueDerivative = new TorqueDerivative(model);
-        feasibleRate = new FeasibleClockRate(model, settings);
+        // Friction is added per joint below: its terms are not polynomial in the same way.
+        torqueDerivative.jointFriction(false);
+        torqueBoundNm = new double[dof];
+        rateBoundNmPerS = new double[dof];
         jerkBoundNmPerS = new double[dof];
+        coulombNm = new double[dof];
+        viscousNmSPerRad = new double[dof];
         for (int j = 0; j < dof; j++)
         {
+            torqueBoundNm[j] = settings.limitShare() * model.limits(j).effortMax();
+            rateBoundNmPerS[j] = settings.limitShare() * model.limits(j).effortRateMax();
             jerkBoundNmPerS[j] = 0.5 * (1.0 + settings.limitShare()) * model.limits(j).effortRateMax();
+            final JointActuation actuation = model.actuation(j);
+            coulombNm[j] = actuation.coulombFriction();
+            viscousNmSPerRad[j] = actuation.viscousFriction();
         }
         brakingRate = settings.accelerationMax() / 2.0;
         final double rampS = settings.accelerationMax() / settings.jerkMax();
         onsetRate = brakingRate * rampS;
         trackingGain = 1.0 / rampS;
-        capacity = windowPoints(settings);
+        final double minimum = settings.minimumRate();
+        final double horizonS = ((1.0 + onsetRate) * (1.0 + onsetRate) - (onsetRate + minimum) * (onsetRate + minimum))
+            / (2.0 * brakingRate);
+        capacity = (int)Math.ceil(horizonS / settings.gridSpacingS()) + 3;
         rates = new double[capacity];
+        q = new double[dof];
         q1 = new double[dof];
         q2 = new double[dof];
         q3 = new double[dof];
@@ -189,39 +207,16 @@ public final class ReferenceTimeScaling
         slowQddd = new double[dof];
         tauFull = new double[dof];
         tauRateFull = new double[dof];
-        tauUnitJerk = new double[dof];
-        tauRateUnitJerk = new double[dof];
-    }
-
-    /**
-     * @param settings the clock tuning.
-     * @return grid points in the look-ahead window: enough path to brake from s' = 1 to the minimum rate.
-     */
-    static int windowPoints(final Settings settings)
-    {
-        final double braking = settings.accelerationMax() / 2.0;
-        final double onset = braking * settings.accelerationMax() / settings.jerkMax();
-        final double minimum = settings.minimumRate();
-        final double horizonS = ((1.0 + onset) * (1.0 + onset) - (onset + minimum) * (onset + minimum)) / (2.0 * braking);
-        return (int)Math.ceil(horizonS / settings.gridSpacingS()) + 3;
-    }
-
-    /** @return the grid index of the trajectory's end (its last grid point). */
-    static long lastPoint(final TrajectorySampler trajectory, final Settings settings)
-    {
-        return (long)Math.ceil((trajectory.endTimeS() - trajectory.startTimeS()) / settings.gridSpacingS());
-    }
-
-    /**
-     * A preparer for this clock's trajectories, with its model, tuning, gravity and friction setting.
-     * Not real-time safe: allocates its own workspace; the returned object shares no mutable state
-     * with this clock and belongs to the thread that uses it (set gravity and friction here first).
-     *
-     * @return a new preparer.
-     */
-    public TimeScalingPreparer preparer()
-    {
-        return new TimeScalingPreparer(model, settings, gravityMPerS2, friction);
+        tauHalf = new double[dof];
+        tauRateHalf = new double[dof];
+        gravity = new double[dof];
+        inertial = new double[dof];
+        gravityRate = new double[dof];
+        inertialRate = new double[dof];
+        pathInertia = new double[dof];
+        accelerationRate = new double[dof];
+        tauAccelerated = new double[dof];
+        tauRateAccelerated = new double[dof];
     }
 
     /**
@@ -234,10 +229,6 @@ public final class ReferenceTimeScaling
     public void gravity(final double gx, final double gy, final double gz)
     {
         torqueDerivative.gravity(gx, gy, gz);
-        feasibleRate.gravity(gx, gy, gz);
-        gravityMPerS2[0] = gx;
-        gravityMPerS2[1] = gy;
-        gravityMPerS2[2] = gz;
     }
 
     /**
@@ -249,53 +240,15 @@ public final class ReferenceTimeScaling
     public void frictionFeedforward(final boolean enabled)
     {
         friction = enabled;
-        torqueDerivative.jointFriction(enabled);
-        feasibleRate.frictionFeedforward(enabled);
     }
 
     /**
-     * Starts a trajectory at its first waypoint with s' = 1 and fills the look-ahead window on the
-     * calling thread: allocation-free but three torque-derivative evaluations per window point (about
-     * 190 for a 7-DoF arm). For tests and in-process use; a real-time loop starts a
-     * {@link PreparedTrajectory} instead.
+     * Starts a trajectory at its first waypoint with s' = 1 and fills the look-ahead window.
+     * Allocation-free but costs three torque-derivative evaluations per window point.
      *
      * @param sampler the trajectory (its dof must be the model's).
      */
     public void start(final TrajectorySampler sampler)
-    {
-        restart(sampler);
-        if (settings.enabled())
-        {
-            extendWindow(capacity);
-        }
-    }
-
-    /**
-     * Perform phase of starting a trajectory: adopts the window evaluated by a
-     * {@link TimeScalingPreparer} (copied into this clock's own ring, so the prepared object stays
-     * immutable). Real-time safe: no allocation and no torque-derivative evaluation.
-     *
-     * @param prepared a trajectory prepared by a preparer of this clock ({@link #preparer()}).
-     * @return false, changing nothing, if it was prepared with other settings.
-     */
-    public boolean start(final PreparedTrajectory prepared)
-    {
-        if (!settings.equals(prepared.settings()))
-        {
-            return false;
-        }
-        restart(prepared.trajectory());
-        final int count = prepared.pointCount();
-        for (int k = 0; k < count; k++)
-        {
-            rates[k] = prepared.rate(k);
-        }
-        endPoint = count;
-        adoptedUnreachablePoints += prepared.unreachablePoints();
-        return true;
-    }
-
-    private void restart(final TrajectorySampler sampler)
     {
         trajectory = sampler;
         pathTimeS = sampler.startTimeS();
@@ -305,8 +258,8 @@ public final class ReferenceTimeScaling
         previousAllowedRate = 1.0;
         firstPoint = 0;
         endPoint = 0;
-        lastPoint = lastPoint(sampler, settings);
-        feedforwardEvaluated = false;
+        lastPoint = (long)Math.ceil((sampler.endTimeS() - sampler.startTimeS()) / settings.gridSpacingS());
+        extendWindow(capacity);
     }
 
     /**
@@ -394,14 +347,13 @@ public final class ReferenceTimeScaling
         {
             slowQddd[j] += q1[j];
         }
-        torqueDerivative.compute(qNow, slowQd, slowQdd, slowQddd, tauUnitJerk, tauRateUnitJerk);
-        feedforwardEvaluated = true;
+        torqueDerivative.compute(qNow, slowQd, slowQdd, slowQddd, tauHalf, tauRateHalf);
         double low = -settings.jerkMax();
         double high = settings.jerkMax();
         for (int j = 0; j < dof; j++)
         {
-            final double slope = tauRateUnitJerk[j] - tauRateFull[j];
-            final double base = tauRateFull[j];
+            final double slope = tauRateHalf[j] - tauRateFull[j];
+            final double base = tauRateFull[j] + (friction ? viscousNmSPerRad[j] * slowQdd[j] : 0.0);
             final double bound = jerkBoundNmPerS[j];
             if (slope != 0.0)
             {
@@ -416,31 +368,6 @@ public final class ReferenceTimeScaling
         {
             rateJerk = 0.0;
         }
-    }
-
-    /**
-     * The feedforward along the reference of the last {@link #advance}: tau_ff = RNEA(q, qd, qdd)
-     * and its rate tau_ff' with the committed s''', from the two evaluations of the s''' check (tau'
-     * is affine in s''' with slope M q', so this is the recursion's own result up to rounding; gravity
-     * and friction as set here). Lets the control law skip its own evaluation of the same reference.
-     * Real-time safe.
-     *
-     * @param tauNm output: tau_ff, N m.
-     * @param tauRateNmPerS output: tau_ff', N m/s.
-     * @return false, writing nothing, if no tick has been evaluated since the start (or scaling is off).
-     */
-    public boolean feedforward(final double[] tauNm, final double[] tauRateNmPerS)
-    {
-        if (!feedforwardEvaluated)
-        {
-            return false;
-        }
-        for (int j = 0; j < dof; j++)
-        {
-            tauNm[j] = tauFull[j];
-            tauRateNmPerS[j] = tauRateFull[j] + rateJerk * (tauRateUnitJerk[j] - tauRateFull[j]);
-        }
-        return true;
     }
 
     /** Least braking envelope over the window; unevaluated points count as the minimum rate. */
@@ -478,10 +405,111 @@ public final class ReferenceTimeScaling
         int evaluated = 0;
         while (evaluated < budget && endPoint <= lastPoint && endPoint - firstPoint < capacity)
         {
-            rates[(int)(endPoint % capacity)] = feasibleRate.at(trajectory, trajectory.startTimeS() + endPoint * spacing);
+            rates[(int)(endPoint % capacity)] = feasibleRate(trajectory.startTimeS() + endPoint * spacing);
             endPoint++;
             evaluated++;
         }
+    }
+
+    /** Largest constant rate in [minimumRate, 1] keeping the feedforward at path time t within bounds. */
+    private double feasibleRate(final double pathTime)
+    {
+        trajectory.sample(pathTime, q, q1, q2, q3, q4);
+        decompose();
+        if (withinBounds(1.0))
+        {
+            return 1.0;
+        }
+        final double minimum = settings.minimumRate();
+        double upper = 1.0;
+        double lower = upper - SCAN_STEP;
+        while (lower > minimum && !withinBounds(lower))
+        {
+            upper = lower;
+            lower -= SCAN_STEP;
+        }
+        if (lower <= minimum)
+        {
+            lower = minimum;
+            if (!withinBounds(lower))
+            {
+                unreachablePoints++;
+                return minimum;
+            }
+        }
+        for (int i = 0; i < BISECTIONS; i++)
+        {
+            final double middle = 0.5 * (lower + upper);
+            if (withinBounds(middle))
+            {
+                lower = middle;
+            }
+            else
+            {
+                upper = middle;
+            }
+        }
+        return lower;
+    }
+
+    /**
+     * g, b, gamma, beta from the recursion at rates 1 and 1/2 (tau = g + s'^2 b, tau' = s' gamma +
+     * s'^3 beta), and the s'' terms M q' and delta (tau += s'' M q', tau' += s' s'' delta) from a
+     * third evaluation at s' = 1, s'' = 1.
+     */
+    private void decompose()
+    {
+        torqueDerivative.compute(q, q1, q2, q3, tauFull, tauRateFull);
+        for (int j = 0; j < dof; j++)
+        {
+            slowQdd[j] = q2[j] + q1[j];
+            slowQddd[j] = q3[j] + 3.0 * q2[j];
+        }
+        torqueDerivative.compute(q, q1, slowQdd, slowQddd, tauAccelerated, tauRateAccelerated);
+        for (int j = 0; j < dof; j++)
+        {
+            pathInertia[j] = tauAccelerated[j] - tauFull[j];
+            accelerationRate[j] = tauRateAccelerated[j] - tauRateFull[j];
+        }
+        for (int j = 0; j < dof; j++)
+        {
+            slowQd[j] = 0.5 * q1[j];
+            slowQdd[j] = 0.25 * q2[j];
+            slowQddd[j] = 0.125 * q3[j];
+        }
+        torqueDerivative.compute(q, slowQd, slowQdd, slowQddd, tauHalf, tauRateHalf);
+        for (int j = 0; j < dof; j++)
+        {
+            inertial[j] = (tauFull[j] - tauHalf[j]) * (4.0 / 3.0);
+            gravity[j] = tauFull[j] - inertial[j];
+            inertialRate[j] = (tauRateFull[j] - 2.0 * tauRateHalf[j]) * (4.0 / 3.0);
+            gravityRate[j] = tauRateFull[j] - inertialRate[j];
+        }
+    }
+
+    /** Within bounds at rate sigma for every s'' in [-accelerationMax, accelerationMax]. */
+    private boolean withinBounds(final double sigma)
+    {
+        final double sigma2 = sigma * sigma;
+        final double aMax = settings.accelerationMax();
+        for (int j = 0; j < dof; j++)
+        {
+            double tau = gravity[j] + sigma2 * inertial[j];
+            double tauRate = sigma * gravityRate[j] + sigma2 * sigma * inertialRate[j];
+            double accelerationReserve = aMax * sigma * Math.abs(accelerationRate[j]);
+            if (friction)
+            {
+                tau += coulombNm[j] * Math.signum(q1[j]) + viscousNmSPerRad[j] * q1[j] * sigma;
+                tauRate += viscousNmSPerRad[j] * q2[j] * sigma2;
+                accelerationReserve += aMax * viscousNmSPerRad[j] * Math.abs(q1[j]);
+            }
+            if (!(Math.abs(tau) + aMax * Math.abs(pathInertia[j]) <= torqueBoundNm[j])
+                || !(Math.abs(tauRate) + accelerationReserve <= rateBoundNmPerS[j]))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Time derivatives of q(s(t)) from the path derivatives in q1..q4 (s'''' = 0). */
@@ -541,17 +569,7 @@ public final class ReferenceTimeScaling
      */
     public long unreachablePoints()
     {
-        return feasibleRate.unreachablePoints() + adoptedUnreachablePoints;
-    }
-
-    /**
-     * @return grid points this clock evaluated itself (three torque-derivative evaluations each)
-     *     since construction: the windows of {@link #start(TrajectorySampler)} and the points entering
-     *     the window while the clock runs, not those of a {@link PreparedTrajectory}. Real-time safe.
-     */
-    public long evaluatedPoints()
-    {
-        return feasibleRate.evaluatedPoints();
+        return unreachablePoints;
     }
 
     /** @return the settings. Real-time safe. */

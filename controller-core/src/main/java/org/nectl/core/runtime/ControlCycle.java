@@ -6,9 +6,7 @@ import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.ControlStatus;
 import org.nectl.core.control.MixedInverseDynamicsController;
 import org.nectl.core.control.PdGravityController;
-import org.nectl.core.control.PreparedTrajectory;
 import org.nectl.core.control.ReferenceTimeScaling;
-import org.nectl.core.control.TimeScalingPreparer;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.elastic.ElasticRobotModel;
@@ -29,10 +27,8 @@ import org.nectl.core.model.RobotModel;
  * telemetry accessors. Planner requests ({@link #enable}, {@link #startTrajectory}, ...) are applied
  * between ticks on the same thread; each returns a result code.
  *
- * <p>Every method except the constructor and {@link #trajectoryPreparer()} is real-time safe: no
- * allocation, locks or exceptions ({@link #startTrajectory(TrajectorySampler)} is bounded but costly;
- * the loop uses {@link #startTrajectory(PreparedTrajectory)}). Not thread safe: owned by the
- * control-loop thread.
+ * <p>Every method except the constructor is real-time safe: no allocation, locks or exceptions.
+ * Not thread safe: owned by the control-loop thread.
  */
 public final class ControlCycle
 {
@@ -48,8 +44,6 @@ public final class ControlCycle
     public static final int REJECTED_JOINT_COUNT = 4;
     /** The control law cannot run on this robot ({@link ControlLaw#MIXED_ELASTIC} without elastic joints). */
     public static final int REJECTED_LAW = 5;
-    /** Trajectory prepared for another time-scaling tuning than this cycle's. */
-    public static final int REJECTED_PREPARATION = 6;
 
     /** Largest start offset of a new reference from the current one, rad or m. */
     public static final double MAX_REFERENCE_JUMP = 0.02;
@@ -106,8 +100,6 @@ public final class ControlCycle
     private long tickCount;
     private long trackingTicks;
     private long completedTrajectories;
-    /** This tick's reference came from the trajectory clock, which evaluated its feedforward. */
-    private boolean clockFeedforward;
 
     /**
      * Not real-time safe: a cycle with {@link SafetySettings#defaults}.
@@ -276,7 +268,6 @@ public final class ControlCycle
     {
         nowNs = timeNs;
         tickCount++;
-        clockFeedforward = false;
         missingStates = newState ? 0 : missingStates + 1;
         if (newState)
         {
@@ -452,9 +443,7 @@ public final class ControlCycle
     }
 
     /**
-     * Starts following a trajectory, evaluating the time scaling's first look-ahead window on this
-     * thread (three torque-derivative evaluations per window point, about 190 for a 7-DoF arm): for
-     * tests and in-process use. A real-time loop starts a {@link PreparedTrajectory} instead.
+     * Starts following a trajectory prepared off the loop, from its first waypoint at the next tick.
      *
      * @param sampler the trajectory; its first waypoint must be within {@link #MAX_REFERENCE_JUMP} of
      *     the current reference.
@@ -462,56 +451,6 @@ public final class ControlCycle
      *     {@link #REJECTED_DISCONTINUOUS}.
      */
     public int startTrajectory(final TrajectorySampler sampler)
-    {
-        final int admitted = admitTrajectory(sampler);
-        if (admitted != ACCEPTED)
-        {
-            return admitted;
-        }
-        timeScaling.start(sampler);
-        followTrajectory();
-        return ACCEPTED;
-    }
-
-    /**
-     * Perform phase of starting a trajectory whose look-ahead window was evaluated off the loop by
-     * a {@link #trajectoryPreparer()}: no torque-derivative evaluation and no allocation here.
-     *
-     * @param prepared the trajectory and its window; its first waypoint must be within
-     *     {@link #MAX_REFERENCE_JUMP} of the current reference.
-     * @return {@link #ACCEPTED}, {@link #REJECTED_MODE}, {@link #REJECTED_JOINT_COUNT},
-     *     {@link #REJECTED_DISCONTINUOUS} or {@link #REJECTED_PREPARATION}.
-     */
-    public int startTrajectory(final PreparedTrajectory prepared)
-    {
-        final int admitted = admitTrajectory(prepared.trajectory());
-        if (admitted != ACCEPTED)
-        {
-            return admitted;
-        }
-        if (!timeScaling.start(prepared))
-        {
-            return REJECTED_PREPARATION;
-        }
-        followTrajectory();
-        return ACCEPTED;
-    }
-
-    /**
-     * Prepare phase of starting trajectories: a preparer with this cycle's model, gravity, friction
-     * feedforward and time-scaling tuning. Not real-time safe (allocates); call it before the loop
-     * runs or off it. The preparer shares no mutable state with the cycle and belongs to the one
-     * thread that uses it; its {@link PreparedTrajectory}s go to {@link #startTrajectory(PreparedTrajectory)}
-     * through a queue that publishes them safely.
-     *
-     * @return a new preparer.
-     */
-    public TimeScalingPreparer trajectoryPreparer()
-    {
-        return timeScaling.preparer();
-    }
-
-    private int admitTrajectory(final TrajectorySampler sampler)
     {
         if (!supervisor.operational())
         {
@@ -528,14 +467,11 @@ public final class ControlCycle
             sampler.sample(nowSeconds(), qddddRef, qdddRef, qdddRef, qdddRef, qdddRef);
             return REJECTED_DISCONTINUOUS;
         }
-        return ACCEPTED;
-    }
-
-    private void followTrajectory()
-    {
+        timeScaling.start(sampler);
         referenceTimeNs = nowNs;
         source = SOURCE_TRAJECTORY;
         transition(ControllerMode.TRACKING);
+        return ACCEPTED;
     }
 
     /**
@@ -587,10 +523,6 @@ public final class ControlCycle
                 holdPose();
                 transition(ControllerMode.ENABLED);
             }
-            else
-            {
-                clockFeedforward = true;
-            }
         }
         else if (source == SOURCE_STREAM)
         {
@@ -628,13 +560,6 @@ public final class ControlCycle
     {
         if (law == ControlLaw.COMPUTED_TORQUE)
         {
-            // The clock's s''' check already evaluated the recursion along this very reference.
-            if (clockFeedforward && mode() == ControllerMode.TRACKING
-                && timeScaling.feedforward(tauFeedforward, tauFeedforwardRate))
-            {
-                return computedTorque.computeWithFeedforward(
-                    q, qd, qRef, qdRef, qddRef, tauFeedforward, tauFeedforwardRate, tauLaw);
-            }
             return computedTorque.compute(q, qd, qRef, qdRef, qddRef, qdddRef, tauLaw, tauFeedforward, tauFeedforwardRate);
         }
         Arrays.fill(tauFeedforward, 0.0);

@@ -1,11 +1,8 @@
 package org.nectl.core.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.model.RobotModel;
@@ -147,63 +144,5 @@ class ReferenceTimeScalingTest
             true, 1.5, d.accelerationMax(), d.jerkMax(), d.minimumRate(), d.gridSpacingS(), d.evaluationsPerTick())));
         assertThrows(IllegalArgumentException.class, () -> new ReferenceTimeScaling(model, new ReferenceTimeScaling.Settings(
             true, d.limitShare(), d.accelerationMax(), d.jerkMax(), 0.0, d.gridSpacingS(), d.evaluationsPerTick())));
-    }
-    /**
-     * The feedforward the clock hands to the control law (from the two evaluations of its s'''
-     * check) against the control law's own recursion along the same scaled reference, with and
-     * without friction, under a tilted gravity. Tolerance 1e-9 of (1 + the largest value seen): the
-     * two differ only by rounding in the affine recombination in s''', a few ulp of the terms.
-     */
-    @Test
-    void theClockFeedforwardIsTheControlLawsRecursionAlongTheCommittedReference()
-    {
-        final RobotModel base = RandomRobots.robot(SEED, 6, false, RandomRobots.Joints.MOVABLE, true);
-        final double[][] bounds = limits(base, ControlFixtures.randomTrajectory(base, SEED, 2.0), 0.4);
-        final RobotModel model = ModelVariants.withEffortLimits(base, bounds[0], bounds[1]);
-        final TrajectorySampler sampler = ControlFixtures.randomTrajectory(model, SEED, 2.0);
-        final int n = model.dof();
-        for (final boolean friction : new boolean[] {true, false})
-        {
-            final ReferenceTimeScaling scaling = new ReferenceTimeScaling(model, ReferenceTimeScaling.Settings.defaults());
-            final ComputedTorqueController law = ControlFixtures.controller(model, 0.0);
-            scaling.gravity(0.3, -0.2, -9.7);
-            law.gravity(0.3, -0.2, -9.7);
-            scaling.frictionFeedforward(friction);
-            law.frictionFeedforward(friction);
-            scaling.start(sampler);
-            final ControlFixtures.Reference r = new ControlFixtures.Reference(n);
-            final ControlFixtures.Outputs out = new ControlFixtures.Outputs(n);
-            final double[] tau = new double[n];
-            final double[] tauRate = new double[n];
-            assertFalse(scaling.feedforward(tau, tauRate), "no tick evaluated yet");
-            double peakTau = 0.0;
-            double peakRate = 0.0;
-            double worstTau = 0.0;
-            double worstRate = 0.0;
-            int jerkTicks = 0;
-            double minimumRate = 1.0;
-            for (int k = 0; k < 3000; k++)
-            {
-                scaling.advance(DT_S, r.q, r.qd, r.qdd, r.qddd, r.qdddd);
-                assertTrue(scaling.feedforward(tau, tauRate), "tick " + k);
-                law.compute(r.q, r.qd, r.q, r.qd, r.qdd, r.qddd, out.tau, out.tauFf, out.tauFfRate);
-                jerkTicks += scaling.rateJerk() != 0.0 ? 1 : 0;
-                minimumRate = Math.min(minimumRate, scaling.rate());
-                for (int j = 0; j < n; j++)
-                {
-                    peakTau = Math.max(peakTau, Math.abs(out.tauFf[j]));
-                    peakRate = Math.max(peakRate, Math.abs(out.tauFfRate[j]));
-                    worstTau = Math.max(worstTau, Math.abs(tau[j] - out.tauFf[j]));
-                    worstRate = Math.max(worstRate, Math.abs(tauRate[j] - out.tauFfRate[j]));
-                }
-            }
-            final String what = "seed " + SEED + " friction " + friction + ": ";
-            assertTrue(minimumRate < 0.9 && jerkTicks > 100,
-                what + "min rate " + minimumRate + ", " + jerkTicks + " ticks with s''' != 0");
-            assertTrue(worstTau <= 1e-9 * (1.0 + peakTau), what + "tau off by " + worstTau + " of " + peakTau);
-            assertTrue(worstRate <= 1e-9 * (1.0 + peakRate), what + "tau rate off by " + worstRate + " of " + peakRate);
-            System.out.printf(Locale.ROOT, "%sworst tau %.3e of %.3e, tau rate %.3e of %.3e%n",
-                what, worstTau, peakTau, worstRate, peakRate);
-        }
     }
 }

@@ -1,21 +1,16 @@
 package org.nectl.core.runtime;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.JointWaypoints;
-import org.nectl.core.control.PreparedTrajectory;
 import org.nectl.core.control.ReferenceTimeScaling;
-import org.nectl.core.control.TimeScalingPreparer;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.dynamics.InverseDynamics;
@@ -32,10 +27,6 @@ import org.nectl.core.testing.RandomRobots;
  * The oracle for "within the limits" is the torque limiter itself: its clip counters stay at zero
  * only if the control law's own output never left the limits, i.e. nothing was clipped to hide the
  * demand. The same run without time scaling must clip, or the test could not fail.
- *
- * <p>Two-phase start: the first look-ahead window evaluated by a {@link TimeScalingPreparer} on
- * another thread makes the loop-side start free of torque-derivative evaluations (counted, not
- * timed) and of allocation, with a closed loop bit for bit the same as an in-process start.
  */
 class TimeScaledTrackingTest
 {
@@ -46,7 +37,6 @@ class TimeScaledTrackingTest
     /** Ticks of holding before the trajectory starts: the enable transient settles. */
     private static final int SETTLE_TICKS = 200;
     private static final int MAX_TICKS = 20_000;
-    private static final long SEED = 47;
     /** Largest distance of the measured position from the path point q(s(t)), rad (stated bound). */
     private static final double PATH_TOLERANCE_RAD = 2e-3;
 
@@ -413,96 +403,5 @@ class TimeScaledTrackingTest
         }, 5_000, 20_000);
         assertTrue(cycle.timeScaling().scaledTicks() > 1000, "the clock was scaled");
         assertEquals(0L, bytes, "bytes allocated over 20000 time-scaled ticks");
-    }
-
-    /** A cycle enabled and settled holding {@code start} on its own RK4 arm. */
-    private static final class Rig
-    {
-        final ControlCycle cycle;
-        final ArmSimulator arm;
-        long timeNs;
-
-        Rig(final RobotModel model, final double[] start)
-        {
-            cycle = new ControlCycle(model, CycleSettings.defaults(DOF, PERIOD_NS));
-            arm = new ArmSimulator(model, PERIOD_NS, 4);
-            arm.reset(start, new double[DOF]);
-            step();
-            assertEquals(ControlCycle.ACCEPTED, cycle.enable(ControlLaw.COMPUTED_TORQUE));
-            for (int k = 0; k < SETTLE_TICKS; k++)
-            {
-                step();
-            }
-        }
-
-        void step()
-        {
-            arm.positions(cycle.measuredQ());
-            arm.velocities(cycle.measuredQd());
-            cycle.tick(timeNs, true, 0L, false);
-            arm.torque(cycle.tauCommand());
-            arm.step();
-            timeNs += PERIOD_NS;
-        }
-    }
-
-    @Test
-    void startingAPreparedTrajectoryEvaluatesNothingOnTheLoopAllocatesNothingAndTracksAsAnInProcessStart() throws Exception
-    {
-        final double[] start = startPose(SEED);
-        final RobotModel model = limitedArm(SEED, (base, peak) -> rateLimited(base, peak, 20.0));
-        final TrajectorySampler trajectory = swing(model, start);
-        final Rig inProcess = new Rig(model, start);
-        final Rig prepared = new Rig(model, start);
-
-        final TimeScalingPreparer preparer = prepared.cycle.trajectoryPreparer();
-        final PreparedTrajectory window = CompletableFuture.supplyAsync(() -> preparer.prepare(trajectory))
-            .get(60, TimeUnit.SECONDS);
-        assertEquals(window.pointCount(), preparer.evaluatedPoints(), "seed " + SEED + ": the preparer evaluated the window");
-        assertTrue(window.pointCount() > 50, "seed " + SEED + ": window of " + window.pointCount() + " points");
-
-        final long inProcessBefore = inProcess.cycle.timeScaling().evaluatedPoints();
-        assertEquals(ControlCycle.ACCEPTED, inProcess.cycle.startTrajectory(trajectory));
-        assertEquals(window.pointCount(), inProcess.cycle.timeScaling().evaluatedPoints() - inProcessBefore,
-            "seed " + SEED + ": an in-process start evaluates the whole window on the calling thread");
-        final long loopBefore = prepared.cycle.timeScaling().evaluatedPoints();
-        assertEquals(ControlCycle.ACCEPTED, prepared.cycle.startTrajectory(window));
-        assertEquals(loopBefore, prepared.cycle.timeScaling().evaluatedPoints(),
-            "seed " + SEED + ": starting a prepared trajectory evaluates no point on the loop");
-
-        final long startBytes = AllocationMeter.bytesAllocated(
-            () -> assertEquals(ControlCycle.ACCEPTED, prepared.cycle.startTrajectory(window)), 20_000, 20_000);
-        assertEquals(0L, startBytes, "seed " + SEED + ": bytes allocated by 20000 prepared starts");
-        assertEquals(loopBefore, prepared.cycle.timeScaling().evaluatedPoints(), "seed " + SEED);
-
-        int ticks = 0;
-        while (inProcess.cycle.mode() == ControllerMode.TRACKING)
-        {
-            inProcess.step();
-            prepared.step();
-            ticks++;
-            assertEquals(inProcess.cycle.timeScaling().rate(), prepared.cycle.timeScaling().rate(),
-                "seed " + SEED + " tick " + ticks);
-            assertArrayEquals(inProcess.cycle.tauCommand(), prepared.cycle.tauCommand(), "seed " + SEED + " tick " + ticks);
-        }
-        assertEquals(ControllerMode.ENABLED, prepared.cycle.mode(), "seed " + SEED);
-        assertEquals(1, prepared.cycle.completedTrajectories(), "seed " + SEED);
-        assertTrue(prepared.cycle.timeScaling().scaledTicks() > 100, "seed " + SEED + ": the clock was scaled");
-        assertEquals(0, prepared.cycle.faults(), "seed " + SEED + ": " + Faults.describe(prepared.cycle.faults()));
-    }
-
-    @Test
-    void aTrajectoryPreparedForAnotherTuningIsRefusedAndChangesNothing()
-    {
-        final RobotModel model = RandomRobots.robot(SEED, DOF, false, RandomRobots.Joints.REVOLUTE, false);
-        final double[] start = startPose(SEED);
-        final Rig rig = new Rig(model, start);
-        final ReferenceTimeScaling other = new ReferenceTimeScaling(model, ReferenceTimeScaling.Settings.defaults().disabled());
-        final PreparedTrajectory foreign = other.preparer().prepare(swing(model, start));
-        assertEquals(ControlCycle.REJECTED_PREPARATION, rig.cycle.startTrajectory(foreign));
-        assertEquals(ControllerMode.ENABLED, rig.cycle.mode());
-        final PreparedTrajectory own = rig.cycle.trajectoryPreparer().prepare(swing(model, start));
-        assertEquals(ControlCycle.ACCEPTED, rig.cycle.startTrajectory(own));
-        assertEquals(ControllerMode.TRACKING, rig.cycle.mode());
     }
 }

@@ -5,7 +5,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.nectl.core.control.JointWaypoints;
-import org.nectl.core.control.TimeScalingPreparer;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlLaw;
@@ -19,13 +18,10 @@ import org.nectl.transport.sbe.TrajectorySegmentDecoder;
 
 /**
  * Turns validated planner commands from the gateway into {@link PreparedCommand}s for the control
- * loop: assembles trajectory chunks, builds the jerk-continuous {@link TrajectorySampler} and
- * evaluates the first look-ahead window of its time scaling ({@link TimeScalingPreparer}) here, off
- * the real-time thread, where allocating and rejecting are allowed.
+ * loop: assembles trajectory chunks and builds the jerk-continuous {@link TrajectorySampler} here,
+ * off the real-time thread, where allocating and rejecting are allowed.
  *
- * <p>An Agrona agent for a non-real-time thread; it owns its {@link TimeScalingPreparer}. What it
- * queues is immutable and only read by the loop after the queue hands it over. Not real-time safe.
- * Counters readable from any thread.
+ * <p>An Agrona agent for a non-real-time thread. Not real-time safe. Counters readable from any thread.
  */
 final class CommandPreparer implements Agent, PlannerCommandHandler
 {
@@ -33,7 +29,6 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
 
     private final RobotModel model;
     private final boolean elastic;
-    private final TimeScalingPreparer timeScaling;
     private final PlannerCommandQueue gatewayQueue;
     private final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue;
     private final AtomicLong trajectoryRejectCount = new AtomicLong();
@@ -46,12 +41,11 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
     private volatile String lastRejection = "";
 
     CommandPreparer(
-        final RobotModel model, final boolean elastic, final TimeScalingPreparer timeScaling,
-        final PlannerCommandQueue gatewayQueue, final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue)
+        final RobotModel model, final boolean elastic, final PlannerCommandQueue gatewayQueue,
+        final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue)
     {
         this.model = model;
         this.elastic = elastic;
-        this.timeScaling = timeScaling;
         this.gatewayQueue = gatewayQueue;
         this.loopQueue = loopQueue;
         this.dof = model.dof();
@@ -119,8 +113,7 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
         segmentId = -1;
         try
         {
-            final TrajectorySampler trajectory = new TrajectorySampler(model, new JointWaypoints(times, positions));
-            offer(PreparedCommand.trajectory(timeScaling.prepare(trajectory)));
+            offer(PreparedCommand.trajectory(new TrajectorySampler(model, new JointWaypoints(times, positions))));
         }
         catch (final IllegalArgumentException e)
         {

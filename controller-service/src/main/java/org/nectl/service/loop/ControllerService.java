@@ -51,15 +51,7 @@ public final class ControllerService implements AutoCloseable
             link = new ControllerLink(transport.aeron(), settings.link(), dof);
             gateway = new PlannerGateway(settings.planner(), commandLimits(model), new SystemNanoClock());
             final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue = new OneToOneConcurrentArrayQueue<>(LOOP_QUEUE_CAPACITY);
-            final ControlCycle cycle = new ControlCycle(model, settings.cycle(), settings.safety(),
-                ReferenceTimeScaling.Settings.defaults(), settings.mixedLaw());
-            if (cycle.selectLaw(settings.law()) != ControlCycle.ACCEPTED)
-            {
-                throw new IllegalArgumentException("control law " + settings.law() + " needs a robot with elastic joints; "
-                    + model.name() + " has none");
-            }
-            preparer = new CommandPreparer(
-                model, settings.mixedLaw().available(), cycle.trajectoryPreparer(), gateway.commandQueue(), loopQueue);
+            preparer = new CommandPreparer(model, settings.mixedLaw().available(), gateway.commandQueue(), loopQueue);
             final TelemetryQueue telemetryQueue = new TelemetryQueue(settings.telemetry());
             final ControllerEventQueue events = new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES);
             telemetryPublisher = new TelemetryPublisher(transport.aeron(), settings.telemetry(), telemetryQueue, events);
@@ -68,6 +60,13 @@ public final class ControllerService implements AutoCloseable
                 Throwable::printStackTrace,
                 null,
                 new CompositeAgent(gateway, preparer, telemetryPublisher));
+            final ControlCycle cycle = new ControlCycle(model, settings.cycle(), settings.safety(),
+                ReferenceTimeScaling.Settings.defaults(), settings.mixedLaw());
+            if (cycle.selectLaw(settings.law()) != ControlCycle.ACCEPTED)
+            {
+                throw new IllegalArgumentException("control law " + settings.law() + " needs a robot with elastic joints; "
+                    + model.name() + " has none");
+            }
             loop = new ControlLoop(
                 cycle, dof, link, gateway, telemetryQueue, events, loopQueue,
                 settings.mode(), settings.cycle().periodNs(), settings.cycle().heartbeatTimeoutNs(), settings.core());

@@ -1,11 +1,11 @@
 package org.nectl.service.loop;
 
-import org.nectl.core.control.PreparedTrajectory;
+import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.runtime.ControlLaw;
 
 /**
- * A planner command made ready off the control loop (decoded, trajectories built with their first
- * time-scaling window), so that the loop only applies it: the "prepare" half of a two-phase mode switch. Immutable once queued.
+ * A planner command made ready off the control loop (decoded, trajectories built), so that the
+ * loop only applies it: the "prepare" half of a two-phase mode switch. Immutable once queued.
  */
 final class PreparedCommand
 {
@@ -23,14 +23,14 @@ final class PreparedCommand
 
     final Kind kind;
     final ControlLaw law;
-    final PreparedTrajectory trajectory;
+    final TrajectorySampler trajectory;
     final double[] q;
     final double[] qd;
     final double[] qdd;
     final double[] qddd;
 
     private PreparedCommand(
-        final Kind kind, final ControlLaw law, final PreparedTrajectory trajectory,
+        final Kind kind, final ControlLaw law, final TrajectorySampler trajectory,
         final double[] q, final double[] qd, final double[] qdd, final double[] qddd)
     {
         this.kind = kind;
@@ -47,7 +47,7 @@ final class PreparedCommand
         return new PreparedCommand(kind, law, null, null, null, null, null);
     }
 
-    static PreparedCommand trajectory(final PreparedTrajectory trajectory)
+    static PreparedCommand trajectory(final TrajectorySampler trajectory)
     {
         return new PreparedCommand(Kind.TRAJECTORY, null, trajectory, null, null, null, null);
     }

@@ -10,9 +10,7 @@ import org.nectl.transport.sbe.RejectReason;
 /**
  * Writes Telemetry samples as comma-separated values, one row per sample with every field of the
  * message (docs/PROTOCOL.md, "Telemetry"): counters, state and controller by name, reject counts by
- * reason, q, qd, tauCommand and trackingError per joint, then the version 2 fields: reference clock
- * rate s', time-scaled tick count, torque and torque-rate clip counts, limiter flags and latched
- * fault bits (appended at the end, so the columns of older recordings keep their positions). Doubles are written in Java's
+ * reason, then q, qd, tauCommand and trackingError per joint. Doubles are written in Java's
  * shortest round-trip form, so a row parses back to the exact values.
  *
  * <p>Not thread safe. Not real-time safe.
@@ -45,7 +43,6 @@ public final class TelemetryCsv
                 row.append(',').append(name).append(k);
             }
         }
-        row.append(",referenceClockRate,timeScaledTickCount,torqueClipCount,torqueRateClipCount,limiterFlags,faults");
         out.append(row).append('\n');
     }
 
@@ -69,9 +66,6 @@ public final class TelemetryCsv
                 row.append(',').append(value);
             }
         }
-        row.append(',').append(sample.referenceClockRate()).append(',').append(sample.timeScaledTickCount())
-            .append(',').append(sample.torqueClipCount()).append(',').append(sample.torqueRateClipCount())
-            .append(',').append(sample.limiterFlags()).append(',').append(sample.faults());
         out.append(row).append('\n');
     }
 

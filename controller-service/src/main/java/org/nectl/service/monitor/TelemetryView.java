@@ -7,8 +7,7 @@ import org.nectl.transport.TelemetrySample;
 
 /**
  * Formats a Telemetry sample as a short text block for an operator: state and control law, latched faults, tick
- * counters and misses, the reference clock rate s' with the time-scaled tick count and the torque and
- * torque-rate clip counts, rejected planner datagrams by reason (only reasons seen), and per joint the
+ * counters and misses, rejected planner datagrams by reason (only reasons seen), and per joint the
  * measured position, tracking error and commanded effort.
  *
  * <p>Stateless apart from a reused builder. Not thread safe. Not real-time safe.
@@ -34,8 +33,6 @@ public final class TelemetryView
         text.append(String.format(Locale.ROOT, "ticks %d  overruns %d  deadline misses %d  missing states %d  tick compute %d ns%n",
             sample.tickCount(), sample.overrunCount(), sample.deadlineMissCount(), sample.missingStateCount(),
             sample.tickComputeNs()));
-        text.append(String.format(Locale.ROOT, "reference clock s' %.4f  time-scaled ticks %d  clips torque %d rate %d%n",
-            sample.referenceClockRate(), sample.timeScaledTickCount(), sample.torqueClipCount(), sample.torqueRateClipCount()));
         text.append("rejected:");
         final long[] rejects = sample.rejectCounts();
         boolean any = false;
