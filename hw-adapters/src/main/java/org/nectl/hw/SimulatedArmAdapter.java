@@ -11,9 +11,10 @@ import org.nectl.transport.sbe.AdapterState;
  * The {@link HardwareAdapter} of a {@link SimulatedArm}: connects it to the controller over the
  * hardware link in one of two modes (docs/ADAPTERS.md).
  *
- * <p><b>Realtime:</b> one period of physics per period of the clock; after each period the encoder
- * sample is published with the clock time as timestamp and the period number as sequence (a gap
- * in sequences is a lost or skipped sample). The watchdog runs on the clock. Heartbeats at their
+ * <p><b>Realtime:</b> one period of physics per period of the clock, the elapsed periods integrated
+ * when the process ran a little late, the simulation frozen when it ran later; the newest encoder
+ * sample is published with its time on the arm's clock as timestamp and the period number as
+ * sequence (a gap in sequences is a lost or skipped sample). The watchdog runs on the clock. Heartbeats at their
  * period of clock time.
  *
  * <p><b>Lockstep</b> (the contract with the controller): at start JointState sequence 0 (simulated
@@ -37,7 +38,7 @@ public final class SimulatedArmAdapter implements HardwareAdapter
 {
     /** Lockstep: wall-clock period of re-publishing JointState 0 while no command has arrived, ns. */
     public static final long LOCKSTEP_REPUBLISH_NS = 100_000_000L;
-    /** Realtime: periods of lag after which the schedule restarts from now instead of catching up. */
+    /** Realtime: most elapsed periods integrated at once; further behind, the simulation freezes. */
     static final int MAX_LAG_PERIODS = 10;
 
     private final SimulatedArm arm;
@@ -56,6 +57,8 @@ public final class SimulatedArmAdapter implements HardwareAdapter
     private boolean crashed;
     private boolean statePending;
     private long nextPeriodNs;
+    /** Wall-clock time the simulation was frozen for while the process lagged; the arm's clock excludes it. */
+    private long frozenNs;
     private long nextHeartbeatNs;
     private long nextClockHeartbeatNs;
     private long nextRepublishNs;
@@ -183,12 +186,10 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         }
         if (nowNs - nextPeriodNs >= 0)
         {
-            arm.watchdogTripped(watchdog.check(nowNs));
-            arm.step();
-            schedule(nowNs);
+            final long sampleNs = integrateElapsedPeriods(nowNs);
             if (!faultStopsPublishing())
             {
-                publishState(nowNs);
+                publishState(sampleNs);
             }
             work++;
         }
@@ -261,14 +262,34 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         arm.command(command.tau(), command.mode(), command.enable());
     }
 
-    private void schedule(final long nowNs)
+    /**
+     * Integrates every period elapsed since the last one, up to {@value #MAX_LAG_PERIODS} (a
+     * process that ran a little late catches up, the newest torque held), and returns the newest
+     * sample's time on the simulated arm's clock. Further behind, the simulation freezes: the
+     * schedule restarts from now and the arm's clock loses the skipped time, because a descheduled
+     * simulator is an artefact of the host, not something the arm does. Either way consecutive
+     * timestamps and states agree, which the controller's state-jump check relies on.
+     */
+    private long integrateElapsedPeriods(final long nowNs)
     {
-        nextPeriodNs += periodNs;
-        if (nowNs - nextPeriodNs > MAX_LAG_PERIODS * periodNs)
+        long sampleNs;
+        int periods = 0;
+        do
         {
+            sampleNs = nextPeriodNs - frozenNs;
+            arm.watchdogTripped(watchdog.check(nowNs));
+            arm.step();
+            nextPeriodNs += periodNs;
+            periods++;
+        }
+        while (nowNs - nextPeriodNs >= 0 && periods < MAX_LAG_PERIODS && !arm.crashed() && !arm.stalled());
+        if (nowNs - nextPeriodNs >= 0)
+        {
+            frozenNs += nowNs + periodNs - nextPeriodNs;
             nextPeriodNs = nowNs + periodNs;
             lagRestartCount++;
         }
+        return sampleNs;
     }
 
     /** Fires a due CRASH; @return true if a stall or crash suppresses the sample. */

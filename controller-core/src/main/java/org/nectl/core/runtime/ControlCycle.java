@@ -93,6 +93,8 @@ public final class ControlCycle
     private long referenceTimeNs;
     private long setpointTimeNs;
     private long nowNs;
+    private long measuredStateTimeNs;
+    private boolean measuredStateTimeSet;
     private boolean hasState;
     private int missingStates;
     private long checkedTransitions;
@@ -250,6 +252,20 @@ public final class ControlCycle
         return thetaDotByCoordinate;
     }
 
+    /**
+     * Sets the sampling time of the measured state (the JointState's timestamp) before {@link #tick}.
+     * The state-jump check predicts each new state from the previous one over the interval between
+     * their sampling times, so a state that reached the loop late or early is not read as a jump.
+     * Never set: the tick time stands in for it (as in lockstep, where the two are equal).
+     *
+     * @param timeNs sampling time of the state in {@link #measuredQ()}, ns; only differences are used.
+     */
+    public void measuredStateTimeNs(final long timeNs)
+    {
+        measuredStateTimeNs = timeNs;
+        measuredStateTimeSet = true;
+    }
+
     /** @return true if the robot has elastic joints and {@link ControlLaw#MIXED_ELASTIC} can run. */
     public boolean elastic()
     {
@@ -267,6 +283,7 @@ public final class ControlCycle
     public void tick(final long timeNs, final boolean newState, final long heartbeatAgeNs, final boolean adapterFault)
     {
         nowNs = timeNs;
+        final long stateTimeNs = measuredStateTimeSet ? measuredStateTimeNs : timeNs;
         tickCount++;
         missingStates = newState ? 0 : missingStates + 1;
         if (newState)
@@ -275,14 +292,14 @@ public final class ControlCycle
         }
         if (mode().drivesPowered())
         {
-            final int detected = stateMonitor.check(nowNs, newState, missingStates, heartbeatAgeNs, adapterFault, q, qd)
+            final int detected = stateMonitor.check(stateTimeNs, newState, missingStates, heartbeatAgeNs, adapterFault, q, qd)
                 | (newState && !motorStateFinite() ? Faults.NON_FINITE_STATE : 0);
             if (detected != 0)
             {
                 fault(detected);
             }
         }
-        stateMonitor.advance(nowNs, newState, q, qd);
+        stateMonitor.advance(stateTimeNs, newState, q, qd);
         if (mode().drivesPowered() && mode() != ControllerMode.STOPPING)
         {
             updateReference();

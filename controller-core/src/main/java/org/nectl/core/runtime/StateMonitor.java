@@ -53,7 +53,7 @@ final class StateMonitor
     /**
      * Checks one tick's inputs.
      *
-     * @param timeNs the controller clock at this tick, ns.
+     * @param timeNs sampling time of the measured state, ns (the tick time when the source gives none).
      * @param newState true if q and qd are a state not seen before.
      * @param missingStates consecutive ticks without a new state.
      * @param heartbeatAgeNs time since the last adapter heartbeat, ns.
@@ -120,8 +120,9 @@ final class StateMonitor
     }
 
     /**
-     * Trapezoidal prediction from the previous state over the controller time since the tick that
-     * first saw it: a late tick or skipped states lengthen the step rather than look like a jump.
+     * Trapezoidal prediction from the previous state over the interval between the two states'
+     * sampling times: a late tick, a late delivery or skipped states lengthen the step rather than
+     * look like a jump.
      */
     private boolean jumped(final int j, final double position, final double velocity)
     {
@@ -137,7 +138,7 @@ final class StateMonitor
     /**
      * Remembers this tick's state as the base of the next jump check, on every tick whether powered or not.
      *
-     * @param timeNs the controller clock at this tick, ns.
+     * @param timeNs sampling time of the measured state, ns (the tick time when the source gives none).
      * @param newState true if q and qd are a state not seen before.
      */
     void advance(final long timeNs, final boolean newState, final double[] q, final double[] qd)

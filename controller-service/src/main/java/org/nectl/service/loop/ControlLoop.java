@@ -280,6 +280,7 @@ public final class ControlLoop implements Runnable
         }
         System.arraycopy(state.q(), 0, cycle.measuredQ(), 0, dof);
         System.arraycopy(state.qd(), 0, cycle.measuredQd(), 0, dof);
+        cycle.measuredStateTimeNs(state.timestampNs());
         System.arraycopy(state.theta(), 0, cycle.measuredTheta(), 0, dof);
         System.arraycopy(state.thetaDot(), 0, cycle.measuredThetaDot(), 0, dof);
         final boolean adapterFault = adapterFault(newState);
