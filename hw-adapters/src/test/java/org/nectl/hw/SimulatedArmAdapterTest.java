@@ -163,6 +163,56 @@ class SimulatedArmAdapterTest
         }
     }
 
+    /**
+     * Realtime lateness: an adapter that wakes 5 periods late integrates the 5 elapsed periods and
+     * publishes the newest sample stamped with the end of its period (the same positions, bit for
+     * bit, as the arm stepped 6 times directly); one that wakes 25 periods late integrates 10, then
+     * freezes, and the arm's clock excludes the frozen time. So consecutive timestamps always
+     * match the motion between the samples, which the controller's state-jump check relies on.
+     */
+    @Test
+    void aLateRealtimeAdapterStampsEachSampleWithItsTimeOnTheArmsClock()
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final CachedNanoClock clock = new CachedNanoClock();
+            final long startNs = clock.nanoTime();
+            final SimulatedArm arm = new SimulatedArm(MODEL, config());
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink,
+                new AdapterSettings(7, 1_000 * PERIOD_NS, 2 * PERIOD_NS), SimulationMode.REALTIME, clock, NO_CRASH);
+            final RealtimeControllerEnd controller = new RealtimeControllerEnd(link.controllerLink, DOF);
+            adapter.doWork();
+            assertEquals(startNs, controller.awaitState(0).timestampNs());
+
+            clock.advance(PERIOD_NS);
+            adapter.doWork();
+            assertEquals(startNs + PERIOD_NS, controller.awaitState(1).timestampNs());
+
+            clock.advance(5 * PERIOD_NS);
+            adapter.doWork();
+            final JointStateSample late = controller.awaitState(6);
+            assertEquals(startNs + 6 * PERIOD_NS, late.timestampNs());
+            final SimulatedArm direct = new SimulatedArm(MODEL, config());
+            for (int period = 0; period < 6; period++)
+            {
+                direct.step();
+            }
+            final double[] expected = new double[DOF];
+            direct.truePositions(expected);
+            final double[] actual = new double[DOF];
+            arm.truePositions(actual);
+            assertArrayEquals(expected, actual, "five elapsed periods integrated, not skipped");
+
+            clock.advance(25 * PERIOD_NS);
+            adapter.doWork();
+            assertEquals(startNs + 16 * PERIOD_NS, controller.awaitState(16).timestampNs(), "10 periods caught up");
+            assertEquals(1, adapter.lagRestartCount());
+            clock.advance(PERIOD_NS);
+            adapter.doWork();
+            assertEquals(startNs + 17 * PERIOD_NS, controller.awaitState(17).timestampNs(), "frozen time excluded");
+        }
+    }
+
     /** A stall at 5 ms: states 1-4 arrive, then nothing, no heartbeat either; the watchdog still trips. */
     @Test
     void aStalledAdapterStopsPublishingAndItsWatchdogStillTrips()

@@ -253,10 +253,11 @@ public final class ControlCycle
     }
 
     /**
-     * Sets the sampling time of the measured state (the JointState's timestamp) before {@link #tick}.
+     * Sets the sampling time of the measured state (the JointState's timestamp) for the next
+     * {@link #tick} only.
      * The state-jump check predicts each new state from the previous one over the interval between
      * their sampling times, so a state that reached the loop late or early is not read as a jump.
-     * Never set: the tick time stands in for it (as in lockstep, where the two are equal).
+     * Not set before a tick: the tick time stands in for it (as in lockstep, where the two are equal).
      *
      * @param timeNs sampling time of the state in {@link #measuredQ()}, ns; only differences are used.
      */
@@ -284,6 +285,7 @@ public final class ControlCycle
     {
         nowNs = timeNs;
         final long stateTimeNs = measuredStateTimeSet ? measuredStateTimeNs : timeNs;
+        measuredStateTimeSet = false;
         tickCount++;
         missingStates = newState ? 0 : missingStates + 1;
         if (newState)

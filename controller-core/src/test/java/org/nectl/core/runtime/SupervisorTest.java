@@ -352,6 +352,46 @@ class SupervisorTest
         assertEquals(Faults.STATE_JUMP, h.cycle.faults());
     }
 
+    /**
+     * A state delivered late (sampled 10 periods before the tick that reads it, at 1.9 rad/s) and
+     * the fresh state after it are judged on their sampling times: no jump. Predicting over the tick
+     * times instead would span 11 periods for 1 period of motion and then 1 period for 10, both
+     * about 0.019 rad off, beyond the 0.01 rad tolerance.
+     */
+    @Test
+    void aStateDeliveredLateIsJudgedOnItsSamplingTime()
+    {
+        final CycleHarness h = enabled();
+        final TrajectorySampler fast = swing(3.5, 4.0);
+        final double[] start = new double[DOF];
+        fast.sample(0.0, start, new double[DOF], new double[DOF], new double[DOF], new double[DOF]);
+        moveTo(h, start);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(fast));
+        h.run(2000);
+        assertTrue(maxAbs(h.cycle.measuredQd()) > 1.8);
+        final double[] sampledQ = new double[DOF];
+        final double[] sampledQd = new double[DOF];
+        h.arm.positions(sampledQ);
+        h.arm.velocities(sampledQd);
+        final long sampledNs = h.timeNs;
+        for (int i = 0; i < 10; i++)
+        {
+            h.arm.torque(h.cycle.tauCommand());
+            h.arm.step();
+            h.timeNs += PERIOD_NS;
+        }
+        System.arraycopy(sampledQ, 0, h.cycle.measuredQ(), 0, DOF);
+        System.arraycopy(sampledQd, 0, h.cycle.measuredQd(), 0, DOF);
+        h.cycle.measuredStateTimeNs(sampledNs);
+        h.cycle.tick(h.timeNs, true, 0L, false);
+        assertEquals(0, h.cycle.faults(), "late state: " + Faults.describe(h.cycle.faults()));
+        h.arm.positions(h.cycle.measuredQ());
+        h.arm.velocities(h.cycle.measuredQd());
+        h.cycle.measuredStateTimeNs(h.timeNs);
+        h.cycle.tick(h.timeNs + PERIOD_NS, true, 0L, false);
+        assertEquals(0, h.cycle.faults(), "fresh state after it: " + Faults.describe(h.cycle.faults()));
+    }
+
     @Test
     void aStopThatMissesTheStopTimeAndAMoreSevereFaultDuringAStopEscalateToCategoryZero()
     {
