@@ -329,14 +329,7 @@ class SupervisorTest
     @Test
     void aLateTickIsNoJumpButAnOffsetStateIs()
     {
-        final CycleHarness h = enabled();
-        final TrajectorySampler fast = swing(3.5, 4.0);
-        final double[] start = new double[DOF];
-        fast.sample(0.0, start, new double[DOF], new double[DOF], new double[DOF], new double[DOF]);
-        moveTo(h, start);
-        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(fast));
-        h.run(2000);
-        assertTrue(maxAbs(h.cycle.measuredQd()) > 1.8);
+        final CycleHarness h = swingingAtSpeed();
         for (int i = 0; i < 10; i++)
         {
             h.arm.torque(h.cycle.tauCommand());
@@ -361,14 +354,7 @@ class SupervisorTest
     @Test
     void aStateDeliveredLateIsJudgedOnItsSamplingTime()
     {
-        final CycleHarness h = enabled();
-        final TrajectorySampler fast = swing(3.5, 4.0);
-        final double[] start = new double[DOF];
-        fast.sample(0.0, start, new double[DOF], new double[DOF], new double[DOF], new double[DOF]);
-        moveTo(h, start);
-        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(fast));
-        h.run(2000);
-        assertTrue(maxAbs(h.cycle.measuredQd()) > 1.8);
+        final CycleHarness h = swingingAtSpeed();
         final double[] sampledQ = new double[DOF];
         final double[] sampledQd = new double[DOF];
         h.arm.positions(sampledQ);
@@ -390,6 +376,20 @@ class SupervisorTest
         h.cycle.measuredStateTimeNs(h.timeNs);
         h.cycle.tick(h.timeNs + PERIOD_NS, true, 0L, false);
         assertEquals(0, h.cycle.faults(), "fresh state after it: " + Faults.describe(h.cycle.faults()));
+    }
+
+    /** @return an enabled harness 2 s into a fast swing, the joints above 1.8 rad/s. */
+    private static CycleHarness swingingAtSpeed()
+    {
+        final CycleHarness h = enabled();
+        final TrajectorySampler fast = swing(3.5, 4.0);
+        final double[] start = new double[DOF];
+        fast.sample(0.0, start, new double[DOF], new double[DOF], new double[DOF], new double[DOF]);
+        moveTo(h, start);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(fast));
+        h.run(2000);
+        assertTrue(maxAbs(h.cycle.measuredQd()) > 1.8);
+        return h;
     }
 
     @Test
