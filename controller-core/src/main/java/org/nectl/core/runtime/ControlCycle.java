@@ -72,6 +72,8 @@ public final class ControlCycle
     private final double[] qddRef;
     private final double[] qdddRef;
     private final double[] qddddRef;
+    private final double[] startQ;
+    private final double[] startScratch;
     /** q_d and its derivatives up to the 4th, [n][k]: views of qRef .. qddddRef. */
     private final double[][] reference;
     private final double[] thetaByCoordinate;
@@ -187,6 +189,8 @@ public final class ControlCycle
         qddRef = new double[dof];
         qdddRef = new double[dof];
         qddddRef = new double[dof];
+        startQ = new double[dof];
+        startScratch = new double[dof];
         reference = new double[][] {qRef, qdRef, qddRef, qdddRef, qddddRef};
         mixed = mixedLaw.available() ? mixedController(mixedLaw, settings) : null;
         final int elastic = mixedLaw.model().elasticCount();
@@ -479,11 +483,10 @@ public final class ControlCycle
         {
             return REJECTED_JOINT_COUNT;
         }
-        sampler.sample(sampler.startTimeS(), qddddRef, qdddRef, qdddRef, qdddRef, qdddRef);
-        final boolean continuous = within(qddddRef, 0, qRef, MAX_REFERENCE_JUMP);
-        if (!continuous)
+        // Sampled into scratch arrays: the live reference must stay untouched if the start is refused.
+        sampler.sample(sampler.startTimeS(), startQ, startScratch, startScratch, startScratch, startScratch);
+        if (!within(startQ, 0, qRef, MAX_REFERENCE_JUMP))
         {
-            sampler.sample(nowSeconds(), qddddRef, qdddRef, qdddRef, qdddRef, qdddRef);
             return REJECTED_DISCONTINUOUS;
         }
         timeScaling.start(sampler);
@@ -700,11 +703,6 @@ public final class ControlCycle
     private void transition(final ControllerMode next)
     {
         supervisor.transition(next, nowNs);
-    }
-
-    private double nowSeconds()
-    {
-        return nowNs * 1e-9;
     }
 
     private boolean within(final double[] a, final int offset, final double[] b, final double tolerance)

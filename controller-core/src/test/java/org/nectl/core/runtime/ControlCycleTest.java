@@ -113,6 +113,44 @@ class ControlCycleTest
         assertEquals(ControllerMode.ENABLED, h.cycle.mode());
     }
 
+    /**
+     * A trajectory refused for a discontinuous start leaves the held reference as it was: the
+     * feedforward torque rate of the held pose stays exactly zero (the continuity check once sampled
+     * the refused trajectory into the live reference's jerk and snap).
+     */
+    @Test
+    void aRefusedTrajectoryLeavesTheHeldReferenceUntouched()
+    {
+        final CycleHarness h = chain();
+        h.run(1);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(ControlLaw.COMPUTED_TORQUE));
+        h.run(700);
+        assertEquals(0.0, maxAbs(h.cycle.tauFeedforwardRate()), "holding a pose");
+        final int n = h.model.dof();
+        final double[][] far = new double[3][n];
+        for (int j = 0; j < n; j++)
+        {
+            far[0][j] = 0.3;
+            far[1][j] = 0.9;
+            far[2][j] = 0.3;
+        }
+        final TrajectorySampler offset = new TrajectorySampler(h.model, new JointWaypoints(new double[] {0, 1, 2}, far));
+        assertEquals(ControlCycle.REJECTED_DISCONTINUOUS, h.cycle.startTrajectory(offset));
+        h.run(1);
+        assertEquals(ControllerMode.ENABLED, h.cycle.mode());
+        assertEquals(0.0, maxAbs(h.cycle.tauFeedforwardRate()), "still holding the same pose");
+    }
+
+    private static double maxAbs(final double[] v)
+    {
+        double max = 0.0;
+        for (final double x : v)
+        {
+            max = Math.max(max, Math.abs(x));
+        }
+        return max;
+    }
+
     @Test
     void aTickAllocatesNothing()
     {
