@@ -1,8 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.ejml.data.DMatrixRMaj;
-import org.ejml.dense.row.decomposition.chol.CholeskyDecompositionInner_DDRM;
-import org.ejml.dense.row.linsol.chol.LinearSolverChol_DDRM;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -20,10 +17,7 @@ public final class CholeskyForwardDynamics
 {
     private final MassMatrix massMatrix;
     private final BiasForces biasForces;
-    private final DMatrixRMaj mass;
-    private final DMatrixRMaj netTorque;
-    private final DMatrixRMaj acceleration;
-    private final LinearSolverChol_DDRM solver;
+    private final CholeskySolver solver;
 
     /**
      * Not real-time safe: allocates the workspace and the decomposition, sized from the model.
@@ -35,12 +29,7 @@ public final class CholeskyForwardDynamics
         final int n = model.dof();
         massMatrix = new MassMatrix(model);
         biasForces = new BiasForces(model);
-        mass = new DMatrixRMaj(n, n);
-        netTorque = new DMatrixRMaj(n, 1);
-        acceleration = new DMatrixRMaj(n, 1);
-        final CholeskyDecompositionInner_DDRM decomposition = new CholeskyDecompositionInner_DDRM(true);
-        decomposition.setExpectedMaxSize(n, n);
-        solver = new LinearSolverChol_DDRM(decomposition);
+        solver = new CholeskySolver(n);
     }
 
     /**
@@ -101,18 +90,18 @@ public final class CholeskyForwardDynamics
      */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final double[] qdd)
     {
-        massMatrix.compute(q, mass.data);
-        biasForces.compute(q, qd, netTorque.data);
+        massMatrix.compute(q, solver.matrix());
+        final double[] netTorque = solver.rhs();
+        biasForces.compute(q, qd, netTorque);
         for (int k = 0; k < tau.length; k++)
         {
-            netTorque.data[k] = tau[k] - netTorque.data[k];
+            netTorque[k] = tau[k] - netTorque[k];
         }
-        if (!solver.setA(mass))
+        if (!solver.solve())
         {
             return false;
         }
-        solver.solve(netTorque, acceleration);
-        System.arraycopy(acceleration.data, 0, qdd, 0, qdd.length);
+        System.arraycopy(solver.solution(), 0, qdd, 0, qdd.length);
         return true;
     }
 }

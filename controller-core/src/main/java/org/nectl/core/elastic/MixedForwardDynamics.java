@@ -1,8 +1,6 @@
 package org.nectl.core.elastic;
 
-import org.ejml.data.DMatrixRMaj;
-import org.ejml.dense.row.decomposition.chol.CholeskyDecompositionInner_DDRM;
-import org.ejml.dense.row.linsol.chol.LinearSolverChol_DDRM;
+import org.nectl.core.dynamics.CholeskySolver;
 
 /**
  * Forward dynamics of a mixed rigid/elastic robot by the inertia-matrix route, DIRDYN (Hua,
@@ -27,10 +25,7 @@ public final class MixedForwardDynamics
     private final MixedBiasForces biasForces;
     private final SpringTorques springs;
     private final double[] spring;
-    private final DMatrixRMaj inertia;
-    private final DMatrixRMaj netForce;
-    private final DMatrixRMaj acceleration;
-    private final LinearSolverChol_DDRM solver;
+    private final CholeskySolver solver;
 
     /**
      * Not real-time safe: allocates the workspace and the decomposition.
@@ -44,13 +39,7 @@ public final class MixedForwardDynamics
         biasForces = new MixedBiasForces(model);
         springs = new SpringTorques(model);
         spring = new double[model.elasticCount()];
-        final int n = massMatrix.size();
-        inertia = new DMatrixRMaj(n, n);
-        netForce = new DMatrixRMaj(n, 1);
-        acceleration = new DMatrixRMaj(n, 1);
-        final CholeskyDecompositionInner_DDRM decomposition = new CholeskyDecompositionInner_DDRM(true);
-        decomposition.setExpectedMaxSize(n, n);
-        solver = new LinearSolverChol_DDRM(decomposition);
+        solver = new CholeskySolver(massMatrix.size());
     }
 
     /**
@@ -117,10 +106,10 @@ public final class MixedForwardDynamics
     {
         final int n = model.dof();
         final int ne = model.elasticCount();
-        massMatrix.compute(q, inertia.data);
-        biasForces.compute(q, qd, thetad, netForce.data);
+        massMatrix.compute(q, solver.matrix());
+        final double[] rhs = solver.rhs();
+        biasForces.compute(q, qd, thetad, rhs);
         springs.compute(q, theta, qd, thetad, spring);
-        final double[] rhs = netForce.data;
         for (int k = 0; k < n; k++)
         {
             rhs[k] = jointTorque[k] - rhs[k];
@@ -131,14 +120,13 @@ public final class MixedForwardDynamics
             rhs[model.coordinateOfElastic(e)] += spring[e];
             rhs[n + e] = motorTorque[e] - spring[e] - rhs[n + e];
         }
-        if (!solver.setA(inertia))
+        // (36)
+        if (!solver.solve())
         {
             return false;
         }
-        // (36)
-        solver.solve(netForce, acceleration);
-        System.arraycopy(acceleration.data, 0, qdd, 0, n);
-        System.arraycopy(acceleration.data, n, thetadd, 0, ne);
+        System.arraycopy(solver.solution(), 0, qdd, 0, n);
+        System.arraycopy(solver.solution(), n, thetadd, 0, ne);
         return true;
     }
 }
