@@ -7,10 +7,13 @@
 # controller faults and events (none expected), and the service's own summary (tick percentiles).
 #
 #   scripts/soak.sh [--duration S] [--warmup S] [--period-us US] [--max-missing-states N]
-#                   [--core CPU] [--out DIR]
+#                   [--core CPU] [--priority P] [--sim-core CPU] [--sim-priority P] [--out DIR]
 #
 # Defaults: 3600 s, 30 s warm-up, 1000 us, max_missing_states 2 (the shipped supervision), no
-# pinning, output in a fresh /tmp/nectl-soak.* directory. Exit status 0 when the run ended with no
+# pinning, default scheduling, output in a fresh /tmp/nectl-soak.* directory. --priority and
+# --sim-priority give the control loop and the simulator's adapter thread SCHED_FIFO priorities
+# (root or CAP_SYS_NICE; real-time throttling off, see docs/DEPLOYMENT.md); the simulator then
+# parks between periods instead of yielding. Exit status 0 when the run ended with no
 # fault event, no command refused by the loop, not in FAULT, and no live-heap growth beyond
 # --heap-slack-kb (default 512 KiB, for the agents' bookkeeping); 1 otherwise; 2 on bad options.
 set -euo pipefail
@@ -22,6 +25,9 @@ warmup=30
 period_us=1000
 missing=2
 core=-1
+priority=0
+sim_core=-1
+sim_priority=0
 heap_slack_kb=512
 out=""
 while [ $# -gt 0 ]; do
@@ -31,13 +37,16 @@ while [ $# -gt 0 ]; do
     --period-us) period_us="$2"; shift 2 ;;
     --max-missing-states) missing="$2"; shift 2 ;;
     --core) core="$2"; shift 2 ;;
+    --priority) priority="$2"; shift 2 ;;
+    --sim-core) sim_core="$2"; shift 2 ;;
+    --sim-priority) sim_priority="$2"; shift 2 ;;
     --heap-slack-kb) heap_slack_kb="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "soak: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-for n in "$duration" "$warmup" "$period_us" "$missing" "$heap_slack_kb"; do
+for n in "$duration" "$warmup" "$period_us" "$missing" "$heap_slack_kb" "$priority" "$sim_priority"; do
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "soak: options take whole numbers, got '$n'" >&2; exit 2; }
 done
 [ "$duration" -gt "$warmup" ] || { echo "soak: --duration must exceed --warmup" >&2; exit 2; }
@@ -57,6 +66,9 @@ sed -e "s#^model: .*#model: $root/config/robots/panda.yaml#" \
     -e "s#^  max_missing_states: .*#  max_missing_states: $missing#" \
     "$root/config/deploy/sim-panda.yaml" > "$out/soak.yaml"
 [ "$core" = "-1" ] || echo "core: $core" >> "$out/soak.yaml"
+[ "$priority" = "0" ] || echo "realtime_priority: $priority" >> "$out/soak.yaml"
+sim_idle=YIELDING
+[ "$sim_priority" = "0" ] || sim_idle=PARKING
 
 pids=()
 cleanup() {
@@ -75,7 +87,8 @@ for _ in $(seq 1 600); do [ -f "$aeron_dir/cnc.dat" ] && break; sleep 0.1; done
 [ -f "$aeron_dir/cnc.dat" ] || { echo "soak: the service did not start, see $out/service.log" >&2; exit 1; }
 
 "$nectl" sim --model "$root/config/robots/panda.yaml" --aeron-dir "$aeron_dir" --mode realtime \
-  --period-us "$period_us" --initial-q "$ready" > "$out/sim.log" 2>&1 &
+  --period-us "$period_us" --initial-q "$ready" --core "$sim_core" --priority "$sim_priority" --idle "$sim_idle" \
+  > "$out/sim.log" 2>&1 &
 pids+=("$!")
 "$nectl" monitor --aeron-dir "$aeron_dir" --quiet --events-csv "$out/events.csv" \
   --duration $((duration + 60)) > "$out/monitor.log" 2>&1 &
@@ -147,6 +160,8 @@ read -r moves failed < "$out/planner.count"
 growth=$((heap1 - heap0))
 {
   echo "nectl soak: $duration s at $period_us us, warm-up $warmup s, max_missing_states $missing, host $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "  loop: $(grep -h -m1 -o 'control loop .*' "$out/service.log")"
+  echo "  simulator: $(grep -h -m1 -o 'adapter thread .*' "$out/sim.log")"
   echo "  measured window: $ticks ticks, $misses deadline misses, $overruns overruns, $missing_states ticks without a new JointState"
   echo "  planner: $moves demo moves sent and acknowledged, $failed not acknowledged; the loop refused $refused commands"
   echo "  live heap after full GC: $heap0 KiB after warm-up, $heap1 KiB at the end, growth $growth KiB; young GCs $((ygc1 - ygc0)), full GCs $((fgc1 - fgc0)) (2 forced)"

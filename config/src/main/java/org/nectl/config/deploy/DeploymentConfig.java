@@ -22,6 +22,7 @@ public final class DeploymentConfig
     private final RobotModel model;
     private final DeploymentMode mode;
     private final OptionalInt core;
+    private final OptionalInt realtimePriority;
     private final ControlLaw law;
     private final CycleSettings cycle;
     private final SafetySettings safety;
@@ -34,6 +35,7 @@ public final class DeploymentConfig
 
     DeploymentConfig(
         final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
+        final OptionalInt realtimePriority,
         final ControlLaw law, final CycleSettings cycle, final SafetySettings safety, final AeronSettings aeron,
         final PlannerEndpoint planner, final PlannerAuthenticationSettings plannerAuthentication,
         final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw)
@@ -43,6 +45,7 @@ public final class DeploymentConfig
         this.model = model;
         this.mode = mode;
         this.core = core;
+        this.realtimePriority = realtimePriority;
         this.law = law;
         this.cycle = copy(cycle);
         this.safety = safety;
@@ -88,6 +91,12 @@ public final class DeploymentConfig
     public OptionalInt core()
     {
         return core;
+    }
+
+    /** @return the SCHED_FIFO priority of the control loop thread, if configured. */
+    public OptionalInt realtimePriority()
+    {
+        return realtimePriority;
     }
 
     /** @return the control law used when the drives are enabled. */

@@ -31,8 +31,10 @@ public final class DeploymentConfigs
     public static final long MAX_PERIOD_US = 10_000;
     /** Largest CPU number accepted for {@code core}. */
     public static final long MAX_CORE = 1_023;
+    /** Highest SCHED_FIFO priority accepted for {@code realtime_priority} (Linux's maximum). */
+    public static final long MAX_REALTIME_PRIORITY = 99;
 
-    private static final List<String> KEYS = List.of("model", "mode", "period_us", "core", "aeron", "planner",
+    private static final List<String> KEYS = List.of("model", "mode", "period_us", "core", "realtime_priority", "aeron", "planner",
         "telemetry", "hardware", "control", "supervision", "gravity", "safety");
     private static final List<String> PLANNER_KEYS = List.of("bind", "keys", "allowed_sources", "time_window_ms");
     private static final List<String> MODES = List.of("realtime", "lockstep");
@@ -77,6 +79,8 @@ public final class DeploymentConfigs
             model,
             DeploymentMode.valueOf(word(root.optional("mode"), "mode", MODES, "realtime")),
             root.optional("core").map(f -> OptionalInt.of((int)f.integer(0, MAX_CORE))).orElse(OptionalInt.empty()),
+            root.optional("realtime_priority").map(f -> OptionalInt.of((int)f.integer(1, MAX_REALTIME_PRIORITY)))
+                .orElse(OptionalInt.empty()),
             law(control, robot),
             cycle,
             SafetySettingsReader.read(root.optional("safety"), model),

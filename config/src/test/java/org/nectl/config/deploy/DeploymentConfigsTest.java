@@ -28,6 +28,7 @@ final class DeploymentConfigsTest
         assertEquals(DeploymentMode.REALTIME, config.mode());
         assertEquals(1_000_000L, config.periodNs());
         assertEquals(OptionalInt.empty(), config.core());
+        assertEquals(OptionalInt.empty(), config.realtimePriority());
         assertEquals(ControlLaw.COMPUTED_TORQUE, config.law());
         assertEquals(AeronSettings.defaults(), config.aeron());
         assertEquals(new PlannerEndpoint("127.0.0.1", 47_600), config.planner());
@@ -44,6 +45,7 @@ final class DeploymentConfigsTest
             mode: lockstep
             period_us: 500
             core: 1
+            realtime_priority: 80
             aeron: {embedded_driver: false, dir: /dev/shm/aeron-robot}
             planner: {bind: "[::1]:0"}
             telemetry: {channel: "aeron:udp?endpoint=192.168.1.10:40123", stream: 7, decimation: 1}
@@ -65,6 +67,7 @@ final class DeploymentConfigsTest
             """));
         assertEquals(DeploymentMode.LOCKSTEP, config.mode());
         assertEquals(OptionalInt.of(1), config.core());
+        assertEquals(OptionalInt.of(80), config.realtimePriority());
         assertEquals(ControlLaw.PD_GRAVITY, config.law());
         assertEquals(new AeronSettings(false, Optional.of("/dev/shm/aeron-robot")), config.aeron());
         assertEquals(new PlannerEndpoint("::1", 0), config.planner());

@@ -204,6 +204,12 @@ final class DeploymentValidationTest
     }
 
     @Test
+    void aRealtimePriorityAboveLinuxsMaximumIsRejectedNamingTheLimit() throws IOException
+    {
+        rejects(4, "realtime_priority: 100", 4, "realtime_priority", "value 100 is outside the allowed range 1..99");
+    }
+
+    @Test
     void aZeroDecimationIsRejectedNamingTheLimit() throws IOException
     {
         rejects(13, "  decimation: 0", 13, "telemetry.decimation", "value 0 is outside the allowed range 1..10000");

@@ -23,6 +23,7 @@ import org.nectl.service.loop.ControlLoop;
 import org.nectl.service.loop.ControllerService;
 import org.nectl.service.loop.LoopMode;
 import org.nectl.service.loop.ServiceSettings;
+import org.nectl.service.loop.ThreadPlacement;
 import org.nectl.service.planner.CommandResult;
 import org.nectl.service.planner.JointTrajectory;
 import org.nectl.service.planner.PlannerClient;
@@ -69,6 +70,10 @@ final class DemoCommand implements Callable<Integer>
     @Option(names = "--core", paramLabel = "CPU", defaultValue = "-1", description = "CPU to pin the control loop to; default none.")
     private int core;
 
+    @Option(names = "--priority", paramLabel = "P", defaultValue = "0",
+        description = "SCHED_FIFO priority of the control loop, 1..99; default 0 (time-sharing). Needs root or CAP_SYS_NICE.")
+    private int priority;
+
     @Option(names = "--max-missing-states", paramLabel = "N", defaultValue = "50",
         description = "Consecutive ticks without a new JointState before FAULT; default ${DEFAULT-VALUE}. The demo runs "
             + "driver, service, simulator and planner on one (often 2-core) host with nothing pinned, so the simulator is "
@@ -95,7 +100,7 @@ final class DemoCommand implements Callable<Integer>
         final RobotModel model = robot.links();
         final double[] initialQ = initialPose(model);
         final ServiceSettings settings = ServiceSettings.defaults(model, periodUs * 1_000L, new InetSocketAddress("127.0.0.1", 0))
-            .withCore(core)
+            .withLoopThread(new ThreadPlacement(core, priority))
             .withMode(loopMode())
             .withMixedLaw(MixedLawSettings.defaults(robot));
         final ServiceSettings tolerant = settings.withCycle(settings.cycle().withSupervision(

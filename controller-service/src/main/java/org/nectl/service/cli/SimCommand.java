@@ -20,6 +20,8 @@ import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulatedArmConfig;
 import org.nectl.hw.SimulationMode;
+import org.nectl.service.loop.ThreadPinning;
+import org.nectl.service.loop.ThreadPlacement;
 import org.nectl.transport.AdapterLink;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.AeronTransport;
@@ -109,8 +111,16 @@ final class SimCommand implements Callable<Integer>
     private long adapterId;
 
     @Option(names = "--idle", paramLabel = "KIND", defaultValue = "YIELDING",
-        description = "How the adapter thread waits: ${COMPLETION-CANDIDATES}; default ${DEFAULT-VALUE}.")
+        description = "How the adapter thread waits: ${COMPLETION-CANDIDATES}; default ${DEFAULT-VALUE}. With --priority "
+            + "use PARKING: a real-time thread that yields or spins never lets the rest of its CPU run.")
     private IdleStrategyKind idle;
+
+    @Option(names = "--core", paramLabel = "CPU", defaultValue = "-1", description = "CPU to pin the adapter thread to; default none.")
+    private int core;
+
+    @Option(names = "--priority", paramLabel = "P", defaultValue = "0",
+        description = "SCHED_FIFO priority of the adapter thread, 1..99; default 0 (time-sharing). Needs root or CAP_SYS_NICE.")
+    private int priority;
 
     @Override
     public Integer call()
@@ -119,6 +129,7 @@ final class SimCommand implements Callable<Integer>
         final SimulatedArm arm;
         final AdapterSettings settings;
         final SimulationMode simulationMode;
+        final ThreadPlacement placement;
         try
         {
             final ElasticRobotModel robot = ElasticDescriptions.load(modelFile);
@@ -126,16 +137,18 @@ final class SimCommand implements Callable<Integer>
             simulationMode = mode();
             arm = new SimulatedArm(robot, armConfig(model));
             settings = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6));
+            placement = new ThreadPlacement(core, priority);
         }
         catch (final DescriptionException | IllegalArgumentException e)
         {
             System.err.println("nectl sim: " + e.getMessage());
             return 2;
         }
-        return run(model, arm, settings, simulationMode);
+        return run(model, arm, settings, simulationMode, placement);
     }
 
-    private int run(final RobotModel model, final SimulatedArm arm, final AdapterSettings settings, final SimulationMode simulationMode)
+    private int run(final RobotModel model, final SimulatedArm arm, final AdapterSettings settings, final SimulationMode simulationMode,
+        final ThreadPlacement placement)
     {
         final String directory = aeronDirectory != null ? aeronDirectory : CommonContext.getAeronDirectoryName();
         final AeronTransport transport;
@@ -159,7 +172,11 @@ final class SimCommand implements Callable<Integer>
             {
                 System.err.printf(Locale.ROOT, "nectl sim: %s, %d joints, %s, period %d us, %d substeps, aeron dir %s%n",
                     model.name(), model.dof(), simulationMode.name().toLowerCase(Locale.ROOT), periodUs, substeps, directory);
-                AgentRunner.startOnThread(runner);
+                AgentRunner.startOnThread(runner, task -> new Thread(() ->
+                {
+                    System.err.println("nectl sim: " + ThreadPinning.placeCurrentThread(placement, "adapter thread"));
+                    task.run();
+                }, "nectl-sim-adapter"));
                 barrier.await();
             }
             System.err.printf(Locale.ROOT, "nectl sim: stopped after %d periods; %d realtime schedule restarts after lag, "

@@ -83,7 +83,7 @@ public final class ControlLoop implements Runnable
     private final LoopMode mode;
     private final long periodNs;
     private final long heartbeatTimeoutNs;
-    private final int core;
+    private final ThreadPlacement placement;
     private final int dof;
     private final JointStateSample state;
     private final HeartbeatSample heartbeat = new HeartbeatSample();
@@ -114,7 +114,7 @@ public final class ControlLoop implements Runnable
         final ControlCycle cycle, final int dof, final ControllerLink link, final PlannerGateway gateway,
         final TelemetryQueue telemetryQueue, final ControllerEventQueue events,
         final OneToOneConcurrentArrayQueue<PreparedCommand> commands,
-        final LoopMode mode, final long periodNs, final long heartbeatTimeoutNs, final int core)
+        final LoopMode mode, final long periodNs, final long heartbeatTimeoutNs, final ThreadPlacement placement)
     {
         this.events = events;
         this.cycle = cycle;
@@ -126,7 +126,7 @@ public final class ControlLoop implements Runnable
         this.mode = mode;
         this.periodNs = periodNs;
         this.heartbeatTimeoutNs = heartbeatTimeoutNs;
-        this.core = core;
+        this.placement = placement;
         state = new JointStateSample(dof);
         command = new MotorCommandSample(dof);
         telemetry = new TelemetrySample(dof);
@@ -135,7 +135,7 @@ public final class ControlLoop implements Runnable
     @Override
     public void run()
     {
-        pinning = ThreadPinning.pinCurrentThread(core);
+        pinning = ThreadPinning.placeCurrentThread(placement, "control loop");
         final long startNs = System.nanoTime();
         // Heartbeat age is measured on the clock the adapter stamps: the wall clock in realtime,
         // simulated time (from 0) in lockstep.

@@ -69,7 +69,7 @@ public final class ControllerService implements AutoCloseable
             }
             loop = new ControlLoop(
                 cycle, dof, link, gateway, telemetryQueue, events, loopQueue,
-                settings.mode(), settings.cycle().periodNs(), settings.cycle().heartbeatTimeoutNs(), settings.core());
+                settings.mode(), settings.cycle().periodNs(), settings.cycle().heartbeatTimeoutNs(), settings.loopThread());
             loopThread = new Thread(loop, "nectl-control-loop");
         }
         catch (final RuntimeException e)

@@ -29,7 +29,7 @@ import org.nectl.transport.TelemetryConfig;
  * @param model the controlled robot.
  * @param cycle control-cycle settings (period, gains, supervision).
  * @param mode realtime or lockstep.
- * @param core CPU to pin the control loop to, or -1.
+ * @param loopThread CPU and SCHED_FIFO priority of the control loop thread.
  * @param aeron media driver (embedded or external).
  * @param link hardware link channel and streams.
  * @param planner planner gateway UDP settings.
@@ -43,7 +43,7 @@ public record ServiceSettings(
     RobotModel model,
     CycleSettings cycle,
     LoopMode mode,
-    int core,
+    ThreadPlacement loopThread,
     AeronConfig aeron,
     LinkConfig link,
     PlannerGatewayConfig planner,
@@ -61,7 +61,7 @@ public record ServiceSettings(
      * @param model the controlled robot.
      * @param cycle control-cycle settings.
      * @param mode realtime or lockstep.
-     * @param core CPU to pin the control loop to, or -1.
+     * @param loopThread CPU and SCHED_FIFO priority of the control loop thread.
      * @param aeron media driver.
      * @param link hardware link channel and streams.
      * @param planner planner gateway UDP settings.
@@ -69,11 +69,11 @@ public record ServiceSettings(
      * @param law the control law selected at start.
      * @param safety stop categories per fault and the supervisor's reflex limits.
      */
-    public ServiceSettings(final RobotModel model, final CycleSettings cycle, final LoopMode mode, final int core,
+    public ServiceSettings(final RobotModel model, final CycleSettings cycle, final LoopMode mode, final ThreadPlacement loopThread,
         final AeronConfig aeron, final LinkConfig link, final PlannerGatewayConfig planner, final TelemetryConfig telemetry,
         final ControlLaw law, final SafetySettings safety)
     {
-        this(model, cycle, mode, core, aeron, link, planner, telemetry, law, safety,
+        this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety,
             MixedLawSettings.defaults(ElasticRobotModel.rigid(model)));
     }
 
@@ -94,7 +94,7 @@ public record ServiceSettings(
             model,
             CycleSettings.defaults(model.dof(), periodNs),
             LoopMode.REALTIME,
-            -1,
+            ThreadPlacement.NONE,
             AeronConfig.embeddedDefaults(),
             LinkConfig.ipcDefaults(),
             PlannerGatewayConfig.defaults(plannerAddress,
@@ -132,7 +132,7 @@ public record ServiceSettings(
             config.model(),
             config.cycleSettings(),
             config.mode() == DeploymentMode.LOCKSTEP ? LoopMode.LOCKSTEP : LoopMode.REALTIME,
-            config.core().orElse(-1),
+            new ThreadPlacement(config.core().orElse(-1), config.realtimePriority().orElse(0)),
             aeronConfig,
             new LinkConfig(hardware.channel(), hardware.jointStateStreamId(), hardware.motorCommandStreamId(), hardware.heartbeatStreamId()),
             PlannerGatewayConfig.defaults(new InetSocketAddress(config.planner().host(), config.planner().port()),
@@ -154,37 +154,37 @@ public record ServiceSettings(
     /** @return a copy whose gateway authenticates with {@code authentication}. */
     public ServiceSettings withPlannerAuthentication(final PlannerAuthentication authentication)
     {
-        return new ServiceSettings(model, cycle, mode, core, aeron, link, planner.withAuthentication(authentication), telemetry, law,
+        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner.withAuthentication(authentication), telemetry, law,
             safety, mixedLaw);
     }
 
     /** @return a copy in the given loop mode. */
     public ServiceSettings withMode(final LoopMode loopMode)
     {
-        return new ServiceSettings(model, cycle, loopMode, core, aeron, link, planner, telemetry, law, safety, mixedLaw);
+        return new ServiceSettings(model, cycle, loopMode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw);
     }
 
-    /** @return a copy whose control loop is pinned to {@code cpu} (negative: not pinned). */
-    public ServiceSettings withCore(final int cpu)
+    /** @return a copy whose control loop thread is placed as given. */
+    public ServiceSettings withLoopThread(final ThreadPlacement placement)
     {
-        return new ServiceSettings(model, cycle, mode, cpu, aeron, link, planner, telemetry, law, safety, mixedLaw);
+        return new ServiceSettings(model, cycle, mode, placement, aeron, link, planner, telemetry, law, safety, mixedLaw);
     }
 
     /** @return a copy with other cycle settings. */
     public ServiceSettings withCycle(final CycleSettings cycleSettings)
     {
-        return new ServiceSettings(model, cycleSettings, mode, core, aeron, link, planner, telemetry, law, safety, mixedLaw);
+        return new ServiceSettings(model, cycleSettings, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw);
     }
 
     /** @return a copy whose robot has these drives and mixed-law gains (the same links). */
     public ServiceSettings withMixedLaw(final MixedLawSettings settings)
     {
-        return new ServiceSettings(model, cycle, mode, core, aeron, link, planner, telemetry, law, safety, settings);
+        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, settings);
     }
 
     /** @return a copy with other safety settings. */
     public ServiceSettings withSafety(final SafetySettings safetySettings)
     {
-        return new ServiceSettings(model, cycle, mode, core, aeron, link, planner, telemetry, law, safetySettings, mixedLaw);
+        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safetySettings, mixedLaw);
     }
 }

@@ -216,7 +216,7 @@ class FaultInjectionTest
             .withCycle(ServiceRig.tolerant(TimeUnit.SECONDS.toNanos(5), 5_000));
         final TelemetryConfig smallTerm = new TelemetryConfig(
             TelemetryConfig.IPC_CHANNEL + "?term-length=65536", TelemetryConfig.STREAM_ID, 1, 64 * 1024);
-        try (ServiceRig rig = new ServiceRig(new ServiceSettings(tolerant.model(), tolerant.cycle(), tolerant.mode(), tolerant.core(),
+        try (ServiceRig rig = new ServiceRig(new ServiceSettings(tolerant.model(), tolerant.cycle(), tolerant.mode(), tolerant.loopThread(),
             tolerant.aeron(), tolerant.link(), tolerant.planner(), smallTerm, tolerant.law(), tolerant.safety()));
             ArmThread arm = new ArmThread(rig, Injection.NONE, ServiceRig.PERIOD_NS))
         {

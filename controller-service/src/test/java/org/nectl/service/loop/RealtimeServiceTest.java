@@ -118,7 +118,7 @@ class RealtimeServiceTest
         // the measured ticks run the control law.
         final ServiceSettings tolerant = ServiceRig.tolerantRealtimeSettings()
             .withCycle(ServiceRig.tolerant(TimeUnit.SECONDS.toNanos(5), 5_000));
-        try (ServiceRig rig = new ServiceRig(new ServiceSettings(tolerant.model(), tolerant.cycle(), tolerant.mode(), tolerant.core(),
+        try (ServiceRig rig = new ServiceRig(new ServiceSettings(tolerant.model(), tolerant.cycle(), tolerant.mode(), tolerant.loopThread(),
             tolerant.aeron(), tolerant.link(), tolerant.planner(), SMALL_TERM_TELEMETRY, tolerant.law(), tolerant.safety())))
         {
             loop = rig.service.loop();

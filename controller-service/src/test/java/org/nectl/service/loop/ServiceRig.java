@@ -83,7 +83,7 @@ final class ServiceRig implements AutoCloseable
     {
         final ServiceSettings defaults = ServiceSettings.defaults(PANDA, periodNs, new InetSocketAddress("127.0.0.1", 0));
         final TelemetryConfig everyTick = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 1 << 20);
-        return new ServiceSettings(defaults.model(), defaults.cycle(), mode, defaults.core(), defaults.aeron(),
+        return new ServiceSettings(defaults.model(), defaults.cycle(), mode, defaults.loopThread(), defaults.aeron(),
             defaults.link(), defaults.planner(), everyTick, defaults.law(), defaults.safety());
     }
 

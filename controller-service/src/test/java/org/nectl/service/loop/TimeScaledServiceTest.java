@@ -62,7 +62,7 @@ class TimeScaledServiceTest
         final RobotModel limited = ModelVariants.withEffortLimits(ServiceRig.PANDA, effort, rate);
 
         final ServiceSettings held = ServiceRig.heldLockstepSettings();
-        final ServiceSettings settings = new ServiceSettings(limited, held.cycle(), held.mode(), held.core(), held.aeron(),
+        final ServiceSettings settings = new ServiceSettings(limited, held.cycle(), held.mode(), held.loopThread(), held.aeron(),
             held.link(), held.planner(), held.telemetry(), held.law(), held.safety());
         final List<TelemetryRecorder.Sample> samples;
         final ControlLoop loop;
