@@ -64,6 +64,7 @@ sed -e "s#^model: .*#model: $root/config/robots/panda.yaml#" \
     -e "s#^  embedded_driver: true#  embedded_driver: true\n  dir: $aeron_dir#" \
     -e "s#^  bind: .*#  bind: 127.0.0.1:$port#" \
     -e "s#^  max_missing_states: .*#  max_missing_states: $missing#" \
+    -e "s#^  keys: .*#  keys: $root/config/deploy/keys/development.keys#" \
     "$root/config/deploy/sim-panda.yaml" > "$out/soak.yaml"
 [ "$core" = "-1" ] || echo "core: $core" >> "$out/soak.yaml"
 [ "$priority" = "0" ] || echo "realtime_priority: $priority" >> "$out/soak.yaml"
@@ -104,7 +105,7 @@ planner() {
     local enable=()
     [ $first -eq 1 ] && enable=(--enable)
     local sent=$(date +%s%N)
-    if "$nectl" plan --target "127.0.0.1:$port" "${enable[@]}" --demo --duration 4 --amplitude 0.3 \
+    if "$nectl" plan --target "127.0.0.1:$port" --key-file "$root/config/deploy/keys/development.keys" "${enable[@]}" --demo --duration 4 --amplitude 0.3 \
         --start "$ready" >> "$out/planner.log" 2>&1; then
       moves=$((moves + 1)); first=0
     else
