@@ -7,13 +7,14 @@
 # controller faults and events (none expected), and the service's own summary (tick percentiles).
 #
 #   scripts/soak.sh [--duration S] [--warmup S] [--period-us US] [--max-missing-states N]
-#                   [--core CPU] [--priority P] [--sim-core CPU] [--sim-priority P] [--out DIR]
+#                   [--core CPU] [--priority P] [--sim-core CPU] [--nice N] [--out DIR]
 #
 # Defaults: 3600 s, 30 s warm-up, 1000 us, max_missing_states 2 (the shipped supervision), no
-# pinning, default scheduling, output in a fresh /tmp/nectl-soak.* directory. --priority and
-# --sim-priority give the control loop and the simulator's adapter thread SCHED_FIFO priorities
-# (root or CAP_SYS_NICE; real-time throttling off, see docs/DEPLOYMENT.md); the simulator then
-# parks between periods instead of yielding. Exit status 0 when the run ended with no
+# pinning, default scheduling, output in a fresh /tmp/nectl-soak.* directory. --priority gives the
+# control loop a SCHED_FIFO priority (root or CAP_SYS_NICE, real-time throttling off: see
+# docs/DEPLOYMENT.md); --nice runs the service and the simulator at that nice value (e.g. -20, so
+# that other work on the host does not starve the media driver and the simulator); with
+# --sim-core the simulator's adapter thread is pinned and parks between periods. Exit status 0 when the run ended with no
 # fault event, no command refused by the loop, not in FAULT, and no live-heap growth beyond
 # --heap-slack-kb (default 512 KiB, for the agents' bookkeeping); 1 otherwise; 2 on bad options.
 set -euo pipefail
@@ -27,7 +28,7 @@ missing=2
 core=-1
 priority=0
 sim_core=-1
-sim_priority=0
+nice_value=0
 heap_slack_kb=512
 out=""
 while [ $# -gt 0 ]; do
@@ -39,14 +40,14 @@ while [ $# -gt 0 ]; do
     --core) core="$2"; shift 2 ;;
     --priority) priority="$2"; shift 2 ;;
     --sim-core) sim_core="$2"; shift 2 ;;
-    --sim-priority) sim_priority="$2"; shift 2 ;;
+    --nice) nice_value="$2"; shift 2 ;;
     --heap-slack-kb) heap_slack_kb="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "soak: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-for n in "$duration" "$warmup" "$period_us" "$missing" "$heap_slack_kb" "$priority" "$sim_priority"; do
+for n in "$duration" "$warmup" "$period_us" "$missing" "$heap_slack_kb" "$priority"; do
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "soak: options take whole numbers, got '$n'" >&2; exit 2; }
 done
 [ "$duration" -gt "$warmup" ] || { echo "soak: --duration must exceed --warmup" >&2; exit 2; }
@@ -69,7 +70,8 @@ sed -e "s#^model: .*#model: $root/config/robots/panda.yaml#" \
 [ "$core" = "-1" ] || echo "core: $core" >> "$out/soak.yaml"
 [ "$priority" = "0" ] || echo "realtime_priority: $priority" >> "$out/soak.yaml"
 sim_idle=YIELDING
-[ "$sim_priority" = "0" ] || sim_idle=PARKING
+[ "$sim_core" = "-1" ] || sim_idle=PARKING
+[[ "$nice_value" =~ ^-?[0-9]+$ ]] || { echo "soak: --nice takes a whole number, got '$nice_value'" >&2; exit 2; }
 
 pids=()
 cleanup() {
@@ -81,14 +83,14 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 "$nectl" --version >/dev/null 2>&1 || true   # builds the jar once, before anything is timed
-"$nectl" run --config "$out/soak.yaml" > "$out/service.log" 2>&1 &
+nice -n "$nice_value" "$nectl" run --config "$out/soak.yaml" > "$out/service.log" 2>&1 &
 service=$!
 pids+=("$service")
 for _ in $(seq 1 600); do [ -f "$aeron_dir/cnc.dat" ] && break; sleep 0.1; done
 [ -f "$aeron_dir/cnc.dat" ] || { echo "soak: the service did not start, see $out/service.log" >&2; exit 1; }
 
-"$nectl" sim --model "$root/config/robots/panda.yaml" --aeron-dir "$aeron_dir" --mode realtime \
-  --period-us "$period_us" --initial-q "$ready" --core "$sim_core" --priority "$sim_priority" --idle "$sim_idle" \
+nice -n "$nice_value" "$nectl" sim --model "$root/config/robots/panda.yaml" --aeron-dir "$aeron_dir" --mode realtime \
+  --period-us "$period_us" --initial-q "$ready" --core "$sim_core" --idle "$sim_idle" \
   > "$out/sim.log" 2>&1 &
 pids+=("$!")
 "$nectl" monitor --aeron-dir "$aeron_dir" --quiet --events-csv "$out/events.csv" \
@@ -162,7 +164,7 @@ growth=$((heap1 - heap0))
 {
   echo "nectl soak: $duration s at $period_us us, warm-up $warmup s, max_missing_states $missing, host $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "  loop: $(grep -h -m1 -o 'control loop .*' "$out/service.log")"
-  echo "  simulator: $(grep -h -m1 -o 'adapter thread .*' "$out/sim.log")"
+  echo "  simulator: $(grep -h -m1 -o 'adapter thread .*' "$out/sim.log"), idle $sim_idle; service and simulator at nice $nice_value"
   echo "  measured window: $ticks ticks, $misses deadline misses, $overruns overruns, $missing_states ticks without a new JointState"
   echo "  planner: $moves demo moves sent and acknowledged, $failed not acknowledged; the loop refused $refused commands"
   echo "  live heap after full GC: $heap0 KiB after warm-up, $heap1 KiB at the end, growth $growth KiB; young GCs $((ygc1 - ygc0)), full GCs $((fgc1 - fgc0)) (2 forced)"

@@ -23,8 +23,8 @@ public enum IdleStrategyKind
     /** Park 1 ms between idle duty cycles: cheapest, adds up to 1 ms of latency. */
     SLEEPING,
     /**
-     * Park 20 us between idle duty cycles: for a periodic thread with a real-time priority, whose
-     * wake-ups are prompt, so it keeps a 1 kHz schedule while using a few percent of a core.
+     * Park 20 us between idle duty cycles: a periodic thread keeps a 1 kHz schedule (wake-ups come
+     * within the kernel's timer slack, 50 us by default) while using a few percent of a core.
      */
     PARKING;
 

@@ -111,16 +111,14 @@ final class SimCommand implements Callable<Integer>
     private long adapterId;
 
     @Option(names = "--idle", paramLabel = "KIND", defaultValue = "YIELDING",
-        description = "How the adapter thread waits: ${COMPLETION-CANDIDATES}; default ${DEFAULT-VALUE}. With --priority "
-            + "use PARKING: a real-time thread that yields or spins never lets the rest of its CPU run.")
+        description = "How the adapter thread waits: ${COMPLETION-CANDIDATES}; default ${DEFAULT-VALUE}.")
     private IdleStrategyKind idle;
 
+    // No real-time priority option: a SCHED_FIFO simulator that falls behind while still interpreted
+    // never lets the JIT compiler threads on its CPU run, and stays behind (seen at 1 kHz). Give the
+    // process a high time-sharing weight instead (nice -n -20).
     @Option(names = "--core", paramLabel = "CPU", defaultValue = "-1", description = "CPU to pin the adapter thread to; default none.")
     private int core;
-
-    @Option(names = "--priority", paramLabel = "P", defaultValue = "0",
-        description = "SCHED_FIFO priority of the adapter thread, 1..99; default 0 (time-sharing). Needs root or CAP_SYS_NICE.")
-    private int priority;
 
     @Override
     public Integer call()
@@ -137,7 +135,7 @@ final class SimCommand implements Callable<Integer>
             simulationMode = mode();
             arm = new SimulatedArm(robot, armConfig(model));
             settings = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6));
-            placement = new ThreadPlacement(core, priority);
+            placement = new ThreadPlacement(core, 0);
         }
         catch (final DescriptionException | IllegalArgumentException e)
         {
