@@ -7,17 +7,15 @@
 # controller faults and events (none expected), and the service's own summary (tick percentiles).
 #
 #   scripts/soak.sh [--duration S] [--warmup S] [--period-us US] [--max-missing-states N]
-#                   [--core CPU] [--priority P] [--sim-core CPU] [--sim-priority P]
-#                   [--nice N] [--out DIR]
+#                   [--core CPU] [--priority P] [--sim-core CPU] [--nice N] [--out DIR]
 #
 # Defaults: 3600 s, 30 s warm-up, 1000 us, max_missing_states 2 (the shipped supervision), no
 # pinning, default scheduling, output in a fresh /tmp/nectl-soak.* directory. --priority gives the
 # control loop a SCHED_FIFO priority (root or CAP_SYS_NICE, real-time throttling off: see
 # docs/DEPLOYMENT.md); --nice runs the service and the simulator at that nice value (e.g. -20, so
 # that other work on the host does not starve the media driver and the simulator); with
-# --sim-core and --sim-priority the simulator's adapter thread is pinned or given a SCHED_FIFO
-# priority (after a warm-up of its physics) and parks between periods instead of yielding.
-# Exit status 0 when the run ended with no fault event, no command refused by the loop, not in FAULT, and no live-heap growth beyond
+# --sim-core the simulator's adapter thread is pinned and parks between periods. Exit status 0 when the run ended with no
+# fault event, no command refused by the loop, not in FAULT, and no live-heap growth beyond
 # --heap-slack-kb (default 512 KiB, for the agents' bookkeeping); 1 otherwise; 2 on bad options.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,7 +29,6 @@ core=-1
 priority=0
 sim_core=-1
 nice_value=0
-sim_priority=0
 heap_slack_kb=512
 out=""
 while [ $# -gt 0 ]; do
@@ -44,14 +41,13 @@ while [ $# -gt 0 ]; do
     --priority) priority="$2"; shift 2 ;;
     --sim-core) sim_core="$2"; shift 2 ;;
     --nice) nice_value="$2"; shift 2 ;;
-    --sim-priority) sim_priority="$2"; shift 2 ;;
     --heap-slack-kb) heap_slack_kb="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "soak: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-for n in "$duration" "$warmup" "$period_us" "$missing" "$heap_slack_kb" "$priority" "$sim_priority"; do
+for n in "$duration" "$warmup" "$period_us" "$missing" "$heap_slack_kb" "$priority"; do
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "soak: options take whole numbers, got '$n'" >&2; exit 2; }
 done
 [ "$duration" -gt "$warmup" ] || { echo "soak: --duration must exceed --warmup" >&2; exit 2; }
@@ -74,7 +70,7 @@ sed -e "s#^model: .*#model: $root/config/robots/panda.yaml#" \
 [ "$core" = "-1" ] || echo "core: $core" >> "$out/soak.yaml"
 [ "$priority" = "0" ] || echo "realtime_priority: $priority" >> "$out/soak.yaml"
 sim_idle=YIELDING
-[ "$sim_core" = "-1" ] && [ "$sim_priority" = "0" ] || sim_idle=PARKING
+[ "$sim_core" = "-1" ] || sim_idle=PARKING
 [[ "$nice_value" =~ ^-?[0-9]+$ ]] || { echo "soak: --nice takes a whole number, got '$nice_value'" >&2; exit 2; }
 
 pids=()
@@ -94,7 +90,7 @@ for _ in $(seq 1 600); do [ -f "$aeron_dir/cnc.dat" ] && break; sleep 0.1; done
 [ -f "$aeron_dir/cnc.dat" ] || { echo "soak: the service did not start, see $out/service.log" >&2; exit 1; }
 
 nice -n "$nice_value" "$nectl" sim --model "$root/config/robots/panda.yaml" --aeron-dir "$aeron_dir" --mode realtime \
-  --period-us "$period_us" --initial-q "$ready" --core "$sim_core" --priority "$sim_priority" --idle "$sim_idle" \
+  --period-us "$period_us" --initial-q "$ready" --core "$sim_core" --idle "$sim_idle" \
   > "$out/sim.log" 2>&1 &
 pids+=("$!")
 "$nectl" monitor --aeron-dir "$aeron_dir" --quiet --events-csv "$out/events.csv" \

@@ -27,7 +27,6 @@ import org.nectl.transport.AeronConfig;
 import org.nectl.transport.AeronTransport;
 import org.nectl.transport.IdleStrategyKind;
 import org.nectl.transport.LinkConfig;
-import org.nectl.transport.sbe.DriveMode;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -115,17 +114,11 @@ final class SimCommand implements Callable<Integer>
         description = "How the adapter thread waits: ${COMPLETION-CANDIDATES}; default ${DEFAULT-VALUE}.")
     private IdleStrategyKind idle;
 
+    // No real-time priority option: a SCHED_FIFO simulator that falls behind while still interpreted
+    // never lets the JIT compiler threads on its CPU run, and stays behind (seen at 1 kHz). Give the
+    // process a high time-sharing weight instead (nice -n -20).
     @Option(names = "--core", paramLabel = "CPU", defaultValue = "-1", description = "CPU to pin the adapter thread to; default none.")
     private int core;
-
-    @Option(names = "--priority", paramLabel = "P", defaultValue = "0",
-        description = "SCHED_FIFO priority of the adapter thread, 1..99, taken after a warm-up of the physics; default 0 "
-            + "(time-sharing). Needs root or CAP_SYS_NICE; use with --idle PARKING, or the thread never lets its CPU go.")
-    private int priority;
-
-    @Option(names = "--warmup-periods", paramLabel = "N", defaultValue = "20000",
-        description = "With --priority: periods of physics run on a scratch arm before the adapter starts; default ${DEFAULT-VALUE}.")
-    private int warmupPeriods;
 
     @Override
     public Integer call()
@@ -142,44 +135,14 @@ final class SimCommand implements Callable<Integer>
             simulationMode = mode();
             arm = new SimulatedArm(robot, armConfig(model));
             settings = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6));
-            placement = new ThreadPlacement(core, priority);
-            if (warmupPeriods < 0)
-            {
-                throw new IllegalArgumentException("--warmup-periods must not be negative, got " + warmupPeriods);
-            }
+            placement = new ThreadPlacement(core, 0);
         }
         catch (final DescriptionException | IllegalArgumentException e)
         {
             System.err.println("nectl sim: " + e.getMessage());
             return 2;
         }
-        if (priority > 0)
-        {
-            warmUp(modelFile, model);
-        }
         return run(model, arm, settings, simulationMode, placement);
-    }
-
-    /**
-     * Runs the physics on a scratch arm until the JIT has compiled it. A real-time thread that falls
-     * behind while its code is still interpreted never lets the compiler threads sharing its CPU
-     * run, and so stays behind: seen at 1 kHz with the control loop owning the other core.
-     */
-    private void warmUp(final Path file, final RobotModel model)
-    {
-        final double[] zero = new double[model.dof()];
-        SimulatedArm scratch = null;
-        for (int i = 0; i < warmupPeriods; i++)
-        {
-            if (scratch == null || scratch.driveFault() || scratch.crashed() || i % 2_000 == 0)
-            {
-                // A fresh arm every 2 000 periods: falling under zero torque, it would come to rest
-                // against its limits and stop exercising the dynamics.
-                scratch = new SimulatedArm(ElasticDescriptions.load(file), armConfig(model, false));
-                scratch.command(zero, DriveMode.TORQUE, true);
-            }
-            scratch.step();
-        }
     }
 
     private int run(final RobotModel model, final SimulatedArm arm, final AdapterSettings settings, final SimulationMode simulationMode,
@@ -236,11 +199,6 @@ final class SimCommand implements Callable<Integer>
 
     private SimulatedArmConfig armConfig(final RobotModel model)
     {
-        return armConfig(model, true);
-    }
-
-    private SimulatedArmConfig armConfig(final RobotModel model, final boolean withFaults)
-    {
         if (periodUs <= 0 || periodUs > 1_000_000)
         {
             throw new IllegalArgumentException("--period-us must be in 1..1000000, got " + periodUs);
@@ -255,7 +213,7 @@ final class SimCommand implements Callable<Integer>
         {
             config.initialQ(initialQ);
         }
-        for (final String fault : withFaults ? faults : List.<String>of())
+        for (final String fault : faults)
         {
             config.fault(InjectedFault.parse(fault));
         }
