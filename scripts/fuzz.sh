@@ -5,6 +5,8 @@
 # then once without fuzzing for the same wall time as the baseline; prints the fuzz report and the
 # deadline misses of both runs with the load average. Not part of the default tests: takes minutes.
 # Usage: scripts/fuzz.sh [datagrams=1000000] [port=47650]
+# Environment: NECTL_LOOP_CORE=CPU and NECTL_LOOP_PRIORITY=P pin the control loop and give it a
+# SCHED_FIFO priority in both runs (docs/DEPLOYMENT.md, "Real-time host set-up"); NECTL_FUZZ_SEED.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -38,6 +40,8 @@ supervision:
   heartbeat_timeout_ms: 1000
   max_missing_states: 1000
 YAML
+    [ -z "${NECTL_LOOP_CORE:-}" ] || echo "core: $NECTL_LOOP_CORE" >> "$work/$1.yaml"
+    [ -z "${NECTL_LOOP_PRIORITY:-}" ] || echo "realtime_priority: $NECTL_LOOP_PRIORITY" >> "$work/$1.yaml"
 }
 
 # start_service NAME: service and simulated arm in the background, logs in $work/NAME-*.log
@@ -73,7 +77,7 @@ summary() {
     overruns="$(sed -n 's/.*overruns \([0-9]*\),.*/\1/p' "$log")"
     echo "$1: ticks $ticks, deadline misses $misses ($(awk "BEGIN { printf \"%.2f\", 1000 * $misses / $ticks }") per 1000 ticks)," \
         "overruns $overruns, load average at end: $2"
-    grep -E "tick compute|planner datagrams|final state" "$log" | sed 's/^/    /'
+    grep -E "control loop|tick compute|planner datagrams|final state" "$log" | sed 's/^/    /'
 }
 
 echo "== fuzz run: $count datagrams at 127.0.0.1:$port while the loop runs at 1 kHz"

@@ -114,9 +114,10 @@ final class SimCommand implements Callable<Integer>
         description = "How the adapter thread waits: ${COMPLETION-CANDIDATES}; default ${DEFAULT-VALUE}.")
     private IdleStrategyKind idle;
 
-    // No real-time priority option: a SCHED_FIFO simulator that falls behind while still interpreted
-    // never lets the JIT compiler threads on its CPU run, and stays behind (seen at 1 kHz). Give the
-    // process a high time-sharing weight instead (nice -n -20).
+    // No real-time priority option: with the control loop owning one of two CPUs, a SCHED_FIFO
+    // simulator on the other starved the embedded media driver past its 10 s keepalive, with or
+    // without a warm-up of its physics first. Give the process a high time-sharing weight instead
+    // (nice -n -20) and a quiet host.
     @Option(names = "--core", paramLabel = "CPU", defaultValue = "-1", description = "CPU to pin the adapter thread to; default none.")
     private int core;
 
