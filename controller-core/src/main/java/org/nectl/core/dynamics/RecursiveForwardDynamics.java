@@ -22,12 +22,23 @@ import org.nectl.core.model.RobotModel;
  */
 public final class RecursiveForwardDynamics
 {
+    /** Unique entries of a symmetric 6x6 articulated inertia. */
+    private static final int PACKED = 21;
+
     private final BaseFrameBodies bodies;
     private final AppliedLoads loads;
-    /** Articulated inertia J*_i, base frame, 36 per body, row-major. */
+    /**
+     * Articulated inertia J*_i = [[A, B], [B^T, C]], base frame, 21 per body: the upper triangle of
+     * A (a00 a01 a02 a11 a12 a22), B row-major, the upper triangle of C. Symmetry halves the
+     * rank-1 update and the accumulation into the parent.
+     */
     private final double[] articulatedInertia;
     /** Articulated bias wrench (-beta*_i), base frame, 6 per body. */
     private final double[] biasWrench;
+    /** Spatial velocity v_i, base frame, 6 per body. */
+    private final double[] velocity;
+    /** gamma_i = S_i-dot qd_i = (v_i x S_i) qd_i, base frame, 6 per body (zero for fixed joints). */
+    private final double[] velocityProduct;
     /** U_i = J*_i S_i, 6 per body. */
     private final double[] projected;
     /** 1 / H_i per body (eq. 36). */
@@ -36,7 +47,6 @@ public final class RecursiveForwardDynamics
     private final double[] drive;
     /** Spatial acceleration a_i, base frame, 6 per body. */
     private final double[] acceleration;
-    private final double[] momentum = new double[6];
     private final double[] scratch = new double[6];
 
     /**
@@ -48,8 +58,10 @@ public final class RecursiveForwardDynamics
     {
         bodies = new BaseFrameBodies(model);
         loads = new AppliedLoads(bodies.bodyCount);
-        articulatedInertia = new double[36 * bodies.bodyCount];
+        articulatedInertia = new double[PACKED * bodies.bodyCount];
         biasWrench = new double[6 * bodies.bodyCount];
+        velocity = new double[6 * bodies.bodyCount];
+        velocityProduct = new double[6 * bodies.bodyCount];
         projected = new double[6 * bodies.bodyCount];
         inverseH = new double[bodies.bodyCount];
         drive = new double[bodies.bodyCount];
@@ -116,163 +128,305 @@ public final class RecursiveForwardDynamics
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final double[] qdd)
     {
         bodies.placements(q);
-        bodies.velocities(qd);
-        firstForwardPass();
-        final boolean solvable = backwardPass(qd, tau);
-        secondForwardPass(qdd);
-        return solvable;
-    }
-
-    /** J*_i = J_i and -beta_i = v_i x* J_i v_i - f_ext,i (eqs. 33, 35). */
-    private void firstForwardPass()
-    {
         for (int i = 0; i < bodies.bodyCount; i++)
         {
-            final int s = 6 * i;
-            rigidInertia(i);
-            bodies.inertiaTimes(i, bodies.velocity, s, momentum, 0);
-            for (int c = 0; c < 6; c++)
-            {
-                biasWrench[s + c] = 0.0;
-            }
-            SpatialAlgebra.addCrossForce(bodies.velocity, s, momentum, 0, biasWrench, s);
-            loads.subtractExternalWrenchInBase(bodies, i, scratch, biasWrench, s);
+            firstForward(i, qd);
         }
-    }
-
-    /** H_j, K_j, alpha_j and their accumulation into the parent (eqs. 36-40, 44). */
-    private boolean backwardPass(final double[] qd, final double[] tau)
-    {
         boolean solvable = true;
         for (int i = bodies.bodyCount - 1; i >= 0; i--)
         {
             final int k = bodies.coordinate[i];
-            if (k >= 0)
-            {
-                solvable &= articulate(i, k, tau[k] - loads.frictionTorque(bodies, k, qd[k]));
-            }
-            final int p = bodies.parent[i];
-            if (p >= 0)
-            {
-                for (int c = 0; c < 36; c++)
-                {
-                    articulatedInertia[36 * p + c] += articulatedInertia[36 * i + c];
-                }
-                for (int c = 0; c < 6; c++)
-                {
-                    biasWrench[6 * p + c] += biasWrench[6 * i + c];
-                }
-            }
+            solvable &= k < 0 ? transmitFixed(i) : articulate(i, k, tau[k] - loads.frictionTorque(bodies, k, qd[k]));
+        }
+        for (int i = 0; i < bodies.bodyCount; i++)
+        {
+            secondForward(i, qdd);
         }
         return solvable;
     }
 
     /**
-     * Turns body i's articulated inertia and bias wrench into what its parent sees through the
-     * joint: J* - U U^T / H (eq. 37) and bias + K gamma + U (tau - S . bias) / H (eq. 38).
+     * v_i = v_parent + S_i qd_i, gamma_i = (v_i x S_i) qd_i, -beta_i = v_i x* J_i v_i - f_ext,i and
+     * J*_i = J_i (eqs. 33-35), all on locals.
      */
-    private boolean articulate(final int i, final int k, final double jointTorque)
+    private void firstForward(final int i, final double[] qd)
     {
         final int s = 6 * i;
-        final int a = 36 * i;
-        for (int r = 0; r < 6; r++)
+        final int p = bodies.parent[i];
+        final int k = bodies.coordinate[i];
+        final double rate = k >= 0 ? qd[k] : 0.0;
+        final double[] axis = bodies.axis;
+        final double s0 = axis[s];
+        final double s1 = axis[s + 1];
+        final double s2 = axis[s + 2];
+        final double s3 = axis[s + 3];
+        final double s4 = axis[s + 4];
+        final double s5 = axis[s + 5];
+        final double[] v = velocity;
+        final double vx;
+        final double vy;
+        final double vz;
+        final double wx;
+        final double wy;
+        final double wz;
+        if (p < 0)
         {
-            double sum = 0.0;
-            for (int c = 0; c < 6; c++)
-            {
-                sum += articulatedInertia[a + 6 * r + c] * bodies.axis[s + c];
-            }
-            projected[s + r] = sum;
+            vx = s0 * rate;
+            vy = s1 * rate;
+            vz = s2 * rate;
+            wx = s3 * rate;
+            wy = s4 * rate;
+            wz = s5 * rate;
         }
-        final double h = SpatialAlgebra.dot6(bodies.axis, s, projected, s) + bodies.rotorInertia[k];
-        inverseH[i] = 1.0 / h;
-        drive[i] = jointTorque - SpatialAlgebra.dot6(bodies.axis, s, biasWrench, s);
-        // K stays symmetric: update the upper triangle and mirror it.
-        for (int r = 0; r < 6; r++)
+        else
         {
-            final double ur = projected[s + r] * inverseH[i];
-            for (int c = r; c < 6; c++)
-            {
-                final double reduced = articulatedInertia[a + 6 * r + c] - ur * projected[s + c];
-                articulatedInertia[a + 6 * r + c] = reduced;
-                articulatedInertia[a + 6 * c + r] = reduced;
-            }
+            final int f = 6 * p;
+            vx = v[f] + s0 * rate;
+            vy = v[f + 1] + s1 * rate;
+            vz = v[f + 2] + s2 * rate;
+            wx = v[f + 3] + s3 * rate;
+            wy = v[f + 4] + s4 * rate;
+            wz = v[f + 5] + s5 * rate;
         }
-        final double rate = bodies.jointRate[i];
-        for (int r = 0; r < 6; r++)
-        {
-            double kGamma = 0.0;
-            for (int c = 0; c < 6; c++)
-            {
-                kGamma += articulatedInertia[a + 6 * r + c] * bodies.axisRate[s + c];
-            }
-            biasWrench[s + r] += kGamma * rate + projected[s + r] * drive[i] * inverseH[i];
-        }
-        return h > 0.0;
-    }
-
-    /** qdd_j = (tau_j - S . bias - U . (a_parent + gamma_j)) / H_j and a_j (eqs. 41, 43). */
-    private void secondForwardPass(final double[] qdd)
-    {
-        for (int i = 0; i < bodies.bodyCount; i++)
-        {
-            final int s = 6 * i;
-            bodies.accelerationFromParent(i, loads.baseAcceleration, acceleration, 0.0);
-            final int k = bodies.coordinate[i];
-            if (k >= 0)
-            {
-                final double accel = (drive[i] - SpatialAlgebra.dot6(projected, s, acceleration, s)) * inverseH[i];
-                qdd[k] = accel;
-                for (int c = 0; c < 6; c++)
-                {
-                    acceleration[s + c] += bodies.axis[s + c] * accel;
-                }
-            }
-        }
-    }
-
-    /** J_i as a 6x6 matrix [[m 1, -h^], [h^, O]] (Khalil 2010, eq. 11, about the base origin). */
-    private void rigidInertia(final int i)
-    {
-        final int a = 36 * i;
+        v[s] = vx;
+        v[s + 1] = vy;
+        v[s + 2] = vz;
+        v[s + 3] = wx;
+        v[s + 4] = wy;
+        v[s + 5] = wz;
+        // gamma = (v x S) qd: (w x S_v + v x S_w, w x S_w) qd
+        final double[] g = velocityProduct;
+        g[s] = (wy * s2 - wz * s1 + vy * s5 - vz * s4) * rate;
+        g[s + 1] = (wz * s0 - wx * s2 + vz * s3 - vx * s5) * rate;
+        g[s + 2] = (wx * s1 - wy * s0 + vx * s4 - vy * s3) * rate;
+        g[s + 3] = (wy * s5 - wz * s4) * rate;
+        g[s + 4] = (wz * s3 - wx * s5) * rate;
+        g[s + 5] = (wx * s4 - wy * s3) * rate;
+        // J v = (m v - h x w, O w + h x v), then v x* (J v) = (w x f, w x n + v x f)
+        final int t = 3 * i;
+        final int r = 9 * i;
         final double m = bodies.mass[i];
-        final double hx = bodies.firstMoment[3 * i];
-        final double hy = bodies.firstMoment[3 * i + 1];
-        final double hz = bodies.firstMoment[3 * i + 2];
+        final double hx = bodies.firstMoment[t];
+        final double hy = bodies.firstMoment[t + 1];
+        final double hz = bodies.firstMoment[t + 2];
+        final double[] o = bodies.inertia;
+        final double o00 = o[r];
+        final double o01 = o[r + 1];
+        final double o02 = o[r + 2];
+        final double o11 = o[r + 4];
+        final double o12 = o[r + 5];
+        final double o22 = o[r + 8];
+        final double fx = m * vx + wy * hz - wz * hy;
+        final double fy = m * vy + wz * hx - wx * hz;
+        final double fz = m * vz + wx * hy - wy * hx;
+        final double nx = o00 * wx + o01 * wy + o02 * wz + hy * vz - hz * vy;
+        final double ny = o01 * wx + o11 * wy + o12 * wz + hz * vx - hx * vz;
+        final double nz = o02 * wx + o12 * wy + o22 * wz + hx * vy - hy * vx;
+        final double[] b = biasWrench;
+        b[s] = wy * fz - wz * fy;
+        b[s + 1] = wz * fx - wx * fz;
+        b[s + 2] = wx * fy - wy * fx;
+        b[s + 3] = wy * nz - wz * ny + vy * fz - vz * fy;
+        b[s + 4] = wz * nx - wx * nz + vz * fx - vx * fz;
+        b[s + 5] = wx * ny - wy * nx + vx * fy - vy * fx;
+        loads.subtractExternalWrenchInBase(bodies, i, scratch, b, s);
+        // J = [[m 1, -h^], [h^, O]] (eq. 11), packed as documented at articulatedInertia
+        final int a = PACKED * i;
         final double[] j = articulatedInertia;
         j[a] = m;
         j[a + 1] = 0.0;
         j[a + 2] = 0.0;
+        j[a + 3] = m;
+        j[a + 4] = 0.0;
+        j[a + 5] = m;
         j[a + 6] = 0.0;
-        j[a + 7] = m;
-        j[a + 8] = 0.0;
-        j[a + 12] = 0.0;
-        j[a + 13] = 0.0;
-        j[a + 14] = m;
-        j[a + 3] = 0.0;
-        j[a + 4] = hz;
-        j[a + 5] = -hy;
+        j[a + 7] = hz;
+        j[a + 8] = -hy;
         j[a + 9] = -hz;
         j[a + 10] = 0.0;
         j[a + 11] = hx;
-        j[a + 15] = hy;
-        j[a + 16] = -hx;
-        j[a + 17] = 0.0;
-        j[a + 18] = 0.0;
-        j[a + 19] = -hz;
-        j[a + 20] = hy;
-        j[a + 24] = hz;
-        j[a + 25] = 0.0;
-        j[a + 26] = -hx;
-        j[a + 30] = -hy;
-        j[a + 31] = hx;
-        j[a + 32] = 0.0;
-        for (int r = 0; r < 3; r++)
+        j[a + 12] = hy;
+        j[a + 13] = -hx;
+        j[a + 14] = 0.0;
+        j[a + 15] = o00;
+        j[a + 16] = o01;
+        j[a + 17] = o02;
+        j[a + 18] = o11;
+        j[a + 19] = o12;
+        j[a + 20] = o22;
+    }
+
+    /**
+     * Body i through its joint k: U = J* S, H = S^T U + Ia (eq. 36), and into the parent
+     * J* - U U^T / H (eq. 37) and -beta* + J* gamma + U (tau - S . (-beta*) - U . gamma) / H
+     * (eq. 38 with K gamma expanded), all on locals.
+     *
+     * @return H > 0.
+     */
+    private boolean articulate(final int i, final int k, final double jointTorque)
+    {
+        final int s = 6 * i;
+        final int a = PACKED * i;
+        final double[] j = articulatedInertia;
+        final double a00 = j[a];
+        final double a01 = j[a + 1];
+        final double a02 = j[a + 2];
+        final double a11 = j[a + 3];
+        final double a12 = j[a + 4];
+        final double a22 = j[a + 5];
+        final double b00 = j[a + 6];
+        final double b01 = j[a + 7];
+        final double b02 = j[a + 8];
+        final double b10 = j[a + 9];
+        final double b11 = j[a + 10];
+        final double b12 = j[a + 11];
+        final double b20 = j[a + 12];
+        final double b21 = j[a + 13];
+        final double b22 = j[a + 14];
+        final double c00 = j[a + 15];
+        final double c01 = j[a + 16];
+        final double c02 = j[a + 17];
+        final double c11 = j[a + 18];
+        final double c12 = j[a + 19];
+        final double c22 = j[a + 20];
+        final double[] axis = bodies.axis;
+        final double s0 = axis[s];
+        final double s1 = axis[s + 1];
+        final double s2 = axis[s + 2];
+        final double s3 = axis[s + 3];
+        final double s4 = axis[s + 4];
+        final double s5 = axis[s + 5];
+        final double u0 = a00 * s0 + a01 * s1 + a02 * s2 + b00 * s3 + b01 * s4 + b02 * s5;
+        final double u1 = a01 * s0 + a11 * s1 + a12 * s2 + b10 * s3 + b11 * s4 + b12 * s5;
+        final double u2 = a02 * s0 + a12 * s1 + a22 * s2 + b20 * s3 + b21 * s4 + b22 * s5;
+        final double u3 = b00 * s0 + b10 * s1 + b20 * s2 + c00 * s3 + c01 * s4 + c02 * s5;
+        final double u4 = b01 * s0 + b11 * s1 + b21 * s2 + c01 * s3 + c11 * s4 + c12 * s5;
+        final double u5 = b02 * s0 + b12 * s1 + b22 * s2 + c02 * s3 + c12 * s4 + c22 * s5;
+        final double h = s0 * u0 + s1 * u1 + s2 * u2 + s3 * u3 + s4 * u4 + s5 * u5 + bodies.rotorInertia[k];
+        final double inv = 1.0 / h;
+        final double[] bias = biasWrench;
+        final double f0 = bias[s];
+        final double f1 = bias[s + 1];
+        final double f2 = bias[s + 2];
+        final double f3 = bias[s + 3];
+        final double f4 = bias[s + 4];
+        final double f5 = bias[s + 5];
+        final double d = jointTorque - (s0 * f0 + s1 * f1 + s2 * f2 + s3 * f3 + s4 * f4 + s5 * f5);
+        final double[] u = projected;
+        u[s] = u0;
+        u[s + 1] = u1;
+        u[s + 2] = u2;
+        u[s + 3] = u3;
+        u[s + 4] = u4;
+        u[s + 5] = u5;
+        inverseH[i] = inv;
+        drive[i] = d;
+        final int p = bodies.parent[i];
+        if (p >= 0)
         {
-            for (int c = 0; c < 3; c++)
+            final double[] g = velocityProduct;
+            final double g0 = g[s];
+            final double g1 = g[s + 1];
+            final double g2 = g[s + 2];
+            final double g3 = g[s + 3];
+            final double g4 = g[s + 4];
+            final double g5 = g[s + 5];
+            final double w = (d - (u0 * g0 + u1 * g1 + u2 * g2 + u3 * g3 + u4 * g4 + u5 * g5)) * inv;
+            final int e = 6 * p;
+            bias[e] += f0 + a00 * g0 + a01 * g1 + a02 * g2 + b00 * g3 + b01 * g4 + b02 * g5 + u0 * w;
+            bias[e + 1] += f1 + a01 * g0 + a11 * g1 + a12 * g2 + b10 * g3 + b11 * g4 + b12 * g5 + u1 * w;
+            bias[e + 2] += f2 + a02 * g0 + a12 * g1 + a22 * g2 + b20 * g3 + b21 * g4 + b22 * g5 + u2 * w;
+            bias[e + 3] += f3 + b00 * g0 + b10 * g1 + b20 * g2 + c00 * g3 + c01 * g4 + c02 * g5 + u3 * w;
+            bias[e + 4] += f4 + b01 * g0 + b11 * g1 + b21 * g2 + c01 * g3 + c11 * g4 + c12 * g5 + u4 * w;
+            bias[e + 5] += f5 + b02 * g0 + b12 * g1 + b22 * g2 + c02 * g3 + c12 * g4 + c22 * g5 + u5 * w;
+            final double v0 = u0 * inv;
+            final double v1 = u1 * inv;
+            final double v2 = u2 * inv;
+            final double v3 = u3 * inv;
+            final double v4 = u4 * inv;
+            final double v5 = u5 * inv;
+            final int z = PACKED * p;
+            j[z] += a00 - v0 * u0;
+            j[z + 1] += a01 - v0 * u1;
+            j[z + 2] += a02 - v0 * u2;
+            j[z + 3] += a11 - v1 * u1;
+            j[z + 4] += a12 - v1 * u2;
+            j[z + 5] += a22 - v2 * u2;
+            j[z + 6] += b00 - v0 * u3;
+            j[z + 7] += b01 - v0 * u4;
+            j[z + 8] += b02 - v0 * u5;
+            j[z + 9] += b10 - v1 * u3;
+            j[z + 10] += b11 - v1 * u4;
+            j[z + 11] += b12 - v1 * u5;
+            j[z + 12] += b20 - v2 * u3;
+            j[z + 13] += b21 - v2 * u4;
+            j[z + 14] += b22 - v2 * u5;
+            j[z + 15] += c00 - v3 * u3;
+            j[z + 16] += c01 - v3 * u4;
+            j[z + 17] += c02 - v3 * u5;
+            j[z + 18] += c11 - v4 * u4;
+            j[z + 19] += c12 - v4 * u5;
+            j[z + 20] += c22 - v5 * u5;
+        }
+        return h > 0.0;
+    }
+
+    /** A fixed joint transmits J* and -beta* unchanged (eqs. 39, 40 with no joint freedom). */
+    private boolean transmitFixed(final int i)
+    {
+        final int p = bodies.parent[i];
+        if (p >= 0)
+        {
+            final double[] j = articulatedInertia;
+            final int a = PACKED * i;
+            final int z = PACKED * p;
+            for (int c = 0; c < PACKED; c++)
             {
-                j[a + 6 * (3 + r) + 3 + c] = bodies.inertia[9 * i + 3 * r + c];
+                j[z + c] += j[a + c];
+            }
+            final double[] bias = biasWrench;
+            for (int c = 0; c < 6; c++)
+            {
+                bias[6 * p + c] += bias[6 * i + c];
             }
         }
+        return true;
+    }
+
+    /** a_i = a_parent + gamma_i + S_i qdd_i with qdd_i = (tau_i - S . (-beta*) - U . (a_parent + gamma_i)) / H_i (eqs. 41, 43). */
+    private void secondForward(final int i, final double[] qdd)
+    {
+        final int s = 6 * i;
+        final int p = bodies.parent[i];
+        final double[] from = p < 0 ? loads.baseAcceleration : acceleration;
+        final int f = p < 0 ? 0 : 6 * p;
+        final double[] g = velocityProduct;
+        double x0 = from[f] + g[s];
+        double x1 = from[f + 1] + g[s + 1];
+        double x2 = from[f + 2] + g[s + 2];
+        double x3 = from[f + 3] + g[s + 3];
+        double x4 = from[f + 4] + g[s + 4];
+        double x5 = from[f + 5] + g[s + 5];
+        final int k = bodies.coordinate[i];
+        if (k >= 0)
+        {
+            final double[] u = projected;
+            final double accel = (drive[i] - (u[s] * x0 + u[s + 1] * x1 + u[s + 2] * x2 + u[s + 3] * x3
+                + u[s + 4] * x4 + u[s + 5] * x5)) * inverseH[i];
+            qdd[k] = accel;
+            final double[] axis = bodies.axis;
+            x0 += axis[s] * accel;
+            x1 += axis[s + 1] * accel;
+            x2 += axis[s + 2] * accel;
+            x3 += axis[s + 3] * accel;
+            x4 += axis[s + 4] * accel;
+            x5 += axis[s + 5] * accel;
+        }
+        acceleration[s] = x0;
+        acceleration[s + 1] = x1;
+        acceleration[s + 2] = x2;
+        acceleration[s + 3] = x3;
+        acceleration[s + 4] = x4;
+        acceleration[s + 5] = x5;
     }
 }
