@@ -102,6 +102,7 @@ public final class ControlLoop implements Runnable
     private volatile String pinning = "not started";
     private volatile boolean linkReleased;
     private volatile long linkLostNs;
+    private volatile long linkLostTick = -1;
     private boolean linkLost;
     private boolean freshState;
     private long statesSeen;
@@ -224,6 +225,7 @@ public final class ControlLoop implements Runnable
             // Closed by the Aeron client after losing its driver: from now on the link's buffers may be unmapped.
             linkLost = true;
             linkLostNs = System.nanoTime();
+            linkLostTick = cycle.tickCount();
             linkReleased = true;
             return;
         }
@@ -465,6 +467,12 @@ public final class ControlLoop implements Runnable
     public long linkLostNs()
     {
         return linkLostNs;
+    }
+
+    /** @return ticks run when the loop first saw the hardware link closed, or -1. Any thread. */
+    public long linkLostTick()
+    {
+        return linkLostTick;
     }
 
     /** @return ticks run. Any thread. */
