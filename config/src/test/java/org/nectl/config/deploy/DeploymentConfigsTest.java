@@ -44,7 +44,7 @@ final class DeploymentConfigsTest
             mode: lockstep
             period_us: 500
             core: 1
-            aeron: {embedded_driver: false, dir: /dev/shm/aeron-robot}
+            aeron: {embedded_driver: false, dir: /dev/shm/aeron-robot, driver_timeout_ms: 2500}
             planner: {bind: "[::1]:0"}
             telemetry: {channel: "aeron:udp?endpoint=192.168.1.10:40123", stream: 7, decimation: 1}
             hardware: {channel: aeron:ipc, joint_state_stream: 11, motor_command_stream: 12, heartbeat_stream: 13}
@@ -66,7 +66,7 @@ final class DeploymentConfigsTest
         assertEquals(DeploymentMode.LOCKSTEP, config.mode());
         assertEquals(OptionalInt.of(1), config.core());
         assertEquals(ControlLaw.PD_GRAVITY, config.law());
-        assertEquals(new AeronSettings(false, Optional.of("/dev/shm/aeron-robot")), config.aeron());
+        assertEquals(new AeronSettings(false, Optional.of("/dev/shm/aeron-robot"), 2500L), config.aeron());
         assertEquals(new PlannerEndpoint("::1", 0), config.planner());
         assertEquals(new TelemetrySettings("aeron:udp?endpoint=192.168.1.10:40123", 7, 1), config.telemetry());
         assertEquals(new HardwareSettings("aeron:ipc", 11, 12, 13), config.hardware());
