@@ -198,6 +198,9 @@ class DriverLossTest
             .filter(e -> e.kind() == ControllerEventKind.MODE_TRANSITION && e.toState() == ControllerState.FAULT).findFirst()
             .orElse(null);
         assertNotNull(firstFault, "the transition to FAULT published or kept for the log: " + undelivered);
+        assertTrue((firstFault.faults() & ~(Faults.LINK_LOST | Faults.STATE_MISSING | Faults.HEARTBEAT_TIMEOUT)) == 0,
+            "the arm faulted for the loss of the link or of the states, not for anything else: "
+                + Faults.describe(firstFault.faults()));
 
         final Matcher simReport = SIM_REPORT.matcher(simOutput);
         final Matcher simLoss = SIM_LOSS.matcher(simOutput);
@@ -211,7 +214,7 @@ class DriverLossTest
         final long safeNs = trips > 0 && tripNs >= lastCommandNs ? Math.min(tripNs, simBrakedNs) : simBrakedNs;
         final long firstLossNs = Math.min(loss.nanoTime(), simLossNs);
         System.out.printf(Locale.ROOT, "media driver killed (attempt %d, period %d us, driver timeout %d ms): service client "
-                + "reported the loss %.0f ms after the kill, the loop saw the link closed %.3f ms later and latched LINK_LOST on "
+                + "reported the loss %.0f ms after the kill, the loop saw the link closed at %+.1f ms from that report and latched LINK_LOST on "
                 + "tick %d (%d ticks later; first FAULT transition at tick %d, %s -> FAULT); simulator client reported it %.0f ms "
                 + "after the kill; last MotorCommand at the simulator %.0f ms after the kill; drives at zero torque %.1f ms after "
                 + "the first end lost the driver (%s), braked %.0f ms after the kill; simulator exit status %d; %d undelivered "
@@ -232,10 +235,18 @@ class DriverLossTest
         assertTrue((simLossNs - killNs) / 1e6 <= DETECTION_BOUND_MS, "the simulator detects the loss within the bound too");
     }
 
+    /**
+     * Supervision relaxed as above, and computed-torque gains for a 10 ms loop: the shipped ones
+     * (K_d = 125.66 1/s) give K_d T = 1.26 at 10 ms, beyond the bound of 1 of a sampled velocity
+     * loop with one period of delay, and the move then oscillates into the velocity limit within a
+     * second or two; K_p = 225 1/s^2, K_d = 30 1/s (critically damped, 2.4 Hz) give K_d T = 0.3.
+     */
     private static CycleSettings tolerantCycle()
     {
-        final CycleSettings d = CycleSettings.defaults(ServiceRig.PANDA.dof(), PERIOD_NS);
-        return new CycleSettings(d.periodNs(), d.kp(), d.kd(), d.pdKp(), d.pdKd(), d.gravity(), TimeUnit.SECONDS.toNanos(1),
+        final int dof = ServiceRig.PANDA.dof();
+        final CycleSettings d = CycleSettings.defaults(dof, PERIOD_NS);
+        return new CycleSettings(d.periodNs(), CycleSettings.filled(dof, 225.0), CycleSettings.filled(dof, 30.0), d.pdKp(),
+            d.pdKd(), d.gravity(), TimeUnit.SECONDS.toNanos(1),
             MAX_MISSING_STATES, d.commandTimeoutNs(), d.positionMargin(), d.maxSaturatedTicks(), d.frictionFeedforward());
     }
 
