@@ -13,6 +13,7 @@ public final class AdapterWatchdog
     private boolean armed;
     private boolean tripped;
     private long lastCommandNs;
+    private long lastTripNs;
     private long tripCount;
 
     /** @param timeoutNs longest gap between MotorCommands before the watchdog trips, ns, positive. */
@@ -45,6 +46,7 @@ public final class AdapterWatchdog
         {
             tripped = true;
             tripCount++;
+            lastTripNs = nowNs;
         }
         return tripped;
     }
@@ -53,6 +55,18 @@ public final class AdapterWatchdog
     public boolean tripped()
     {
         return tripped;
+    }
+
+    /** @return the time of the last command received, ns (0 before the first). */
+    public long lastCommandNs()
+    {
+        return lastCommandNs;
+    }
+
+    /** @return the time of the last check that tripped the watchdog, ns (0 before the first trip). */
+    public long lastTripNs()
+    {
+        return lastTripNs;
     }
 
     /** @return trips since start. */

@@ -45,6 +45,7 @@ public final class SimulatedArm
     private boolean watchdogTripped;
     private boolean drivesEnabled;
     private boolean driveFault;
+    private boolean disabled;
     private long saturationCount;
     private long refusedCommandCount;
 
@@ -133,6 +134,24 @@ public final class SimulatedArm
     }
 
     /**
+     * Unpowers the drives and engages the brakes for good, from the next {@link #step}, bypassing
+     * the command latency: what the adapter does when it has lost its controller. Real-time safe.
+     */
+    public void disableDrives()
+    {
+        disabled = true;
+    }
+
+    /**
+     * @return the drivesEnabled status bit of the last period: the drives powered and applying the
+     *     command (false while braked, faulted or overridden by the tripped watchdog).
+     */
+    public boolean drivesEnabled()
+    {
+        return drivesEnabled;
+    }
+
+    /**
      * Integrates one control period under the drives' torques, advances time by the period and
      * samples the encoders. After a physics failure (forward dynamics singular or state not
      * finite) the drives report a fault and the joints stay braked. Real-time safe.
@@ -143,7 +162,7 @@ public final class SimulatedArm
     {
         final int slot = delayLine.advance(commandTauNm, commandMode, commandEnable);
         int result = ArmSimulator.STEP_OK;
-        if (driveFault || isBraked(slot))
+        if (driveFault || disabled || isBraked(slot))
         {
             drivesEnabled = false;
             physics.stepBraked();

@@ -32,6 +32,12 @@ import org.nectl.transport.sbe.AdapterState;
  * integrating under the watchdog); CRASH runs the crash action (the CLI halts the process) and
  * stops everything. Both take effect in place of the publication of the first affected sample.
  *
+ * <p>Link loss: once the link is closed under it (the Aeron client lost its media driver) the
+ * adapter unpowers the drives and engages the brakes ({@link SimulatedArm#disableDrives}) at once,
+ * never touches the link again ({@link #linkReleased}), and in realtime keeps integrating the
+ * braked arm. Commands stop arriving as soon as the controller's end closes, whichever end loses
+ * the driver first, so the watchdog has zeroed the torque before unless this end lost it first.
+ *
  * <p>{@link #doWork} is real-time safe. Not thread safe: one thread runs the adapter.
  */
 public final class SimulatedArmAdapter implements HardwareAdapter
@@ -56,6 +62,9 @@ public final class SimulatedArmAdapter implements HardwareAdapter
     private boolean commanded;
     private boolean crashed;
     private boolean statePending;
+    private boolean linkLost;
+    private volatile boolean linkReleased;
+    private volatile long linkLostNs;
     private long nextPeriodNs;
     /** Wall-clock time the simulation was frozen for while the process lagged; the arm's clock excludes it. */
     private long frozenNs;
@@ -107,6 +116,18 @@ public final class SimulatedArmAdapter implements HardwareAdapter
             return 0;
         }
         final long nowNs = clock.nanoTime();
+        if (!linkLost && link.isClosed())
+        {
+            // From now on the link's buffers may be unmapped: never touch it again.
+            linkLost = true;
+            linkLostNs = nowNs;
+            arm.disableDrives();
+            linkReleased = true;
+        }
+        if (linkLost)
+        {
+            return mode == SimulationMode.REALTIME && started ? realtimeWork(nowNs) : 0;
+        }
         if (!started)
         {
             start(nowNs);
@@ -159,6 +180,21 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         return lagRestartCount;
     }
 
+    /**
+     * @return true once the adapter has seen its link closed and no longer touches it; the drives
+     *     are then unpowered and braked. Any thread.
+     */
+    public boolean linkReleased()
+    {
+        return linkReleased;
+    }
+
+    /** @return the clock time at which the adapter saw its link closed, ns, or 0. Any thread. */
+    public long linkLostNs()
+    {
+        return linkLostNs;
+    }
+
     /** @return true once a CRASH fault has fired. */
     public boolean crashed()
     {
@@ -179,7 +215,7 @@ public final class SimulatedArmAdapter implements HardwareAdapter
     private int realtimeWork(final long nowNs)
     {
         int work = 0;
-        if (!arm.stalled() && link.pollMotorCommand(command) > 0)
+        if (!linkLost && !arm.stalled() && link.pollMotorCommand(command) > 0)
         {
             accept(nowNs);
             work++;
@@ -187,13 +223,13 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         if (nowNs - nextPeriodNs >= 0)
         {
             final long sampleNs = integrateElapsedPeriods(nowNs);
-            if (!faultStopsPublishing())
+            if (!faultStopsPublishing() && !linkLost)
             {
                 publishState(sampleNs);
             }
             work++;
         }
-        if (!arm.stalled() && nowNs - nextHeartbeatNs >= 0)
+        if (!linkLost && !arm.stalled() && nowNs - nextHeartbeatNs >= 0)
         {
             publishHeartbeat(nowNs, nowNs);
             nextHeartbeatNs = Math.max(nextHeartbeatNs + heartbeatPeriodNs, nowNs);

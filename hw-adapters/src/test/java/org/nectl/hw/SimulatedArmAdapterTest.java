@@ -164,6 +164,55 @@ class SimulatedArmAdapterTest
     }
 
     /**
+     * A link closed under the adapter (as the Aeron client closes it after losing its media
+     * driver): at its next duty cycle the adapter unpowers and brakes the drives, reports the link
+     * released, and goes on integrating the braked arm without touching the link.
+     */
+    @Test
+    void aClosedLinkBrakesTheDrivesAndIsNeverTouchedAgain()
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final CachedNanoClock clock = new CachedNanoClock();
+            final SimulatedArm arm = new SimulatedArm(MODEL, config());
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink,
+                new AdapterSettings(7, 5 * PERIOD_NS, 2 * PERIOD_NS), SimulationMode.REALTIME, clock, NO_CRASH);
+            final RealtimeControllerEnd controller = new RealtimeControllerEnd(link.controllerLink, DOF);
+            adapter.doWork();
+            controller.awaitState(0);
+            controller.sendTorque(1.0);
+            for (int period = 1; period <= 3; period++)
+            {
+                clock.advance(PERIOD_NS);
+                adapter.doWork();
+                controller.awaitState(period);
+            }
+            assertTrue(arm.drivesEnabled(), "powered before");
+            assertFalse(adapter.linkReleased());
+
+            link.adapterLink.close();
+            clock.advance(PERIOD_NS);
+            adapter.doWork();
+            assertTrue(adapter.linkReleased(), "released at the first duty cycle after the close");
+            assertEquals(clock.nanoTime(), adapter.linkLostNs());
+            assertFalse(arm.drivesEnabled(), "unpowered and braked from that period on");
+            final double[] braked = new double[DOF];
+            arm.truePositions(braked);
+            final long steps = arm.stepCount();
+            final double[] q = new double[DOF];
+            for (int period = 0; period < 5; period++)
+            {
+                clock.advance(PERIOD_NS);
+                adapter.doWork();
+                arm.truePositions(q);
+                assertArrayEquals(braked, q, "held by the brakes");
+                assertFalse(arm.drivesEnabled());
+            }
+            assertEquals(steps + 5, arm.stepCount(), "the braked arm keeps being integrated");
+        }
+    }
+
+    /**
      * Realtime lateness: an adapter that wakes 5 periods late integrates the 5 elapsed periods and
      * publishes the newest sample stamped with the end of its period (the same positions, bit for
      * bit, as the arm stepped 6 times directly); one that wakes 25 periods late integrates 10, then

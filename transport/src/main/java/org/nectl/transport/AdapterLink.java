@@ -115,6 +115,15 @@ public final class AdapterLink implements AutoCloseable
         return jointStatePublisher.isConnected() && commandSubscription.isConnected();
     }
 
+    /**
+     * @return true once the link is closed, by {@link #close} or by the Aeron client after losing
+     *     its media driver; a closed link neither publishes nor receives. Real-time safe (volatile reads).
+     */
+    public boolean isClosed()
+    {
+        return jointStatePublisher.isClosed() || heartbeatPublisher.isClosed() || commandSubscription.isClosed();
+    }
+
     /** Not real-time safe. */
     @Override
     public void close()

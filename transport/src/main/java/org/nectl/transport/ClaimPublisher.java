@@ -55,6 +55,12 @@ final class ClaimPublisher implements AutoCloseable
         return publication.isConnected();
     }
 
+    /** @return true once closed, by {@link #close} or by the client losing its media driver. Real-time safe. */
+    boolean isClosed()
+    {
+        return publication.isClosed();
+    }
+
     @Override
     public void close()
     {

@@ -110,6 +110,15 @@ public final class ControllerLink implements AutoCloseable
         return commandPublisher.isConnected() && jointStateSubscription.isConnected();
     }
 
+    /**
+     * @return true once the link is closed, by {@link #close} or by the Aeron client after losing
+     *     its media driver; a closed link neither publishes nor receives. Real-time safe (volatile reads).
+     */
+    public boolean isClosed()
+    {
+        return commandPublisher.isClosed() || jointStateSubscription.isClosed() || heartbeatSubscription.isClosed();
+    }
+
     /** Not real-time safe. */
     @Override
     public void close()

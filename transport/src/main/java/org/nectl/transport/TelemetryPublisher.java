@@ -1,6 +1,7 @@
 package org.nectl.transport;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
@@ -8,15 +9,19 @@ import org.agrona.CloseHelper;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ControlledMessageHandler;
+import org.nectl.transport.sbe.ControllerEventDecoder;
 import org.nectl.transport.sbe.ControllerEventEncoder;
+import org.nectl.transport.sbe.MessageHeaderDecoder;
 
 /**
  * Moves queued controller events from the {@link ControllerEventQueue} ring and telemetry samples
  * from the {@link TelemetryQueue} ring to one Aeron publication, events first, copying each encoded
  * message straight from its ring. Under back pressure the sample stays in the
  * ring and is retried on the next duty cycle, so a slow consumer fills the ring and the loop then
- * drops and counts; with no subscriber at all (or a closed publication) samples are discarded and
- * counted here. Events are treated alike in their own ring and counters.
+ * drops and counts; with no subscriber at all samples are discarded and counted here. Events are
+ * treated alike in their own ring and counters. Once the publication is closed (the Aeron client
+ * lost its media driver) nothing more is read: events stay in their ring, to be
+ * {@link #drainUndeliveredEvents drained} and reported some other way when the service stops.
  *
  * <p>An Agrona {@link Agent} for a non-real-time thread. Counters may be read from any thread.
  */
@@ -32,6 +37,7 @@ public final class TelemetryPublisher implements Agent
     private final AtomicLong unpublishedCount = new AtomicLong();
     private final AtomicLong publishedEventCount = new AtomicLong();
     private final AtomicLong unpublishedEventCount = new AtomicLong();
+    private volatile boolean released;
 
     /**
      * Not real-time safe.
@@ -52,6 +58,11 @@ public final class TelemetryPublisher implements Agent
     @Override
     public int doWork()
     {
+        if (released || publication.isClosed())
+        {
+            released = true;
+            return 0;
+        }
         return events.read(forwarder, SAMPLES_PER_DUTY_CYCLE) + queue.read(forwarder, SAMPLES_PER_DUTY_CYCLE);
     }
 
@@ -66,6 +77,41 @@ public final class TelemetryPublisher implements Agent
     public void onClose()
     {
         CloseHelper.quietClose(publication);
+    }
+
+    /**
+     * @return true once this publisher has seen its publication closed and no longer touches it (nor
+     *     the rings). Any thread.
+     */
+    public boolean released()
+    {
+        return released;
+    }
+
+    /**
+     * Reads every event still in the event ring: after the loop and this publisher have stopped,
+     * the events that were never published. Not real-time safe.
+     *
+     * @param sink receives each event, the decoder wrapped on it (valid during the call only).
+     * @return the number of events drained.
+     */
+    public int drainUndeliveredEvents(final Consumer<ControllerEventDecoder> sink)
+    {
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
+        final ControllerEventDecoder decoder = new ControllerEventDecoder();
+        int drained = 0;
+        int read;
+        do
+        {
+            read = events.read((msgTypeId, buffer, index, length) ->
+            {
+                sink.accept(decoder.wrapAndApplyHeader(buffer, index, header));
+                return ControlledMessageHandler.Action.CONTINUE;
+            }, Integer.MAX_VALUE);
+            drained += read;
+        }
+        while (read > 0);
+        return drained;
     }
 
     /** @return true when at least one subscriber is connected. */

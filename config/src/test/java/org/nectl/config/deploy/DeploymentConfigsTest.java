@@ -46,7 +46,7 @@ final class DeploymentConfigsTest
             period_us: 500
             core: 1
             realtime_priority: 80
-            aeron: {embedded_driver: false, dir: /dev/shm/aeron-robot}
+            aeron: {embedded_driver: false, dir: /dev/shm/aeron-robot, driver_timeout_ms: 2500}
             planner: {bind: "[::1]:0"}
             telemetry: {channel: "aeron:udp?endpoint=192.168.1.10:40123", stream: 7, decimation: 1}
             hardware: {channel: aeron:ipc, joint_state_stream: 11, motor_command_stream: 12, heartbeat_stream: 13}
@@ -69,7 +69,7 @@ final class DeploymentConfigsTest
         assertEquals(OptionalInt.of(1), config.core());
         assertEquals(OptionalInt.of(80), config.realtimePriority());
         assertEquals(ControlLaw.PD_GRAVITY, config.law());
-        assertEquals(new AeronSettings(false, Optional.of("/dev/shm/aeron-robot")), config.aeron());
+        assertEquals(new AeronSettings(false, Optional.of("/dev/shm/aeron-robot"), 2500L), config.aeron());
         assertEquals(new PlannerEndpoint("::1", 0), config.planner());
         assertEquals(new TelemetrySettings("aeron:udp?endpoint=192.168.1.10:40123", 7, 1), config.telemetry());
         assertEquals(new HardwareSettings("aeron:ipc", 11, 12, 13), config.hardware());

@@ -210,6 +210,16 @@ final class DeploymentValidationTest
     }
 
     @Test
+    void aDriverTimeoutOutsideTwoToSixtySecondsIsRejectedWithTheReason() throws IOException
+    {
+        rejects(7, "  dir: /dev/shm/aeron-test\n  driver_timeout_ms: 1000", 8, "aeron.driver_timeout_ms",
+            "value 1000 is outside the allowed range 2000..60000", "heartbeat only once a second");
+        rejects(7, "  dir: /dev/shm/aeron-test\n  driver_timeout_ms: 600000", 8, "aeron.driver_timeout_ms",
+            "value 600000 is outside the allowed range 2000..60000");
+        rejects(7, "  dir: /dev/shm/aeron-test\n  driver_timeout_ms: 2.5", 8, "aeron.driver_timeout_ms", "not a whole number");
+    }
+
+    @Test
     void aZeroDecimationIsRejectedNamingTheLimit() throws IOException
     {
         rejects(13, "  decimation: 0", 13, "telemetry.decimation", "value 0 is outside the allowed range 1..10000");

@@ -466,6 +466,17 @@ public final class ControlCycle
     }
 
     /**
+     * The hardware link is gone (the transport lost its media driver), in any state: latches
+     * {@link Faults#LINK_LOST}, whose stop category is always 0 (FAULT, zero torque, drives
+     * disabled): no command can reach the drives and no state the controller. Real-time safe.
+     */
+    public void linkLost()
+    {
+        fault(Faults.LINK_LOST);
+        zeroCommand();
+    }
+
+    /**
      * Starts following a trajectory prepared off the loop, from its first waypoint at the next tick.
      *
      * @param sampler the trajectory; its first waypoint must be within {@link #MAX_REFERENCE_JUMP} of

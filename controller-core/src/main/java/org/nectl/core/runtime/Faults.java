@@ -32,14 +32,19 @@ public final class Faults
     public static final int REFERENCE_DISCONTINUITY = 1 << 11;
     /** A category 1 or 2 stop did not reach standstill within the stop time; escalated to category 0. */
     public static final int STOP_TIMEOUT = 1 << 12;
+    /**
+     * The hardware link is gone: the Aeron client lost its media driver and closed the link's
+     * publications and subscriptions, so neither states nor commands can flow any more.
+     */
+    public static final int LINK_LOST = 1 << 13;
     /** Number of fault bits. */
-    public static final int COUNT = 13;
+    public static final int COUNT = 14;
 
     /** Fault names as written in the deployment file's {@code safety.stop_category}, by bit number. */
     private static final String[] KEYS = {
         "heartbeat_timeout", "state_missing", "non_finite_state", "position_limit", "velocity_limit",
         "torque_limit", "emergency_stop", "adapter_fault", "non_finite_command", "soft_position_limit",
-        "state_jump", "reference_discontinuity", "stop_timeout"};
+        "state_jump", "reference_discontinuity", "stop_timeout", "link_lost"};
 
     private Faults()
     {

@@ -92,7 +92,8 @@ public record SafetySettings(
         }
         final int fault = 1 << bit;
         final int categoryZeroOnly = Faults.HEARTBEAT_TIMEOUT | Faults.STATE_MISSING | Faults.NON_FINITE_STATE
-            | Faults.ADAPTER_FAULT | Faults.NON_FINITE_COMMAND | Faults.STATE_JUMP | Faults.STOP_TIMEOUT;
+            | Faults.ADAPTER_FAULT | Faults.NON_FINITE_COMMAND | Faults.STATE_JUMP | Faults.STOP_TIMEOUT
+            | Faults.LINK_LOST;
         if ((fault & categoryZeroOnly) != 0 && category != StopCategory.CATEGORY_0)
         {
             return "only category 0 is possible: a controlled stop needs a trusted measured state, a finite"

@@ -15,6 +15,7 @@ import org.nectl.config.ElasticDescriptions;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.hw.AdapterSettings;
+import org.nectl.hw.AdapterWatchdog;
 import org.nectl.hw.InjectedFault;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
@@ -34,9 +35,11 @@ import picocli.CommandLine.Option;
 /**
  * {@code nectl sim}: the simulated arm as its own process, a hardware adapter connected to the
  * service's media driver (docs/ADAPTERS.md). Runs until SIGINT or SIGTERM (then closes the adapter
- * and its links, and the JVM exits with the signal's status), or until a CRASH fault halts it with
- * exit status {@value #CRASH_EXIT_STATUS}. Not real-time safe (set-up); the adapter
- * thread it starts is.
+ * and its links, and the JVM exits with the signal's status), until a CRASH fault halts it with
+ * exit status {@value #CRASH_EXIT_STATUS}, or until its Aeron client loses the media driver: the
+ * adapter then unpowers and brakes the drives, and the process reports the loss and the drives'
+ * state with their times and exits with status {@value #DRIVER_LOST_EXIT_STATUS}. Not real-time safe
+ * (set-up); the adapter thread it starts is.
  */
 @Command(
     name = "sim",
@@ -45,12 +48,16 @@ import picocli.CommandLine.Option;
         "Runs the simulated arm: a hardware adapter publishing JointState and AdapterHeartbeat and",
         "applying MotorCommand over Aeron IPC, against the media driver of a running service.",
         "Stops cleanly on SIGINT/SIGTERM. Exit status: 1 no media driver, 2 bad description or option,",
-        "70 halted by an injected crash fault."
+        "3 media driver lost while running (drives unpowered and braked), 70 halted by an injected crash fault."
     })
 final class SimCommand implements Callable<Integer>
 {
     /** Exit status of a process halted by an injected CRASH fault. */
     static final int CRASH_EXIT_STATUS = 70;
+    /** Exit status of a process whose Aeron client lost the media driver. */
+    static final int DRIVER_LOST_EXIT_STATUS = 3;
+    /** Longest wait for the adapter thread to see its link closed after the client reported the loss, ms. */
+    private static final long LINK_RELEASE_WAIT_MS = 1_000L;
 
     @Option(names = "--model", paramLabel = "FILE", defaultValue = "config/robots/panda.yaml",
         description = "Robot description (.yaml, .urdf); default ${DEFAULT-VALUE}.")
@@ -110,6 +117,11 @@ final class SimCommand implements Callable<Integer>
     @Option(names = "--adapter-id", paramLabel = "ID", defaultValue = "1", description = "Adapter id in heartbeats; default ${DEFAULT-VALUE}.")
     private long adapterId;
 
+    @Option(names = "--driver-timeout-ms", paramLabel = "MS", defaultValue = "10000",
+        description = "Aeron client driver timeout: a media driver silent for this long is lost (2000..60000); "
+            + "default ${DEFAULT-VALUE}.")
+    private long driverTimeoutMs;
+
     @Option(names = "--idle", paramLabel = "KIND", defaultValue = "YIELDING",
         description = "How the adapter thread waits: ${COMPLETION-CANDIDATES}; default ${DEFAULT-VALUE}.")
     private IdleStrategyKind idle;
@@ -153,7 +165,12 @@ final class SimCommand implements Callable<Integer>
         final AeronTransport transport;
         try
         {
-            transport = AeronTransport.launch(AeronConfig.external(directory));
+            transport = AeronTransport.launch(AeronConfig.external(directory).withDriverTimeoutMs(driverTimeoutMs));
+        }
+        catch (final IllegalArgumentException e)
+        {
+            System.err.println("nectl sim: --driver-timeout-ms: " + e.getMessage());
+            return 2;
         }
         catch (final RuntimeException e)
         {
@@ -169,6 +186,8 @@ final class SimCommand implements Callable<Integer>
                 SystemNanoClock.INSTANCE, () -> Runtime.getRuntime().halt(CRASH_EXIT_STATUS));
             try (AgentRunner runner = new AgentRunner(idle.create(), Throwable::printStackTrace, null, adapter))
             {
+                transport.registerBufferUser(() -> adapter.linkReleased() || runner.isClosed());
+                transport.onLoss(barrier::signal);
                 System.err.printf(Locale.ROOT, "nectl sim: %s, %d joints, %s, period %d us, %d substeps, aeron dir %s%n",
                     model.name(), model.dof(), simulationMode.name().toLowerCase(Locale.ROOT), periodUs, substeps, directory);
                 AgentRunner.startOnThread(runner, task -> new Thread(() ->
@@ -177,6 +196,13 @@ final class SimCommand implements Callable<Integer>
                     task.run();
                 }, "nectl-sim-adapter"));
                 barrier.await();
+                awaitLinkReleased(transport, adapter);
+            }
+            final AeronTransport.Loss loss = transport.loss();
+            if (loss != null)
+            {
+                reportLoss(loss, adapter, arm);
+                return DRIVER_LOST_EXIT_STATUS;
             }
             System.err.printf(Locale.ROOT, "nectl sim: stopped after %d periods; %d realtime schedule restarts after lag, "
                 + "%d states dropped, %d stale lockstep commands, %d watchdog trips, %d saturated periods%n",
@@ -184,6 +210,31 @@ final class SimCommand implements Callable<Integer>
                 adapter.watchdog().tripCount(), arm.saturationCount());
         }
         return 0;
+    }
+
+    /** After a loss, lets the adapter thread see its link closed (and brake the drives) before it is stopped. */
+    private static void awaitLinkReleased(final AeronTransport transport, final SimulatedArmAdapter adapter)
+    {
+        final long deadlineNs = System.nanoTime() + LINK_RELEASE_WAIT_MS * 1_000_000L;
+        while (transport.loss() != null && !adapter.linkReleased() && System.nanoTime() - deadlineNs < 0)
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void reportLoss(final AeronTransport.Loss loss, final SimulatedArmAdapter adapter, final SimulatedArm arm)
+    {
+        final AdapterWatchdog watchdog = adapter.watchdog();
+        final long lastCommandNs = watchdog.lastCommandNs();
+        System.err.printf(Locale.ROOT, "nectl sim: %s%n", loss.describe());
+        System.err.printf(Locale.ROOT, "nectl sim: link closed seen by the adapter at nanoTime %d, drives unpowered and braked "
+            + "from then on; last MotorCommand received at nanoTime %d; watchdog: %d trips, the last "
+            + "at nanoTime %d (%s after the last command); stopped after %d periods%n",
+            adapter.linkLostNs(), lastCommandNs, watchdog.tripCount(), watchdog.lastTripNs(),
+            watchdog.lastTripNs() >= lastCommandNs && watchdog.tripCount() > 0
+                ? String.format(Locale.ROOT, "%.1f ms", (watchdog.lastTripNs() - lastCommandNs) / 1e6) : "none since",
+            arm.stepCount());
+        System.err.println("nectl sim: exiting with status " + DRIVER_LOST_EXIT_STATUS + " (media driver lost)");
     }
 
     private SimulationMode mode()

@@ -7,6 +7,7 @@ import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.ControllerMode;
+import org.nectl.core.runtime.Faults;
 import org.nectl.transport.ControllerEventQueue;
 import org.nectl.transport.ControllerLink;
 import org.nectl.transport.HeartbeatSample;
@@ -29,6 +30,11 @@ import org.nectl.transport.sbe.EventCommand;
  * and refused command goes, undecimated, to the controller-event ring with its controller time.
  * Overruns (compute longer than the period) and deadline misses (a tick starting more than half a
  * period late) are counted and published; tick compute time goes into an HdrHistogram.
+ *
+ * <p>When the hardware link closes under it (the Aeron client lost its media driver) the loop stops
+ * touching the link at once, reports that it has {@link #linkReleased released} it, and goes on
+ * ticking without I/O: the tick latches {@link Faults#LINK_LOST} (FAULT, zero torque), every later
+ * MotorCommand counts as a publish failure, and the events stay in the event ring.
  *
  * <p>{@link #run} is the real-time path: after construction it allocates nothing, takes no locks,
  * logs nothing and never blocks. Status accessors may be read from any thread; the cycle and the
@@ -94,6 +100,10 @@ public final class ControlLoop implements Runnable
 
     private volatile boolean running = true;
     private volatile String pinning = "not started";
+    private volatile boolean linkReleased;
+    private volatile long linkLostNs;
+    private volatile long linkLostTick = -1;
+    private boolean linkLost;
     private boolean freshState;
     private long statesSeen;
     private long lastHeartbeatNs;
@@ -141,13 +151,20 @@ public final class ControlLoop implements Runnable
         // simulated time (from 0) in lockstep.
         lastHeartbeatNs = mode == LoopMode.REALTIME ? startNs : 0L;
         lastTickWallNs = startNs;
-        if (mode == LoopMode.REALTIME)
+        try
         {
-            runRealtime(startNs);
+            if (mode == LoopMode.REALTIME)
+            {
+                runRealtime(startNs);
+            }
+            else
+            {
+                runLockstep();
+            }
         }
-        else
+        finally
         {
-            runLockstep();
+            linkReleased = true;
         }
     }
 
@@ -189,9 +206,9 @@ public final class ControlLoop implements Runnable
             {
                 tick(state.timestampNs(), nowNs);
             }
-            else if (statesSeen > 0 && nowNs - lastTickWallNs > heartbeatTimeoutNs)
+            else if (statesSeen > 0 && nowNs - lastTickWallNs > heartbeatTimeoutNs || linkLost && !linkLostLatched())
             {
-                // No state from the simulator: keep supervising on the last simulated time.
+                // No state from the simulator, or no link any more: keep supervising on the last simulated time.
                 tick(state.timestampNs(), nowNs);
             }
         }
@@ -199,6 +216,19 @@ public final class ControlLoop implements Runnable
 
     private void pollInputs()
     {
+        if (linkLost)
+        {
+            return;
+        }
+        if (link.isClosed())
+        {
+            // Closed by the Aeron client after losing its driver: from now on the link's buffers may be unmapped.
+            linkLost = true;
+            linkLostNs = System.nanoTime();
+            linkLostTick = cycle.tickCount();
+            linkReleased = true;
+            return;
+        }
         // A state whose sequence was already ticked (re-published, e.g. the lockstep simulator repeating
         // state 0) is not new: it neither earns a second tick nor resets the missing-state count.
         if (link.pollJointState(state) > 0 && state.sequence() != lastTickedSequence)
@@ -283,6 +313,11 @@ public final class ControlLoop implements Runnable
         cycle.measuredStateTimeNs(state.timestampNs());
         System.arraycopy(state.theta(), 0, cycle.measuredTheta(), 0, dof);
         System.arraycopy(state.thetaDot(), 0, cycle.measuredThetaDot(), 0, dof);
+        if (linkLost && !linkLostLatched())
+        {
+            // Latched again should an operator RESET clear it: without a link nothing can run.
+            cycle.linkLost();
+        }
         final boolean adapterFault = adapterFault(newState);
         final long heartbeatAgeNs = (mode == LoopMode.REALTIME ? wallStartNs : timeNs) - lastHeartbeatNs;
         cycle.tick(timeNs, newState, heartbeatAgeNs, adapterFault);
@@ -339,8 +374,18 @@ public final class ControlLoop implements Runnable
         return (bits & ADAPTER_FAULT_BITS) != 0 || watchdogStates >= WATCHDOG_STATES_TO_FAULT;
     }
 
+    private boolean linkLostLatched()
+    {
+        return (cycle.faults() & Faults.LINK_LOST) != 0;
+    }
+
     private void publishCommand(final long timeNs)
     {
+        if (linkLost)
+        {
+            publishFailures++;
+            return;
+        }
         System.arraycopy(cycle.tauCommand(), 0, command.tau(), 0, dof);
         final boolean enabled = cycle.drivesEnabled();
         command.sequence(cycle.tickCount())
@@ -407,6 +452,27 @@ public final class ControlLoop implements Runnable
     public String pinning()
     {
         return pinning;
+    }
+
+    /**
+     * @return true once the loop no longer touches the hardware link: it saw the link closed, or
+     *     the loop thread has ended. Any thread.
+     */
+    public boolean linkReleased()
+    {
+        return linkReleased;
+    }
+
+    /** @return {@link System#nanoTime()} when the loop first saw the hardware link closed, or 0. Any thread. */
+    public long linkLostNs()
+    {
+        return linkLostNs;
+    }
+
+    /** @return ticks run when the loop first saw the hardware link closed, or -1. Any thread. */
+    public long linkLostTick()
+    {
+        return linkLostTick;
     }
 
     /** @return ticks run. Any thread. */

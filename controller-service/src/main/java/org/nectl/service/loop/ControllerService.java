@@ -1,6 +1,8 @@
 package org.nectl.service.loop;
 
 import java.net.InetSocketAddress;
+import java.time.Instant;
+import java.util.function.Consumer;
 
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
@@ -19,11 +21,18 @@ import org.nectl.transport.ControllerLink;
 import org.nectl.transport.PlannerGateway;
 import org.nectl.transport.TelemetryPublisher;
 import org.nectl.transport.TelemetryQueue;
+import org.nectl.transport.sbe.ControllerEventDecoder;
 
 /**
  * The controller service: the media driver (embedded or external), the hardware link, the planner
  * gateway, command preparation and telemetry on one non-real-time agent thread, and the control
  * loop on its own thread. Not real-time safe (start and close); accessors are thread safe.
+ *
+ * <p>Loss of the media driver ({@link #transportLoss}): the Aeron client closes the hardware link
+ * and the telemetry publication; the loop latches LINK_LOST and stops touching the link, the
+ * telemetry publisher stops reading its rings, and only then does the client unmap its buffers.
+ * The service keeps running (in FAULT, without I/O) until closed; the events it could not publish
+ * are then {@link #drainUndeliveredEvents drained} for the log. See docs/SAFETY.md.
  */
 public final class ControllerService implements AutoCloseable
 {
@@ -38,6 +47,7 @@ public final class ControllerService implements AutoCloseable
     private final AgentRunner agents;
     private final ControlLoop loop;
     private final Thread loopThread;
+    private volatile Throwable loopFailure;
     private boolean closed;
 
     private ControllerService(final ServiceSettings settings)
@@ -71,6 +81,16 @@ public final class ControllerService implements AutoCloseable
                 cycle, dof, link, gateway, telemetryQueue, events, loopQueue,
                 settings.mode(), settings.cycle().periodNs(), settings.cycle().heartbeatTimeoutNs(), settings.loopThread());
             loopThread = new Thread(loop, "nectl-control-loop");
+            loopThread.setUncaughtExceptionHandler((thread, failure) ->
+            {
+                loopFailure = failure;
+                System.err.println("nectl: the control loop thread ended at " + Instant.now() + " (nanoTime " + System.nanoTime()
+                    + ") with an uncaught exception:");
+                failure.printStackTrace();
+            });
+            // The client unmaps its buffers on close or driver loss only once these threads have let go of them.
+            transport.registerBufferUser(loop::linkReleased);
+            transport.registerBufferUser(() -> telemetryPublisher.released() || agents.isClosed());
         }
         catch (final RuntimeException e)
         {
@@ -156,6 +176,49 @@ public final class ControllerService implements AutoCloseable
     public String lastTrajectoryRejection()
     {
         return preparer.lastRejection();
+    }
+
+    /** @return how the Aeron client lost its media driver, or null while it has one. */
+    public AeronTransport.Loss transportLoss()
+    {
+        return transport.loss();
+    }
+
+    /**
+     * @param listener run once when the Aeron client loses its media driver, on the client's thread
+     *     (so quick, e.g. a signal), or at once if it already has.
+     */
+    public void onTransportLoss(final Runnable listener)
+    {
+        transport.onLoss(listener);
+    }
+
+    /** @return the exception that ended the control loop thread, or null (none, or still running). */
+    public Throwable loopFailure()
+    {
+        return loopFailure;
+    }
+
+    /** @return true once the loop thread has ended (only {@link #close} ends it, unless it failed). */
+    public boolean loopEnded()
+    {
+        return !loopThread.isAlive();
+    }
+
+    /**
+     * Reads the controller events never published (the telemetry publication was closed, e.g. by a
+     * lost media driver), oldest first. Only after {@link #close}. Not real-time safe.
+     *
+     * @param sink receives each event, the decoder wrapped on it (valid during the call only).
+     * @return the number of events.
+     */
+    public int drainUndeliveredEvents(final Consumer<ControllerEventDecoder> sink)
+    {
+        if (!closed)
+        {
+            throw new IllegalStateException("drain the undelivered events after close");
+        }
+        return telemetryPublisher.drainUndeliveredEvents(sink);
     }
 
     /** @return the telemetry publisher, for its counters. */

@@ -113,18 +113,19 @@ public record ServiceSettings(
     public static ServiceSettings from(final DeploymentConfig config)
     {
         final AeronSettings aeronSettings = config.aeron();
-        final AeronConfig aeronConfig;
+        final AeronConfig driverPlace;
         if (aeronSettings.embeddedDriver())
         {
             final AeronConfig defaults = AeronConfig.embeddedDefaults();
             // Aeron's standard directory by default, so `nectl sim` and `nectl monitor` find the driver unasked.
-            aeronConfig = new AeronConfig(true, aeronSettings.directory().orElse(io.aeron.CommonContext.getAeronDirectoryName()),
+            driverPlace = new AeronConfig(true, aeronSettings.directory().orElse(io.aeron.CommonContext.getAeronDirectoryName()),
                 defaults.threadingMode(), defaults.driverIdleStrategy());
         }
         else
         {
-            aeronConfig = AeronConfig.external(aeronSettings.directory().orElse(io.aeron.CommonContext.getAeronDirectoryName()));
+            driverPlace = AeronConfig.external(aeronSettings.directory().orElse(io.aeron.CommonContext.getAeronDirectoryName()));
         }
+        final AeronConfig aeronConfig = driverPlace.withDriverTimeoutMs(aeronSettings.driverTimeoutMs());
         final HardwareSettings hardware = config.hardware();
         final TelemetrySettings telemetrySettings = config.telemetry();
         final TelemetryConfig telemetryDefaults = TelemetryConfig.ipcDefaults();
