@@ -109,7 +109,7 @@ class DriverLossTest
             awaitDriver(driver, directory, driverLog);
             final ServiceSettings defaults = ServiceRig.settings(LoopMode.REALTIME, PERIOD_NS).withCycle(tolerantCycle());
             final ServiceSettings settings = new ServiceSettings(defaults.model(), defaults.cycle(), defaults.mode(),
-                defaults.core(), AeronConfig.external(directory).withDriverTimeoutMs(DRIVER_TIMEOUT_MS), defaults.link(),
+                defaults.loopThread(), AeronConfig.external(directory).withDriverTimeoutMs(DRIVER_TIMEOUT_MS), defaults.link(),
                 defaults.planner(), defaults.telemetry(), defaults.law(), defaults.safety());
             final long killNs;
             final ControllerService service;
