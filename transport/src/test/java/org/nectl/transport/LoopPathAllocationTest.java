@@ -67,8 +67,11 @@ final class LoopPathAllocationTest
             while (allocated != 0 && windows < MAX_WINDOWS);
             assertEquals(0L, allocated, "a " + WINDOW_TICKS + "-tick window without allocation on the loop thread;"
                 + " bytes per window: " + windowBytes);
-            assertTrue(tick.statesReceived > WARM_UP_TICKS, "states flowed: " + tick.statesReceived);
-            assertTrue(tick.commandsPublished > WARM_UP_TICKS, "commands flowed: " + tick.commandsPublished);
+            // An IPC publication's limit advances when the media driver's conductor sees the
+            // subscriber's position; on a loaded host it lags, and publications in between are
+            // back-pressured (76 984 states in about 150 000 ticks, seen once under a full build).
+            assertTrue(tick.statesReceived > tick.ticks / 4, "states flowed: " + tick.statesReceived + " in " + tick.ticks + " ticks");
+            assertTrue(tick.commandsPublished > tick.ticks / 4, "commands flowed: " + tick.commandsPublished + " in " + tick.ticks + " ticks");
             assertEquals(tick.ticks, tick.setpointsDrained, "every queued setpoint drained");
             assertTrue(tick.telemetryQueued > 0, "telemetry flowed");
         }
