@@ -18,24 +18,14 @@ final class NewtonEulerPasses
     final KinematicTree tree;
     /** Angular velocity omega_j, rad/s. */
     final double[] omega;
-    /** Parent's angular velocity expressed in body j's frame, jR_i omega_i (eq. 18), rad/s. */
-    final double[] omegaParent;
-    /** Parent's angular acceleration expressed in body j's frame, jR_i omegaDot_i (eq. 20), rad/s^2. */
-    final double[] omegaDotParent;
     /** Angular acceleration, rad/s^2. */
     final double[] omegaDot;
     /** Linear acceleration of the body origin, gravity entered as base acceleration -g, m/s^2. */
     final double[] linearAcceleration;
-    /** J omega: inertia about the origin times angular velocity, kg m^2/s. */
-    final double[] inertiaOmega;
-    /** J omegaDot, kg m^2/s^2. */
-    final double[] inertiaOmegaDot;
     /** Force the parent exerts on body j (eqs. 26, 29), N. */
     final double[] force;
     /** Moment the parent exerts on body j about its origin (eqs. 27, 30), N m. */
     final double[] moment;
-    /** iR_j f_j: the force the parent exerts on body j, in the parent's frame (eq. 28), N; 0 for root bodies. */
-    final double[] forceInParent;
     /** External wrench ON each body: force then moment about its origin, 6 per body (not slotted). */
     final double[] externalWrench;
     boolean friction = true;
@@ -46,15 +36,10 @@ final class NewtonEulerPasses
         tree = new KinematicTree(model);
         final int slots = 3 * (tree.bodyCount + 1);
         omega = new double[slots];
-        omegaParent = new double[slots];
-        omegaDotParent = new double[slots];
         omegaDot = new double[slots];
         linearAcceleration = new double[slots];
-        inertiaOmega = new double[slots];
-        inertiaOmegaDot = new double[slots];
         force = new double[slots];
         moment = new double[slots];
-        forceInParent = new double[slots];
         externalWrench = new double[6 * tree.bodyCount];
         gravity(0.0, 0.0, -9.81);
     }
@@ -160,18 +145,12 @@ final class NewtonEulerPasses
             final double ex = wiy * oz - wiz * oy;
             final double ey = wiz * ox - wix * oz;
             final double ez = wix * oy - wiy * ox;
-            final double ux = acc[i] + aiy * oz - aiz * oy + wiy * ez - wiz * ey;
-            final double uy = acc[i + 1] + aiz * ox - aix * oz + wiz * ex - wix * ez;
-            final double uz = acc[i + 2] + aix * oy - aiy * ox + wix * ey - wiy * ex;
+            final double ux = acc[i] + (aiy * oz - aiz * oy + wiy * ez - wiz * ey);
+            final double uy = acc[i + 1] + (aiz * ox - aix * oz + wiz * ex - wix * ez);
+            final double uz = acc[i + 2] + (aix * oy - aiy * ox + wix * ey - wiy * ex);
             double vx = r00 * ux + r10 * uy + r20 * uz;
             double vy = r01 * ux + r11 * uy + r21 * uz;
             double vz = r02 * ux + r12 * uy + r22 * uz;
-            omegaParent[s] = px;
-            omegaParent[s + 1] = py;
-            omegaParent[s + 2] = pz;
-            omegaDotParent[s] = bx;
-            omegaDotParent[s + 1] = by;
-            omegaDotParent[s + 2] = bz;
             final double wx = px;
             final double wy = py;
             double wz = pz;
@@ -216,9 +195,9 @@ final class NewtonEulerPasses
             final double cx = wy * hz - wz * hy;
             final double cy = wz * hx - wx * hz;
             final double cz = wx * hy - wy * hx;
-            force[s] = m * vx + ay * hz - az * hy + wy * cz - wz * cy - ext[e];
-            force[s + 1] = m * vy + az * hx - ax * hz + wz * cx - wx * cz - ext[e + 1];
-            force[s + 2] = m * vz + ax * hy - ay * hx + wx * cy - wy * cx - ext[e + 2];
+            force[s] = m * vx + (ay * hz - az * hy + wy * cz - wz * cy) - ext[e];
+            force[s + 1] = m * vy + (az * hx - ax * hz + wz * cx - wx * cz) - ext[e + 1];
+            force[s + 2] = m * vz + (ax * hy - ay * hx + wx * cy - wy * cx) - ext[e + 2];
             // (23) M = J omegaDot + omega x (J omega) + MS x vdot
             final double jxx = in[rj];
             final double jxy = in[rj + 1];
@@ -235,12 +214,6 @@ final class NewtonEulerPasses
             final double kx = jxx * ax + jxy * ay + jxz * az;
             final double ky = jyx * ax + jyy * ay + jyz * az;
             final double kz = jzx * ax + jzy * ay + jzz * az;
-            inertiaOmega[s] = lx;
-            inertiaOmega[s + 1] = ly;
-            inertiaOmega[s + 2] = lz;
-            inertiaOmegaDot[s] = kx;
-            inertiaOmegaDot[s + 1] = ky;
-            inertiaOmegaDot[s + 2] = kz;
             moment[s] = kx + wy * lz - wz * ly + hy * vz - hz * vy - ext[e + 3];
             moment[s + 1] = ky + wz * lx - wx * lz + hz * vx - hx * vz - ext[e + 4];
             moment[s + 2] = kz + wx * ly - wy * lx + hx * vy - hy * vx - ext[e + 5];
@@ -284,9 +257,6 @@ final class NewtonEulerPasses
                 final double gx = r00 * fx + r01 * fy + r02 * fz;
                 final double gy = r10 * fx + r11 * fy + r12 * fz;
                 final double gz = r20 * fx + r21 * fy + r22 * fz;
-                forceInParent[s] = gx;
-                forceInParent[s + 1] = gy;
-                forceInParent[s + 2] = gz;
                 // (29)
                 force[i] += gx;
                 force[i + 1] += gy;
