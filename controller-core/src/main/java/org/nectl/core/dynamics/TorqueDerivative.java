@@ -10,7 +10,8 @@ import org.nectl.core.model.RobotModel;
  * Newton-Euler approach", IEEE 2009, eqs. 3-21), generalised to trees and written about the body
  * origins with Khalil's standard inertial parameters. The Newton-Euler passes of
  * {@link InverseDynamics} give tau; jerk propagation forward and wrench-rate accumulation backward
- * give tau-dot.
+ * give tau-dot. Each body's Newton-Euler step and its derivative run in one loop body, forward and
+ * backward, so that the rotation, offsets and transport terms are loaded or computed once.
  *
  * <p>Convention (as in the paper): a "rate" is the time derivative in the inertial frame, expressed
  * in the body frame; angular and linear jerk are the inertial derivatives of angular and linear
