@@ -48,6 +48,8 @@ final class KinematicTree
 
     private final double[] placementRotation;
     private final double[] placementTranslation;
+    /** sin q, cos q of the joint being updated. */
+    private final double[] sineCosine = new double[2];
 
     /** Not real-time safe: allocates the arrays. */
     KinematicTree(final RobotModel model)
@@ -106,8 +108,9 @@ final class KinematicTree
     /** rotation_j = placementRotation_j Rot(z, q): only the first two columns change. */
     private void rotateAboutZ(final int j, final double q)
     {
-        final double c = Math.cos(q);
-        final double s = Math.sin(q);
+        SineCosine.of(q, sineCosine, 0);
+        final double s = sineCosine[0];
+        final double c = sineCosine[1];
         final int r = 9 * j;
         for (int row = r; row < r + 9; row += 3)
         {

@@ -6,8 +6,10 @@ import org.nectl.core.model.RobotModel;
 
 /**
  * The recursive Newton-Euler passes for a tree (Khalil, "Dynamic modeling of robots using recursive
- * Newton-Euler techniques", ICINCO 2010, eqs. 13-31) and their workspace, shared by
- * {@link InverseDynamics} and {@link TorqueDerivative}.
+ * Newton-Euler techniques", ICINCO 2010, eqs. 13-31) and their workspace. {@link InverseDynamics}
+ * runs these passes; {@link TorqueDerivative} shares the workspace and the joint projection but runs
+ * its own forward and backward loops, each doing the Newton-Euler step (same expressions as here)
+ * and its derivative together.
  *
  * <p>Per-body vectors are stored 3 per slot; slot 0 is the base and body j is slot j + 1, so a body
  * and its parent are addressed alike. Every vector is expressed in its own body's frame; moments
@@ -18,24 +20,14 @@ final class NewtonEulerPasses
     final KinematicTree tree;
     /** Angular velocity omega_j, rad/s. */
     final double[] omega;
-    /** Parent's angular velocity expressed in body j's frame, jR_i omega_i (eq. 18), rad/s. */
-    final double[] omegaParent;
-    /** Parent's angular acceleration expressed in body j's frame, jR_i omegaDot_i (eq. 20), rad/s^2. */
-    final double[] omegaDotParent;
     /** Angular acceleration, rad/s^2. */
     final double[] omegaDot;
     /** Linear acceleration of the body origin, gravity entered as base acceleration -g, m/s^2. */
     final double[] linearAcceleration;
-    /** J omega: inertia about the origin times angular velocity, kg m^2/s. */
-    final double[] inertiaOmega;
-    /** J omegaDot, kg m^2/s^2. */
-    final double[] inertiaOmegaDot;
     /** Force the parent exerts on body j (eqs. 26, 29), N. */
     final double[] force;
     /** Moment the parent exerts on body j about its origin (eqs. 27, 30), N m. */
     final double[] moment;
-    /** iR_j f_j: the force the parent exerts on body j, in the parent's frame (eq. 28), N; 0 for root bodies. */
-    final double[] forceInParent;
     /** External wrench ON each body: force then moment about its origin, 6 per body (not slotted). */
     final double[] externalWrench;
     boolean friction = true;
@@ -46,15 +38,10 @@ final class NewtonEulerPasses
         tree = new KinematicTree(model);
         final int slots = 3 * (tree.bodyCount + 1);
         omega = new double[slots];
-        omegaParent = new double[slots];
-        omegaDotParent = new double[slots];
         omegaDot = new double[slots];
         linearAcceleration = new double[slots];
-        inertiaOmega = new double[slots];
-        inertiaOmegaDot = new double[slots];
         force = new double[slots];
         moment = new double[slots];
-        forceInParent = new double[slots];
         externalWrench = new double[6 * tree.bodyCount];
         gravity(0.0, 0.0, -9.81);
     }
@@ -104,151 +91,135 @@ final class NewtonEulerPasses
     }
 
     /**
-     * Velocities, accelerations and link wrenches from the base outwards (eqs. 18-23). Each body's
-     * step works on locals and stores each result once: with the kernels of {@link Vec3} writing to
-     * arrays that may alias, the compiler reloaded every input after each store.
+     * Velocities, accelerations and link wrenches from the base outwards (eqs. 18-23). One loop
+     * body per body on locals, each input read once and each result stored once: with kernels
+     * writing to arrays that may alias, the compiler reloaded every input after each store, and with
+     * the step split into methods too big to inline, every call reloaded the workspace.
      */
     void forwardPass(final double[] qd, final double[] qdd)
     {
+        final KinematicTree tree = this.tree;
+        final double[] r = tree.rotation;
+        final double[] position = tree.position;
+        final double[] firstMoment = tree.firstMoment;
+        final double[] mass = tree.mass;
+        final double[] in = tree.inertia;
+        final int[] parent = tree.parent;
+        final int[] sigmas = tree.sigma;
+        final int[] coordinate = tree.coordinate;
+        final double[] omega = this.omega;
+        final double[] omegaDot = this.omegaDot;
+        final double[] acc = linearAcceleration;
+        final double[] ext = externalWrench;
         for (int j = 0; j < tree.bodyCount; j++)
         {
-            forwardStep(j, qd, qdd);
-            linkWrench(j);
-        }
-    }
+            final int s = slot(j);
+            final int i = slot(parent[j]);
+            final int rj = 9 * j;
+            final double r00 = r[rj];
+            final double r01 = r[rj + 1];
+            final double r02 = r[rj + 2];
+            final double r10 = r[rj + 3];
+            final double r11 = r[rj + 4];
+            final double r12 = r[rj + 5];
+            final double r20 = r[rj + 6];
+            final double r21 = r[rj + 7];
+            final double r22 = r[rj + 8];
+            final double wix = omega[i];
+            final double wiy = omega[i + 1];
+            final double wiz = omega[i + 2];
+            final double aix = omegaDot[i];
+            final double aiy = omegaDot[i + 1];
+            final double aiz = omegaDot[i + 2];
+            // (18) jR_i omega_i
+            final double px = r00 * wix + r10 * wiy + r20 * wiz;
+            final double py = r01 * wix + r11 * wiy + r21 * wiz;
+            final double pz = r02 * wix + r12 * wiy + r22 * wiz;
+            // (20) jR_i omegaDot_i
+            final double bx = r00 * aix + r10 * aiy + r20 * aiz;
+            final double by = r01 * aix + r11 * aiy + r21 * aiz;
+            final double bz = r02 * aix + r12 * aiy + r22 * aiz;
+            // (21) vdot_i + U_i iP_j, then into frame j
+            final int t = 3 * j;
+            final double ox = position[t];
+            final double oy = position[t + 1];
+            final double oz = position[t + 2];
+            final double ex = wiy * oz - wiz * oy;
+            final double ey = wiz * ox - wix * oz;
+            final double ez = wix * oy - wiy * ox;
+            final double ux = acc[i] + (aiy * oz - aiz * oy + wiy * ez - wiz * ey);
+            final double uy = acc[i + 1] + (aiz * ox - aix * oz + wiz * ex - wix * ez);
+            final double uz = acc[i + 2] + (aix * oy - aiy * ox + wix * ey - wiy * ex);
+            double vx = r00 * ux + r10 * uy + r20 * uz;
+            double vy = r01 * ux + r11 * uy + r21 * uz;
+            double vz = r02 * ux + r12 * uy + r22 * uz;
+            final double wx = px;
+            final double wy = py;
+            double wz = pz;
+            double ax = bx;
+            double ay = by;
+            double az = bz;
+            final int sigma = sigmas[j];
+            if (sigma == KinematicTree.REVOLUTE)
+            {
+                // qd z and qdd z + qd (jomega_i x z)
+                final int k = coordinate[j];
+                wz += qd[k];
+                ax += qd[k] * py;
+                ay -= qd[k] * px;
+                az += qdd[k];
+            }
+            else if (sigma == KinematicTree.PRISMATIC)
+            {
+                // qdd z + 2 qd (jomega_i x z)
+                final int k = coordinate[j];
+                vx += 2.0 * qd[k] * py;
+                vy -= 2.0 * qd[k] * px;
+                vz += qdd[k];
+            }
+            omega[s] = wx;
+            omega[s + 1] = wy;
+            omega[s + 2] = wz;
+            omegaDot[s] = ax;
+            omegaDot[s + 1] = ay;
+            omegaDot[s + 2] = az;
+            acc[s] = vx;
+            acc[s + 1] = vy;
+            acc[s + 2] = vz;
 
-    private void forwardStep(final int j, final double[] qd, final double[] qdd)
-    {
-        final int s = slot(j);
-        final int i = slot(tree.parent[j]);
-        final double[] r = tree.rotation;
-        final int rj = 9 * j;
-        final double r00 = r[rj];
-        final double r01 = r[rj + 1];
-        final double r02 = r[rj + 2];
-        final double r10 = r[rj + 3];
-        final double r11 = r[rj + 4];
-        final double r12 = r[rj + 5];
-        final double r20 = r[rj + 6];
-        final double r21 = r[rj + 7];
-        final double r22 = r[rj + 8];
-        final double wx = omega[i];
-        final double wy = omega[i + 1];
-        final double wz = omega[i + 2];
-        final double ax = omegaDot[i];
-        final double ay = omegaDot[i + 1];
-        final double az = omegaDot[i + 2];
-        // (18) jR_i omega_i
-        final double px = r00 * wx + r10 * wy + r20 * wz;
-        final double py = r01 * wx + r11 * wy + r21 * wz;
-        final double pz = r02 * wx + r12 * wy + r22 * wz;
-        // (20) jR_i omegaDot_i
-        double bx = r00 * ax + r10 * ay + r20 * az;
-        double by = r01 * ax + r11 * ay + r21 * az;
-        double bz = r02 * ax + r12 * ay + r22 * az;
-        // (21) vdot_i + U_i iP_j, then into frame j
-        final int t = 3 * j;
-        final double ox = tree.position[t];
-        final double oy = tree.position[t + 1];
-        final double oz = tree.position[t + 2];
-        final double cx = wy * oz - wz * oy;
-        final double cy = wz * ox - wx * oz;
-        final double cz = wx * oy - wy * ox;
-        final double ux = linearAcceleration[i] + ay * oz - az * oy + wy * cz - wz * cy;
-        final double uy = linearAcceleration[i + 1] + az * ox - ax * oz + wz * cx - wx * cz;
-        final double uz = linearAcceleration[i + 2] + ax * oy - ay * ox + wx * cy - wy * cx;
-        double vx = r00 * ux + r10 * uy + r20 * uz;
-        double vy = r01 * ux + r11 * uy + r21 * uz;
-        double vz = r02 * ux + r12 * uy + r22 * uz;
-        omegaParent[s] = px;
-        omegaParent[s + 1] = py;
-        omegaParent[s + 2] = pz;
-        omegaDotParent[s] = bx;
-        omegaDotParent[s + 1] = by;
-        omegaDotParent[s + 2] = bz;
-        double wjz = pz;
-        final int sigma = tree.sigma[j];
-        if (sigma == KinematicTree.REVOLUTE)
-        {
-            // qd z and qdd z + qd (jomega_i x z)
-            final int k = tree.coordinate[j];
-            wjz += qd[k];
-            bx += qd[k] * py;
-            by -= qd[k] * px;
-            bz += qdd[k];
+            // Link wrench about the origin minus the external wrench (eqs. 22-23, 26-27)
+            final int e = 6 * j;
+            final double hx = firstMoment[t];
+            final double hy = firstMoment[t + 1];
+            final double hz = firstMoment[t + 2];
+            final double m = mass[j];
+            // (22) F = M vdot + U MS
+            final double cx = wy * hz - wz * hy;
+            final double cy = wz * hx - wx * hz;
+            final double cz = wx * hy - wy * hx;
+            force[s] = m * vx + (ay * hz - az * hy + wy * cz - wz * cy) - ext[e];
+            force[s + 1] = m * vy + (az * hx - ax * hz + wz * cx - wx * cz) - ext[e + 1];
+            force[s + 2] = m * vz + (ax * hy - ay * hx + wx * cy - wy * cx) - ext[e + 2];
+            // (23) M = J omegaDot + omega x (J omega) + MS x vdot
+            final double jxx = in[rj];
+            final double jxy = in[rj + 1];
+            final double jxz = in[rj + 2];
+            final double jyx = in[rj + 3];
+            final double jyy = in[rj + 4];
+            final double jyz = in[rj + 5];
+            final double jzx = in[rj + 6];
+            final double jzy = in[rj + 7];
+            final double jzz = in[rj + 8];
+            final double lx = jxx * wx + jxy * wy + jxz * wz;
+            final double ly = jyx * wx + jyy * wy + jyz * wz;
+            final double lz = jzx * wx + jzy * wy + jzz * wz;
+            final double kx = jxx * ax + jxy * ay + jxz * az;
+            final double ky = jyx * ax + jyy * ay + jyz * az;
+            final double kz = jzx * ax + jzy * ay + jzz * az;
+            moment[s] = kx + wy * lz - wz * ly + hy * vz - hz * vy - ext[e + 3];
+            moment[s + 1] = ky + wz * lx - wx * lz + hz * vx - hx * vz - ext[e + 4];
+            moment[s + 2] = kz + wx * ly - wy * lx + hx * vy - hy * vx - ext[e + 5];
         }
-        else if (sigma == KinematicTree.PRISMATIC)
-        {
-            // qdd z + 2 qd (jomega_i x z)
-            final int k = tree.coordinate[j];
-            vx += 2.0 * qd[k] * py;
-            vy -= 2.0 * qd[k] * px;
-            vz += qdd[k];
-        }
-        omega[s] = px;
-        omega[s + 1] = py;
-        omega[s + 2] = wjz;
-        omegaDot[s] = bx;
-        omegaDot[s + 1] = by;
-        omegaDot[s + 2] = bz;
-        linearAcceleration[s] = vx;
-        linearAcceleration[s + 1] = vy;
-        linearAcceleration[s + 2] = vz;
-    }
-
-    /** Newton-Euler wrench of body j about its origin, minus the external wrench on it (eqs. 22-23, 26-27). */
-    private void linkWrench(final int j)
-    {
-        final int s = slot(j);
-        final int ms = 3 * j;
-        final int e = 6 * j;
-        final double wx = omega[s];
-        final double wy = omega[s + 1];
-        final double wz = omega[s + 2];
-        final double ax = omegaDot[s];
-        final double ay = omegaDot[s + 1];
-        final double az = omegaDot[s + 2];
-        final double vx = linearAcceleration[s];
-        final double vy = linearAcceleration[s + 1];
-        final double vz = linearAcceleration[s + 2];
-        final double hx = tree.firstMoment[ms];
-        final double hy = tree.firstMoment[ms + 1];
-        final double hz = tree.firstMoment[ms + 2];
-        final double m = tree.mass[j];
-        // (22) F = M vdot + U MS
-        final double cx = wy * hz - wz * hy;
-        final double cy = wz * hx - wx * hz;
-        final double cz = wx * hy - wy * hx;
-        force[s] = m * vx + ay * hz - az * hy + wy * cz - wz * cy - externalWrench[e];
-        force[s + 1] = m * vy + az * hx - ax * hz + wz * cx - wx * cz - externalWrench[e + 1];
-        force[s + 2] = m * vz + ax * hy - ay * hx + wx * cy - wy * cx - externalWrench[e + 2];
-        // (23) M = J omegaDot + omega x (J omega) + MS x vdot
-        final double[] in = tree.inertia;
-        final int b = 9 * j;
-        final double jxx = in[b];
-        final double jxy = in[b + 1];
-        final double jxz = in[b + 2];
-        final double jyx = in[b + 3];
-        final double jyy = in[b + 4];
-        final double jyz = in[b + 5];
-        final double jzx = in[b + 6];
-        final double jzy = in[b + 7];
-        final double jzz = in[b + 8];
-        final double lx = jxx * wx + jxy * wy + jxz * wz;
-        final double ly = jyx * wx + jyy * wy + jyz * wz;
-        final double lz = jzx * wx + jzy * wy + jzz * wz;
-        final double kx = jxx * ax + jxy * ay + jxz * az;
-        final double ky = jyx * ax + jyy * ay + jyz * az;
-        final double kz = jzx * ax + jzy * ay + jzz * az;
-        inertiaOmega[s] = lx;
-        inertiaOmega[s + 1] = ly;
-        inertiaOmega[s + 2] = lz;
-        inertiaOmegaDot[s] = kx;
-        inertiaOmegaDot[s + 1] = ky;
-        inertiaOmegaDot[s + 2] = kz;
-        moment[s] = kx + wy * lz - wz * ly + hy * vz - hz * vy - externalWrench[e + 3];
-        moment[s + 1] = ky + wz * lx - wx * lz + hz * vx - hx * vz - externalWrench[e + 4];
-        moment[s + 2] = kz + wx * ly - wy * lx + hx * vy - hy * vx - externalWrench[e + 5];
     }
 
     /**
@@ -258,12 +229,16 @@ final class NewtonEulerPasses
     void backwardPass()
     {
         final double[] r = tree.rotation;
+        final double[] position = tree.position;
+        final int[] parent = tree.parent;
+        final double[] force = this.force;
+        final double[] moment = this.moment;
         for (int j = tree.bodyCount - 1; j >= 0; j--)
         {
-            if (tree.parent[j] >= 0)
+            if (parent[j] >= 0)
             {
                 final int s = slot(j);
-                final int i = slot(tree.parent[j]);
+                final int i = slot(parent[j]);
                 final int rj = 9 * j;
                 final double r00 = r[rj];
                 final double r01 = r[rj + 1];
@@ -284,18 +259,15 @@ final class NewtonEulerPasses
                 final double gx = r00 * fx + r01 * fy + r02 * fz;
                 final double gy = r10 * fx + r11 * fy + r12 * fz;
                 final double gz = r20 * fx + r21 * fy + r22 * fz;
-                forceInParent[s] = gx;
-                forceInParent[s + 1] = gy;
-                forceInParent[s + 2] = gz;
                 // (29)
                 force[i] += gx;
                 force[i + 1] += gy;
                 force[i + 2] += gz;
                 // (30) iR_j jn_j + iP_j x iF_j
                 final int t = 3 * j;
-                final double ox = tree.position[t];
-                final double oy = tree.position[t + 1];
-                final double oz = tree.position[t + 2];
+                final double ox = position[t];
+                final double oy = position[t + 1];
+                final double oz = position[t + 2];
                 moment[i] += r00 * nx + r01 * ny + r02 * nz + oy * gz - oz * gy;
                 moment[i + 1] += r10 * nx + r11 * ny + r12 * nz + oz * gx - ox * gz;
                 moment[i + 2] += r20 * nx + r21 * ny + r22 * nz + ox * gy - oy * gx;

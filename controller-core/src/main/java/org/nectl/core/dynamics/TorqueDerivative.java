@@ -10,7 +10,8 @@ import org.nectl.core.model.RobotModel;
  * Newton-Euler approach", IEEE 2009, eqs. 3-21), generalised to trees and written about the body
  * origins with Khalil's standard inertial parameters. The Newton-Euler passes of
  * {@link InverseDynamics} give tau; jerk propagation forward and wrench-rate accumulation backward
- * give tau-dot.
+ * give tau-dot. Each body's Newton-Euler step and its derivative run in one loop body, forward and
+ * backward, so that the rotation, offsets and transport terms are loaded or computed once.
  *
  * <p>Convention (as in the paper): a "rate" is the time derivative in the inertial frame, expressed
  * in the body frame; angular and linear jerk are the inertial derivatives of angular and linear
@@ -33,7 +34,6 @@ public final class TorqueDerivative
     private final double[] momentRate;
     /** Rate of the body-frame components of each external wrench, 6 per body. */
     private final double[] externalWrenchRate;
-    private final double[] scratch = new double[3];
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
@@ -126,185 +126,241 @@ public final class TorqueDerivative
     public void compute(
         final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauDot)
     {
-        passes.compute(q, qd, qdd, tau);
-        forwardJerkPass(qd, qdd, qddd);
-        backwardRatePass(qd);
+        tree.update(q);
+        forwardPass(qd, qdd, qddd);
+        backwardPass(qd);
+        passes.jointForces(qd, qdd, tau);
         jointForceRates(qdd, qddd, tauDot);
     }
 
-    /** Jerks and link wrench rates from the base outwards. */
-    private void forwardJerkPass(final double[] qd, final double[] qdd, final double[] qddd)
-    {
-        for (int j = 0; j < tree.bodyCount; j++)
-        {
-            jerkStep(j, qd, qdd, qddd);
-            linkWrenchRate(j);
-        }
-    }
-
     /**
-     * Angular jerk (5) and linear jerk (8), both corrected, on locals: the parent's quantities are
-     * read once and each result is stored once; jR_i omega_i and jR_i omegaDot_i come from the
-     * forward pass.
+     * Velocities, accelerations, jerks, link wrenches and their rates from the base outwards: the
+     * Newton-Euler forward step of {@link NewtonEulerPasses#forwardPass} (same expressions, so tau
+     * is the same to the bit) and the jerk step in one loop body on locals. The two share the
+     * rotation, the offset iP_j, the parent's omega and omegaDot, and the transport terms
+     * omega x r and omegaDot x r + omega x (omega x r) of iP_j and of MS_j, which the jerk and
+     * wrench-rate steps would otherwise recompute.
      */
-    private void jerkStep(final int j, final double[] qd, final double[] qdd, final double[] qddd)
+    private void forwardPass(final double[] qd, final double[] qdd, final double[] qddd)
     {
-        final int s = NewtonEulerPasses.slot(j);
-        final int i = NewtonEulerPasses.slot(tree.parent[j]);
+        final KinematicTree tree = this.tree;
         final double[] r = tree.rotation;
-        final int rj = 9 * j;
-        final double r00 = r[rj];
-        final double r01 = r[rj + 1];
-        final double r02 = r[rj + 2];
-        final double r10 = r[rj + 3];
-        final double r11 = r[rj + 4];
-        final double r12 = r[rj + 5];
-        final double r20 = r[rj + 6];
-        final double r21 = r[rj + 7];
-        final double r22 = r[rj + 8];
-        final double ix = angularJerk[i];
-        final double iy = angularJerk[i + 1];
-        final double iz = angularJerk[i + 2];
-        // (5): iota_j = jR_i iota_i + joint terms
-        double jx = r00 * ix + r10 * iy + r20 * iz;
-        double jy = r01 * ix + r11 * iy + r21 * iz;
-        double jz = r02 * ix + r12 * iy + r22 * iz;
-        // (8): j_j = jR_i [j_i + transport jerk of iP_j] + joint terms
-        Vec3.transportJerk(passes.omega, i, passes.omegaDot, i, angularJerk, i, tree.position, 3 * j, scratch, 0);
-        final double ux = linearJerk[i] + scratch[0];
-        final double uy = linearJerk[i + 1] + scratch[1];
-        final double uz = linearJerk[i + 2] + scratch[2];
-        double lx = r00 * ux + r10 * uy + r20 * uz;
-        double ly = r01 * ux + r11 * uy + r21 * uz;
-        double lz = r02 * ux + r12 * uy + r22 * uz;
-        final int k = tree.coordinate[j];
-        if (k >= 0)
-        {
-            // w = jR_i omega_i, wdot = jR_i omegaDot_i
-            final double wx = passes.omegaParent[s];
-            final double wy = passes.omegaParent[s + 1];
-            final double wz = passes.omegaParent[s + 2];
-            final double bx = passes.omegaDotParent[s];
-            final double by = passes.omegaDotParent[s + 1];
-            final double w2 = wx * wx + wy * wy;
-            if (tree.sigma[j] == KinematicTree.REVOLUTE)
-            {
-                // qddd z + 2 qdd (w x z) + qd (wdot x z) + qd w x (w x z), with u x z = (u_y, -u_x, 0)
-                final double a = 2.0 * qdd[k];
-                final double v = qd[k];
-                jx += a * wy + v * by + v * wz * wx;
-                jy += -a * wx - v * bx + v * wz * wy;
-                jz += qddd[k] - v * w2;
-            }
-            else
-            {
-                // qddd z + 3 qdd (w x z) + 3 qd (wdot x z) + 3 qd w x (w x z)
-                final double a = 3.0 * qdd[k];
-                final double v = 3.0 * qd[k];
-                lx += a * wy + v * by + v * wz * wx;
-                ly += -a * wx - v * bx + v * wz * wy;
-                lz += qddd[k] - v * w2;
-            }
-        }
-        angularJerk[s] = jx;
-        angularJerk[s + 1] = jy;
-        angularJerk[s + 2] = jz;
-        linearJerk[s] = lx;
-        linearJerk[s + 1] = ly;
-        linearJerk[s + 2] = lz;
-    }
-
-    /**
-     * Inertial rate of body j's Newton-Euler wrench about its origin, minus the external wrench rate
-     * (eqs. 12-13 moved from the centre of mass to the origin, J and MS rotating with the body):
-     * Fdot = M jerk + transport jerk of MS;
-     * Mdot = J (iota + omegaDot x omega) + omega x (2 J omegaDot + omega x J omega) + omegaDot x J omega
-     * + (omega x MS) x vdot + MS x jerk.
-     */
-    private void linkWrenchRate(final int j)
-    {
-        final int s = NewtonEulerPasses.slot(j);
-        final int ms = 3 * j;
-        final int e = 6 * j;
+        final double[] position = tree.position;
+        final double[] firstMoment = tree.firstMoment;
+        final double[] mass = tree.mass;
+        final double[] in = tree.inertia;
+        final int[] parent = tree.parent;
+        final int[] sigmas = tree.sigma;
+        final int[] coordinate = tree.coordinate;
         final double[] omega = passes.omega;
         final double[] omegaDot = passes.omegaDot;
-        final double wx = omega[s];
-        final double wy = omega[s + 1];
-        final double wz = omega[s + 2];
-        final double ax = omegaDot[s];
-        final double ay = omegaDot[s + 1];
-        final double az = omegaDot[s + 2];
-        final double hx = tree.firstMoment[ms];
-        final double hy = tree.firstMoment[ms + 1];
-        final double hz = tree.firstMoment[ms + 2];
-        final double lx = linearJerk[s];
-        final double ly = linearJerk[s + 1];
-        final double lz = linearJerk[s + 2];
-        final double m = tree.mass[j];
-        final double[] ext = passes.externalWrench;
-        final double fx = ext[e];
-        final double fy = ext[e + 1];
-        final double fz = ext[e + 2];
-        final double nx = ext[e + 3];
-        final double ny = ext[e + 4];
-        final double nz = ext[e + 5];
-        Vec3.transportJerk(omega, s, omegaDot, s, angularJerk, s, tree.firstMoment, ms, scratch, 0);
-        // minus the external force's inertial rate: d/dt(components) + omega x f
-        forceRate[s] = scratch[0] + m * lx - externalWrenchRate[e] - (wy * fz - wz * fy);
-        forceRate[s + 1] = scratch[1] + m * ly - externalWrenchRate[e + 1] - (wz * fx - wx * fz);
-        forceRate[s + 2] = scratch[2] + m * lz - externalWrenchRate[e + 2] - (wx * fy - wy * fx);
-
-        final double[] in = tree.inertia;
-        final int b = 9 * j;
-        // J (iota + omegaDot x omega)
-        final double px = angularJerk[s] + ay * wz - az * wy;
-        final double py = angularJerk[s + 1] + az * wx - ax * wz;
-        final double pz = angularJerk[s + 2] + ax * wy - ay * wx;
-        final double jpx = in[b] * px + in[b + 1] * py + in[b + 2] * pz;
-        final double jpy = in[b + 3] * px + in[b + 4] * py + in[b + 5] * pz;
-        final double jpz = in[b + 6] * px + in[b + 7] * py + in[b + 8] * pz;
-        // 2 J omegaDot + omega x J omega
-        final double[] jw = passes.inertiaOmega;
-        final double[] jwd = passes.inertiaOmegaDot;
-        final double gx = jw[s];
-        final double gy = jw[s + 1];
-        final double gz = jw[s + 2];
-        final double qx = 2.0 * jwd[s] + wy * gz - wz * gy;
-        final double qy = 2.0 * jwd[s + 1] + wz * gx - wx * gz;
-        final double qz = 2.0 * jwd[s + 2] + wx * gy - wy * gx;
-        // omega x MS, crossed with vdot below
-        final double cx = wy * hz - wz * hy;
-        final double cy = wz * hx - wx * hz;
-        final double cz = wx * hy - wy * hx;
         final double[] acc = passes.linearAcceleration;
-        final double vx = acc[s];
-        final double vy = acc[s + 1];
-        final double vz = acc[s + 2];
-        // minus the external moment's inertial rate, as for the force
-        momentRate[s] = jpx + wy * qz - wz * qy + ay * gz - az * gy + cy * vz - cz * vy + hy * lz - hz * ly
-            - externalWrenchRate[e + 3] - (wy * nz - wz * ny);
-        momentRate[s + 1] = jpy + wz * qx - wx * qz + az * gx - ax * gz + cz * vx - cx * vz + hz * lx - hx * lz
-            - externalWrenchRate[e + 4] - (wz * nx - wx * nz);
-        momentRate[s + 2] = jpz + wx * qy - wy * qx + ax * gy - ay * gx + cx * vy - cy * vx + hx * ly - hy * lx
-            - externalWrenchRate[e + 5] - (wx * ny - wy * nx);
+        final double[] force = passes.force;
+        final double[] moment = passes.moment;
+        final double[] ext = passes.externalWrench;
+        final double[] extRate = externalWrenchRate;
+        final double[] iota = angularJerk;
+        final double[] jerk = linearJerk;
+        for (int j = 0; j < tree.bodyCount; j++)
+        {
+            final int s = NewtonEulerPasses.slot(j);
+            final int i = NewtonEulerPasses.slot(parent[j]);
+            final int rj = 9 * j;
+            final double r00 = r[rj];
+            final double r01 = r[rj + 1];
+            final double r02 = r[rj + 2];
+            final double r10 = r[rj + 3];
+            final double r11 = r[rj + 4];
+            final double r12 = r[rj + 5];
+            final double r20 = r[rj + 6];
+            final double r21 = r[rj + 7];
+            final double r22 = r[rj + 8];
+            final double wix = omega[i];
+            final double wiy = omega[i + 1];
+            final double wiz = omega[i + 2];
+            final double aix = omegaDot[i];
+            final double aiy = omegaDot[i + 1];
+            final double aiz = omegaDot[i + 2];
+            final double iix = iota[i];
+            final double iiy = iota[i + 1];
+            final double iiz = iota[i + 2];
+            // Khalil (18), (20): jR_i omega_i, jR_i omegaDot_i
+            final double px = r00 * wix + r10 * wiy + r20 * wiz;
+            final double py = r01 * wix + r11 * wiy + r21 * wiz;
+            final double pz = r02 * wix + r12 * wiy + r22 * wiz;
+            final double bx = r00 * aix + r10 * aiy + r20 * aiz;
+            final double by = r01 * aix + r11 * aiy + r21 * aiz;
+            final double bz = r02 * aix + r12 * aiy + r22 * aiz;
+            // (5): jR_i iota_i
+            double jx = r00 * iix + r10 * iiy + r20 * iiz;
+            double jy = r01 * iix + r11 * iiy + r21 * iiz;
+            double jz = r02 * iix + r12 * iiy + r22 * iiz;
+            // Khalil (21): vdot_i + U_i iP_j, with e = omega_i x iP_j and the transport term d
+            final int t = 3 * j;
+            final double ox = position[t];
+            final double oy = position[t + 1];
+            final double oz = position[t + 2];
+            final double ex = wiy * oz - wiz * oy;
+            final double ey = wiz * ox - wix * oz;
+            final double ez = wix * oy - wiy * ox;
+            final double dx = aiy * oz - aiz * oy + wiy * ez - wiz * ey;
+            final double dy = aiz * ox - aix * oz + wiz * ex - wix * ez;
+            final double dz = aix * oy - aiy * ox + wix * ey - wiy * ex;
+            final double ux = acc[i] + dx;
+            final double uy = acc[i + 1] + dy;
+            final double uz = acc[i + 2] + dz;
+            double vx = r00 * ux + r10 * uy + r20 * uz;
+            double vy = r01 * ux + r11 * uy + r21 * uz;
+            double vz = r02 * ux + r12 * uy + r22 * uz;
+            // (8): jerk_i + iota_i x iP_j + 2 omegaDot_i x e + omega_i x d, then into frame j
+            final double gx = jerk[i] + (iiy * oz - iiz * oy + 2.0 * (aiy * ez - aiz * ey) + wiy * dz - wiz * dy);
+            final double gy = jerk[i + 1] + (iiz * ox - iix * oz + 2.0 * (aiz * ex - aix * ez) + wiz * dx - wix * dz);
+            final double gz = jerk[i + 2] + (iix * oy - iiy * ox + 2.0 * (aix * ey - aiy * ex) + wix * dy - wiy * dx);
+            double lx = r00 * gx + r10 * gy + r20 * gz;
+            double ly = r01 * gx + r11 * gy + r21 * gz;
+            double lz = r02 * gx + r12 * gy + r22 * gz;
+            final double wx = px;
+            final double wy = py;
+            double wz = pz;
+            double ax = bx;
+            double ay = by;
+            double az = bz;
+            final int sigma = sigmas[j];
+            if (sigma == KinematicTree.REVOLUTE)
+            {
+                final int k = coordinate[j];
+                final double v = qd[k];
+                // Khalil: qd z and qdd z + qd (jomega_i x z), with u x z = (u_y, -u_x, 0)
+                wz += v;
+                ax += v * py;
+                ay -= v * px;
+                az += qdd[k];
+                // (5): qddd z + 2 qdd (w x z) + qd (wdot x z) + qd w x (w x z), w = jR_i omega_i
+                final double a = 2.0 * qdd[k];
+                jx += a * py + v * by + v * pz * px;
+                jy += -a * px - v * bx + v * pz * py;
+                jz += qddd[k] - v * (px * px + py * py);
+            }
+            else if (sigma == KinematicTree.PRISMATIC)
+            {
+                final int k = coordinate[j];
+                // Khalil: qdd z + 2 qd (jomega_i x z)
+                vx += 2.0 * qd[k] * py;
+                vy -= 2.0 * qd[k] * px;
+                vz += qdd[k];
+                // (8): qddd z + 3 qdd (w x z) + 3 qd (wdot x z) + 3 qd w x (w x z)
+                final double a = 3.0 * qdd[k];
+                final double v = 3.0 * qd[k];
+                lx += a * py + v * by + v * pz * px;
+                ly += -a * px - v * bx + v * pz * py;
+                lz += qddd[k] - v * (px * px + py * py);
+            }
+            omega[s] = wx;
+            omega[s + 1] = wy;
+            omega[s + 2] = wz;
+            omegaDot[s] = ax;
+            omegaDot[s + 1] = ay;
+            omegaDot[s + 2] = az;
+            acc[s] = vx;
+            acc[s + 1] = vy;
+            acc[s + 2] = vz;
+            iota[s] = jx;
+            iota[s + 1] = jy;
+            iota[s + 2] = jz;
+            jerk[s] = lx;
+            jerk[s + 1] = ly;
+            jerk[s + 2] = lz;
+
+            // Link wrench (Khalil 22-23) and its inertial rate (eqs. 12-13 moved to the origin), both
+            // minus the external wrench; c = omega x MS and its transport term h
+            final int e = 6 * j;
+            final double hx = firstMoment[t];
+            final double hy = firstMoment[t + 1];
+            final double hz = firstMoment[t + 2];
+            final double m = mass[j];
+            final double cx = wy * hz - wz * hy;
+            final double cy = wz * hx - wx * hz;
+            final double cz = wx * hy - wy * hx;
+            final double mx = ay * hz - az * hy + wy * cz - wz * cy;
+            final double my = az * hx - ax * hz + wz * cx - wx * cz;
+            final double mz = ax * hy - ay * hx + wx * cy - wy * cx;
+            final double fx = ext[e];
+            final double fy = ext[e + 1];
+            final double fz = ext[e + 2];
+            final double nx = ext[e + 3];
+            final double ny = ext[e + 4];
+            final double nz = ext[e + 5];
+            force[s] = m * vx + mx - fx;
+            force[s + 1] = m * vy + my - fy;
+            force[s + 2] = m * vz + mz - fz;
+            // Fdot = M jerk + iota x MS + 2 omegaDot x c + omega x h, minus d/dt(components) + omega x f
+            forceRate[s] = jy * hz - jz * hy + 2.0 * (ay * cz - az * cy) + wy * mz - wz * my + m * lx
+                - extRate[e] - (wy * fz - wz * fy);
+            forceRate[s + 1] = jz * hx - jx * hz + 2.0 * (az * cx - ax * cz) + wz * mx - wx * mz + m * ly
+                - extRate[e + 1] - (wz * fx - wx * fz);
+            forceRate[s + 2] = jx * hy - jy * hx + 2.0 * (ax * cy - ay * cx) + wx * my - wy * mx + m * lz
+                - extRate[e + 2] - (wx * fy - wy * fx);
+            final double jxx = in[rj];
+            final double jxy = in[rj + 1];
+            final double jxz = in[rj + 2];
+            final double jyx = in[rj + 3];
+            final double jyy = in[rj + 4];
+            final double jyz = in[rj + 5];
+            final double jzx = in[rj + 6];
+            final double jzy = in[rj + 7];
+            final double jzz = in[rj + 8];
+            // J omega, J omegaDot; Khalil (23): M = J omegaDot + omega x (J omega) + MS x vdot
+            final double ox2 = jxx * wx + jxy * wy + jxz * wz;
+            final double oy2 = jyx * wx + jyy * wy + jyz * wz;
+            final double oz2 = jzx * wx + jzy * wy + jzz * wz;
+            final double kx = jxx * ax + jxy * ay + jxz * az;
+            final double ky = jyx * ax + jyy * ay + jyz * az;
+            final double kz = jzx * ax + jzy * ay + jzz * az;
+            moment[s] = kx + wy * oz2 - wz * oy2 + hy * vz - hz * vy - nx;
+            moment[s + 1] = ky + wz * ox2 - wx * oz2 + hz * vx - hx * vz - ny;
+            moment[s + 2] = kz + wx * oy2 - wy * ox2 + hx * vy - hy * vx - nz;
+            // Mdot = J (iota + omegaDot x omega) + omega x (2 J omegaDot + omega x J omega)
+            //   + omegaDot x J omega + (omega x MS) x vdot + MS x jerk, minus the external moment's rate
+            final double qx = jx + ay * wz - az * wy;
+            final double qy = jy + az * wx - ax * wz;
+            final double qz = jz + ax * wy - ay * wx;
+            final double zx = 2.0 * kx + wy * oz2 - wz * oy2;
+            final double zy = 2.0 * ky + wz * ox2 - wx * oz2;
+            final double zz = 2.0 * kz + wx * oy2 - wy * ox2;
+            momentRate[s] = jxx * qx + jxy * qy + jxz * qz + wy * zz - wz * zy + ay * oz2 - az * oy2
+                + cy * vz - cz * vy + hy * lz - hz * ly - extRate[e + 3] - (wy * nz - wz * ny);
+            momentRate[s + 1] = jyx * qx + jyy * qy + jyz * qz + wz * zx - wx * zz + az * ox2 - ax * oz2
+                + cz * vx - cx * vz + hz * lx - hx * lz - extRate[e + 4] - (wz * nx - wx * nz);
+            momentRate[s + 2] = jzx * qx + jzy * qy + jzz * qz + wx * zy - wy * zx + ax * oy2 - ay * ox2
+                + cx * vy - cy * vx + hx * ly - hy * lx - extRate[e + 5] - (wx * ny - wy * nx);
+        }
     }
 
     /**
-     * Child wrench rates summed into their parents, leaves first (eqs. 16-17, corrected):
+     * Child wrenches and their rates summed into their parents, leaves first: Khalil (28-30) and
+     * (16-17, corrected) in one loop, sharing the rotation, iP_j and iR_j f_j:
      * fdot_i += iR_j fdot_j; ndot_i += iR_j ndot_j + iPdot_j x iR_j f_j + iP_j x iR_j fdot_j, where
      * iPdot_j = omega_i x iP_j + sigma_j qd_j iz_j is the inertial rate of the child's origin offset.
      */
-    private void backwardRatePass(final double[] qd)
+    private void backwardPass(final double[] qd)
     {
+        final KinematicTree tree = this.tree;
         final double[] r = tree.rotation;
+        final double[] position = tree.position;
+        final int[] parent = tree.parent;
+        final double[] omega = passes.omega;
+        final double[] force = passes.force;
+        final double[] moment = passes.moment;
+        final double[] forceRate = this.forceRate;
+        final double[] momentRate = this.momentRate;
         for (int j = tree.bodyCount - 1; j >= 0; j--)
         {
-            if (tree.parent[j] < 0)
+            if (parent[j] < 0)
             {
                 continue;
             }
             final int s = NewtonEulerPasses.slot(j);
-            final int i = NewtonEulerPasses.slot(tree.parent[j]);
+            final int i = NewtonEulerPasses.slot(parent[j]);
             final int rj = 9 * j;
             final int pj = 3 * j;
             final double r00 = r[rj];
@@ -316,26 +372,42 @@ public final class TorqueDerivative
             final double r20 = r[rj + 6];
             final double r21 = r[rj + 7];
             final double r22 = r[rj + 8];
-            final double fx = forceRate[s];
-            final double fy = forceRate[s + 1];
-            final double fz = forceRate[s + 2];
-            final double nx = momentRate[s];
-            final double ny = momentRate[s + 1];
-            final double nz = momentRate[s + 2];
+            final double px = position[pj];
+            final double py = position[pj + 1];
+            final double pz = position[pj + 2];
+            final double fx = force[s];
+            final double fy = force[s + 1];
+            final double fz = force[s + 2];
+            final double nx = moment[s];
+            final double ny = moment[s + 1];
+            final double nz = moment[s + 2];
+            // Khalil (28) iF_j = iR_j jf_j, (29), (30) iR_j jn_j + iP_j x iF_j
+            final double hx = r00 * fx + r01 * fy + r02 * fz;
+            final double hy = r10 * fx + r11 * fy + r12 * fz;
+            final double hz = r20 * fx + r21 * fy + r22 * fz;
+            force[i] += hx;
+            force[i + 1] += hy;
+            force[i + 2] += hz;
+            moment[i] += r00 * nx + r01 * ny + r02 * nz + py * hz - pz * hy;
+            moment[i + 1] += r10 * nx + r11 * ny + r12 * nz + pz * hx - px * hz;
+            moment[i + 2] += r20 * nx + r21 * ny + r22 * nz + px * hy - py * hx;
+            final double fdx = forceRate[s];
+            final double fdy = forceRate[s + 1];
+            final double fdz = forceRate[s + 2];
+            final double ndx = momentRate[s];
+            final double ndy = momentRate[s + 1];
+            final double ndz = momentRate[s + 2];
             // (16) iR_j fdot_j
-            final double gx = r00 * fx + r01 * fy + r02 * fz;
-            final double gy = r10 * fx + r11 * fy + r12 * fz;
-            final double gz = r20 * fx + r21 * fy + r22 * fz;
+            final double gx = r00 * fdx + r01 * fdy + r02 * fdz;
+            final double gy = r10 * fdx + r11 * fdy + r12 * fdz;
+            final double gz = r20 * fdx + r21 * fdy + r22 * fdz;
             forceRate[i] += gx;
             forceRate[i + 1] += gy;
             forceRate[i + 2] += gz;
-            final double px = tree.position[pj];
-            final double py = tree.position[pj + 1];
-            final double pz = tree.position[pj + 2];
             // (17), corrected: iPdot_j = omega_i x iP_j (+ qd iz_j when prismatic); its term uses the force itself
-            final double wx = passes.omega[i];
-            final double wy = passes.omega[i + 1];
-            final double wz = passes.omega[i + 2];
+            final double wx = omega[i];
+            final double wy = omega[i + 1];
+            final double wz = omega[i + 2];
             double dx = wy * pz - wz * py;
             double dy = wz * px - wx * pz;
             double dz = wx * py - wy * px;
@@ -346,14 +418,10 @@ public final class TorqueDerivative
                 dy += v * r12;
                 dz += v * r22;
             }
-            final double[] f = passes.forceInParent;
-            final double hx = f[s];
-            final double hy = f[s + 1];
-            final double hz = f[s + 2];
             // (17): iR_j ndot_j + iP_j x iR_j fdot_j + iPdot_j x iR_j f_j
-            momentRate[i] += r00 * nx + r01 * ny + r02 * nz + py * gz - pz * gy + dy * hz - dz * hy;
-            momentRate[i + 1] += r10 * nx + r11 * ny + r12 * nz + pz * gx - px * gz + dz * hx - dx * hz;
-            momentRate[i + 2] += r20 * nx + r21 * ny + r22 * nz + px * gy - py * gx + dx * hy - dy * hx;
+            momentRate[i] += r00 * ndx + r01 * ndy + r02 * ndz + py * gz - pz * gy + dy * hz - dz * hy;
+            momentRate[i + 1] += r10 * ndx + r11 * ndy + r12 * ndz + pz * gx - px * gz + dz * hx - dx * hz;
+            momentRate[i + 2] += r20 * ndx + r21 * ndy + r22 * ndz + px * gy - py * gx + dx * hy - dy * hx;
         }
     }
 

@@ -145,41 +145,6 @@ final class Vec3
     }
 
     /**
-     * Inertial time derivative of {@link #transportAcceleration} for r fixed in the body:
-     * out = iota x r + 2 omegaDot x (omega x r) + omega x (omegaDot x r + omega x (omega x r))
-     * (Guarino Lo Bianco, "Evaluation of generalized force derivatives by means of a recursive
-     * Newton-Euler approach", 2009, eq. 8), iota being the angular jerk.
-     */
-    static void transportJerk(
-        final double[] omega, final int iw, final double[] omegaDot, final int iwd,
-        final double[] iota, final int ii, final double[] r, final int ir, final double[] out, final int io)
-    {
-        final double wx = omega[iw];
-        final double wy = omega[iw + 1];
-        final double wz = omega[iw + 2];
-        final double ax = omegaDot[iwd];
-        final double ay = omegaDot[iwd + 1];
-        final double az = omegaDot[iwd + 2];
-        final double rx = r[ir];
-        final double ry = r[ir + 1];
-        final double rz = r[ir + 2];
-        // c = omega x r
-        final double cx = wy * rz - wz * ry;
-        final double cy = wz * rx - wx * rz;
-        final double cz = wx * ry - wy * rx;
-        // u = omegaDot x r + omega x c
-        final double ux = ay * rz - az * ry + wy * cz - wz * cy;
-        final double uy = az * rx - ax * rz + wz * cx - wx * cz;
-        final double uz = ax * ry - ay * rx + wx * cy - wy * cx;
-        final double jx = iota[ii];
-        final double jy = iota[ii + 1];
-        final double jz = iota[ii + 2];
-        out[io] = jy * rz - jz * ry + 2.0 * (ay * cz - az * cy) + wy * uz - wz * uy;
-        out[io + 1] = jz * rx - jx * rz + 2.0 * (az * cx - ax * cz) + wz * ux - wx * uz;
-        out[io + 2] = jx * ry - jy * rx + 2.0 * (ax * cy - ay * cx) + wx * uy - wy * ux;
-    }
-
-    /**
      * Terms of a joint moving along or about the body's z axis: out += along z + crossed (u x z),
      * where u x z = (u_y, -u_x, 0).
      */
