@@ -127,14 +127,18 @@ public final class InverseDynamicsDerivatives
         final double[] q, final double[] qd, final double[] qdd, final double[] tau,
         final double[] dtauDq, final double[] dtauDqd, final double[] dtauDqdd)
     {
+        if (bodies.branched())
+        {
+            // On a tree most entries couple different branches: one block fill is cheaper than
+            // zeroing them one by one; the sweep then writes every coupled entry.
+            Arrays.fill(dtauDq, 0, bodies.dof * bodies.dof, 0.0);
+            Arrays.fill(dtauDqd, 0, bodies.dof * bodies.dof, 0.0);
+            Arrays.fill(dtauDqdd, 0, bodies.dof * bodies.dof, 0.0);
+        }
         bodies.placements(q);
         bodies.velocities(qd);
-        newtonEuler.forwardPass(qdd);
-        bodyTerms();
+        forwardSweep(qdd);
         backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
-        bodies.zeroUncoupledEntries(dtauDq);
-        bodies.zeroUncoupledEntries(dtauDqd);
-        bodies.zeroUncoupledEntries(dtauDqdd);
     }
 
     /**
@@ -215,10 +219,11 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Forward: each body's own momentum and coupling block into the composite arrays, its own
-     * inertia likewise, and da_j = -S_j x a_j - S_j-dot x v_j, which every descendant reads.
+     * Forward: the Newton-Euler step (a_j, the body wrench f_j and momentum I_j v_j), then the
+     * body's own coupling block and momentum into the composite arrays (its own inertia likewise)
+     * and da_j = -S_j x a_j - S_j-dot x v_j, which every descendant reads.
      */
-    private void bodyTerms()
+    private void forwardSweep(final double[] qdd)
     {
         final BaseFrameBodies b = bodies;
         System.arraycopy(b.mass, 0, b.compositeMass, 0, b.bodyCount);
@@ -231,7 +236,8 @@ public final class InverseDynamicsDerivatives
         final double[] da = accelerationShift;
         for (int j = 0; j < b.bodyCount; j++)
         {
-            b.coupling(j);
+            newtonEuler.forwardStep(j, qdd);
+            b.coupling(j, newtonEuler.momentum, 6 * j);
             if (!b.movable(j))
             {
                 continue;
