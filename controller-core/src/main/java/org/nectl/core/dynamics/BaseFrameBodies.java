@@ -70,7 +70,6 @@ final class BaseFrameBodies
     private final int[] sigma;
     private final double[] centreOfMass;
     private final double[] inertiaAtCentre;
-    private final double[] momentum = new double[6];
 
     /** Not real-time safe: allocates every array, sized from the model. */
     BaseFrameBodies(final RobotModel model)
@@ -214,8 +213,7 @@ final class BaseFrameBodies
     {
         for (int i = 0; i < bodyCount; i++)
         {
-            inertiaTimes(i, velocity, 6 * i, momentum, 0);
-            coupling(i, momentum, 0);
+            coupling(i);
         }
         for (int i = bodyCount - 1; i >= 0; i--)
         {
@@ -403,19 +401,15 @@ final class BaseFrameBodies
 
     /**
      * Body i's own momentum and coupling block X, stored into the composite arrays (before any
-     * subtree summation), given its momentum I_i v_i. On locals: O is symmetric (stored mirrored),
-     * so X's symmetric part needs only its upper triangle. Requires {@link #placements} and
-     * {@link #velocities}. Real-time safe.
-     *
-     * @param i body index.
-     * @param momentum holds I_i v_i (linear, then angular about the base origin) at offset im.
-     * @param im offset of the momentum.
+     * subtree summation). On locals: O is symmetric (stored mirrored), so X's symmetric part needs
+     * only its upper triangle. Requires {@link #placements} and {@link #velocities}. Real-time safe.
      */
-    void coupling(final int i, final double[] momentum, final int im)
+    void coupling(final int i)
     {
         final int v = 6 * i;
         final int t = 3 * i;
         final int b = 9 * i;
+        final double m = mass[i];
         final double vx = velocity[v];
         final double vy = velocity[v + 1];
         final double vz = velocity[v + 2];
@@ -432,12 +426,13 @@ final class BaseFrameBodies
         final double o11 = o[b + 4];
         final double o12 = o[b + 5];
         final double o22 = o[b + 8];
-        compositeMomentum[t] = momentum[im];
-        compositeMomentum[t + 1] = momentum[im + 1];
-        compositeMomentum[t + 2] = momentum[im + 2];
-        final double nx = momentum[im + 3];
-        final double ny = momentum[im + 4];
-        final double nz = momentum[im + 5];
+        // momentum I v = (m v - h x w, O w + h x v)
+        compositeMomentum[t] = m * vx + wy * hz - wz * hy;
+        compositeMomentum[t + 1] = m * vy + wz * hx - wx * hz;
+        compositeMomentum[t + 2] = m * vz + wx * hy - wy * hx;
+        final double nx = o00 * wx + o01 * wy + o02 * wz + hy * vz - hz * vy;
+        final double ny = o01 * wx + o11 * wy + o12 * wz + hz * vx - hx * vz;
+        final double nz = o02 * wx + o12 * wy + o22 * wz + hx * vy - hy * vx;
         // A = w^ O; X = A + A^T - (h v^T + v h^T) + 2 (v.h) 1 - n^
         final double vh2 = 2.0 * (vx * hx + vy * hy + vz * hz);
         final double a00 = wy * o02 - wz * o01;

@@ -19,9 +19,7 @@ final class BaseFrameNewtonEuler
     /** Wrench the parent exerts on body i through its joint, base frame, about the base origin, 6 per body. */
     final double[] wrench;
 
-    /** Body momentum I_i v_i (not a subtree sum), base frame, about the base origin, 6 per body. */
-    final double[] momentum;
-
+    private final double[] momentum = new double[6];
     private final double[] scratch = new double[6];
 
     /** Not real-time safe: allocates the workspace. */
@@ -31,7 +29,6 @@ final class BaseFrameNewtonEuler
         loads = new AppliedLoads(bodies.bodyCount);
         acceleration = new double[6 * bodies.bodyCount];
         wrench = new double[6 * bodies.bodyCount];
-        momentum = new double[6 * bodies.bodyCount];
     }
 
     /** Real-time safe. */
@@ -44,25 +41,19 @@ final class BaseFrameNewtonEuler
         jointForces(qd, qdd, tau);
     }
 
-    /** a_i, then f_i = I_i a_i + v_i x* I_i v_i - f_ext,i (Featherstone 2008, §5.3), keeping I_i v_i. */
+    /** a_i, then f_i = I_i a_i + v_i x* I_i v_i - f_ext,i (Featherstone 2008, §5.3). */
     void forwardPass(final double[] qdd)
     {
         for (int i = 0; i < bodies.bodyCount; i++)
         {
-            forwardStep(i, qdd);
+            final int s = 6 * i;
+            bodies.accelerationFromParent(
+                i, loads.baseAcceleration, acceleration, bodies.movable(i) ? qdd[bodies.coordinate[i]] : 0.0);
+            bodies.inertiaTimes(i, acceleration, s, wrench, s);
+            bodies.inertiaTimes(i, bodies.velocity, s, momentum, 0);
+            SpatialAlgebra.addCrossForce(bodies.velocity, s, momentum, 0, wrench, s);
+            loads.subtractExternalWrenchInBase(bodies, i, scratch, wrench, s);
         }
-    }
-
-    /** One body of {@link #forwardPass}; its parent's step must have run. Real-time safe. */
-    void forwardStep(final int i, final double[] qdd)
-    {
-        final int s = 6 * i;
-        bodies.accelerationFromParent(
-            i, loads.baseAcceleration, acceleration, bodies.movable(i) ? qdd[bodies.coordinate[i]] : 0.0);
-        bodies.inertiaTimes(i, acceleration, s, wrench, s);
-        bodies.inertiaTimes(i, bodies.velocity, s, momentum, s);
-        SpatialAlgebra.addCrossForce(bodies.velocity, s, momentum, s, wrench, s);
-        loads.subtractExternalWrenchInBase(bodies, i, scratch, wrench, s);
     }
 
     /** F_parent += F_i (Featherstone 2008, Table 5.1; no transform in base coordinates). */

@@ -137,7 +137,8 @@ public final class InverseDynamicsDerivatives
         }
         bodies.placements(q);
         bodies.velocities(qd);
-        forwardSweep(qdd);
+        newtonEuler.forwardPass(qdd);
+        bodyTerms();
         backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
     }
 
@@ -219,11 +220,11 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Forward: the Newton-Euler step (a_j, the body wrench f_j and momentum I_j v_j), then the
-     * body's own coupling block and momentum into the composite arrays (its own inertia likewise)
-     * and da_j = -S_j x a_j - S_j-dot x v_j, which every descendant reads.
+     * Forward, after the Newton-Euler forward pass: each body's own momentum and coupling block
+     * into the composite arrays, its own inertia likewise, and da_j = -S_j x a_j - S_j-dot x v_j,
+     * which every descendant reads.
      */
-    private void forwardSweep(final double[] qdd)
+    private void bodyTerms()
     {
         final BaseFrameBodies b = bodies;
         System.arraycopy(b.mass, 0, b.compositeMass, 0, b.bodyCount);
@@ -236,8 +237,7 @@ public final class InverseDynamicsDerivatives
         final double[] da = accelerationShift;
         for (int j = 0; j < b.bodyCount; j++)
         {
-            newtonEuler.forwardStep(j, qdd);
-            b.coupling(j, newtonEuler.momentum, 6 * j);
+            b.coupling(j);
             if (!b.movable(j))
             {
                 continue;
