@@ -36,7 +36,11 @@ import org.nectl.core.model.RobotModel;
  * </pre>
  * A reaction wrench F_i seen in body i's own frame loses the rigid term too: its derivatives are
  * the bracketed 6-vectors above, re-expressed in body i's frame. All quantities come from one
- * forward and one backward pass; the cost is O(n d) with small constants.
+ * forward and one backward pass; the cost is O(n d) with small constants. The backward pass forms
+ * the subtree sums, tau and every entry in one sweep: per joint i the vectors Ic_i S_i,
+ * Bc_i^T S_i, Bc_i S_i + 2 Ic_i S_i-dot and S_i x* F_i + Ic_i da_i + Bc_i S_i-dot are built once
+ * and dotted with S_j, S_j-dot and da_j of each ancestor (Ic is symmetric, so M_ij = M_ji and
+ * S_i . Ic_i x = x . Ic_i S_i).
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} and the reaction-wrench
  * readers are real-time safe.
