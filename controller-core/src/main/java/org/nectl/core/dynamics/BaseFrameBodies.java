@@ -70,10 +70,6 @@ final class BaseFrameBodies
     private final int[] sigma;
     private final double[] centreOfMass;
     private final double[] inertiaAtCentre;
-    private final double[] angularTimesInertia = new double[9];
-    private final double[] momentum = new double[6];
-    private final double[] pair = new double[3];
-    private final double[] otherPair = new double[3];
 
     /** Not real-time safe: allocates every array, sized from the model. */
     BaseFrameBodies(final RobotModel model)
@@ -292,6 +288,12 @@ final class BaseFrameBodies
         }
     }
 
+    /** @return true if some joints lie on different branches (the tree is not a chain). Real-time safe. */
+    boolean branched()
+    {
+        return uncoupledEntries.length > 0;
+    }
+
     private int[] uncoupledEntries()
     {
         int count = 0;
@@ -397,16 +399,17 @@ final class BaseFrameBodies
         inertia[r + 8] = ozz;
     }
 
-    /** Body i's own momentum and coupling block X, stored into the composite arrays before summation. */
-    private void coupling(final int i)
+    /**
+     * Body i's own momentum and coupling block X, stored into the composite arrays (before any
+     * subtree summation). On locals: O is symmetric (stored mirrored), so X's symmetric part needs
+     * only its upper triangle. Requires {@link #placements} and {@link #velocities}. Real-time safe.
+     */
+    void coupling(final int i)
     {
         final int v = 6 * i;
         final int t = 3 * i;
         final int b = 9 * i;
-        inertiaTimes(i, velocity, v, momentum, 0);
-        compositeMomentum[t] = momentum[0];
-        compositeMomentum[t + 1] = momentum[1];
-        compositeMomentum[t + 2] = momentum[2];
+        final double m = mass[i];
         final double vx = velocity[v];
         final double vy = velocity[v + 1];
         final double vz = velocity[v + 2];
@@ -416,43 +419,43 @@ final class BaseFrameBodies
         final double hx = firstMoment[t];
         final double hy = firstMoment[t + 1];
         final double hz = firstMoment[t + 2];
-        final double vh2 = 2.0 * (vx * hx + vy * hy + vz * hz);
         final double[] o = inertia;
-        // A = w^ O, column by column: w x O[:, col].
-        for (int col = 0; col < 3; col++)
-        {
-            final double ox = o[b + col];
-            final double oy = o[b + 3 + col];
-            final double oz = o[b + 6 + col];
-            angularTimesInertia[col] = wy * oz - wz * oy;
-            angularTimesInertia[3 + col] = wz * ox - wx * oz;
-            angularTimesInertia[6 + col] = wx * oy - wy * ox;
-        }
-        final double[] vv = pair;
-        final double[] hh = otherPair;
-        vv[0] = vx;
-        vv[1] = vy;
-        vv[2] = vz;
-        hh[0] = hx;
-        hh[1] = hy;
-        hh[2] = hz;
-        final double nx = momentum[3];
-        final double ny = momentum[4];
-        final double nz = momentum[5];
-        // X = A + A^T - (h v^T + v h^T) + 2 (v.h) 1 - n^
-        for (int row = 0; row < 3; row++)
-        {
-            for (int col = 0; col < 3; col++)
-            {
-                compositeCoupling[b + 3 * row + col] = angularTimesInertia[3 * row + col] + angularTimesInertia[3 * col + row]
-                    - hh[row] * vv[col] - vv[row] * hh[col] + (row == col ? vh2 : 0.0);
-            }
-        }
-        compositeCoupling[b + 1] += nz;
-        compositeCoupling[b + 2] -= ny;
-        compositeCoupling[b + 3] -= nz;
-        compositeCoupling[b + 5] += nx;
-        compositeCoupling[b + 6] += ny;
-        compositeCoupling[b + 7] -= nx;
+        final double o00 = o[b];
+        final double o01 = o[b + 1];
+        final double o02 = o[b + 2];
+        final double o11 = o[b + 4];
+        final double o12 = o[b + 5];
+        final double o22 = o[b + 8];
+        // momentum I v = (m v - h x w, O w + h x v)
+        compositeMomentum[t] = m * vx + wy * hz - wz * hy;
+        compositeMomentum[t + 1] = m * vy + wz * hx - wx * hz;
+        compositeMomentum[t + 2] = m * vz + wx * hy - wy * hx;
+        final double nx = o00 * wx + o01 * wy + o02 * wz + hy * vz - hz * vy;
+        final double ny = o01 * wx + o11 * wy + o12 * wz + hz * vx - hx * vz;
+        final double nz = o02 * wx + o12 * wy + o22 * wz + hx * vy - hy * vx;
+        // A = w^ O; X = A + A^T - (h v^T + v h^T) + 2 (v.h) 1 - n^
+        final double vh2 = 2.0 * (vx * hx + vy * hy + vz * hz);
+        final double a00 = wy * o02 - wz * o01;
+        final double a01 = wy * o12 - wz * o11;
+        final double a02 = wy * o22 - wz * o12;
+        final double a10 = wz * o00 - wx * o02;
+        final double a11 = wz * o01 - wx * o12;
+        final double a12 = wz * o02 - wx * o22;
+        final double a20 = wx * o01 - wy * o00;
+        final double a21 = wx * o11 - wy * o01;
+        final double a22 = wx * o12 - wy * o02;
+        final double s01 = a01 + a10 - hx * vy - vx * hy;
+        final double s02 = a02 + a20 - hx * vz - vx * hz;
+        final double s12 = a12 + a21 - hy * vz - vy * hz;
+        final double[] x = compositeCoupling;
+        x[b] = 2.0 * a00 - 2.0 * hx * vx + vh2;
+        x[b + 1] = s01 + nz;
+        x[b + 2] = s02 - ny;
+        x[b + 3] = s01 - nz;
+        x[b + 4] = 2.0 * a11 - 2.0 * hy * vy + vh2;
+        x[b + 5] = s12 + nx;
+        x[b + 6] = s02 + ny;
+        x[b + 7] = s12 - nx;
+        x[b + 8] = 2.0 * a22 - 2.0 * hz * vz + vh2;
     }
 }

@@ -36,7 +36,11 @@ import org.nectl.core.model.RobotModel;
  * </pre>
  * A reaction wrench F_i seen in body i's own frame loses the rigid term too: its derivatives are
  * the bracketed 6-vectors above, re-expressed in body i's frame. All quantities come from one
- * forward and one backward pass; the cost is O(n d) with small constants.
+ * forward and one backward pass; the cost is O(n d) with small constants. The backward pass forms
+ * the subtree sums, tau and every entry in one sweep: per joint i the vectors Ic_i S_i,
+ * Bc_i^T S_i, Bc_i S_i + 2 Ic_i S_i-dot and S_i x* F_i + Ic_i da_i + Bc_i S_i-dot are built once
+ * and dotted with S_j, S_j-dot and da_j of each ancestor (Ic is symmetric, so M_ij = M_ji and
+ * S_i . Ic_i x = x . Ic_i S_i).
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} and the reaction-wrench
  * readers are real-time safe.
@@ -127,14 +131,19 @@ public final class InverseDynamicsDerivatives
         final double[] q, final double[] qd, final double[] qdd, final double[] tau,
         final double[] dtauDq, final double[] dtauDqd, final double[] dtauDqdd)
     {
-        newtonEuler.compute(q, qd, qdd, tau);
-        bodies.compositeInertias();
-        bodies.compositeCouplings();
-        MassMatrix.fill(bodies, scratch, dtauDqdd);
-        CoriolisMatrix.fill(bodies, scratch, 2.0, dtauDqd);
-        viscousFriction(dtauDqd);
-        jointShifts();
-        positionDerivatives(dtauDq);
+        if (bodies.branched())
+        {
+            // On a tree most entries couple different branches: one block fill is cheaper than
+            // zeroing them one by one; the sweep then writes every coupled entry.
+            Arrays.fill(dtauDq, 0, bodies.dof * bodies.dof, 0.0);
+            Arrays.fill(dtauDqd, 0, bodies.dof * bodies.dof, 0.0);
+            Arrays.fill(dtauDqdd, 0, bodies.dof * bodies.dof, 0.0);
+        }
+        bodies.placements(q);
+        bodies.velocities(qd);
+        newtonEuler.forwardPass(qdd);
+        bodyTerms();
+        backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
     }
 
     /**
@@ -214,75 +223,247 @@ public final class InverseDynamicsDerivatives
         }
     }
 
-    /** d (Fv qd)/d qd = Fv on the diagonal (Khalil 2010, eq. 31); Coulomb's derivative is 0 off qd = 0. */
-    private void viscousFriction(final double[] dtauDqd)
+    /**
+     * Forward, after the Newton-Euler forward pass: each body's own momentum and coupling block
+     * into the composite arrays, its own inertia likewise, and da_j = -S_j x a_j - S_j-dot x v_j,
+     * which every descendant reads.
+     */
+    private void bodyTerms()
     {
-        if (newtonEuler.loads.friction)
-        {
-            for (int k = 0; k < bodies.dof; k++)
-            {
-                dtauDqd[k * bodies.dof + k] += bodies.viscousFriction[k];
-            }
-        }
-    }
-
-    /** da_j = -S_j x a_j - S_j-dot x v_j and S_j x* F_j + Ic_j da_j + Bc_j S_j-dot, per movable body. */
-    private void jointShifts()
-    {
+        final BaseFrameBodies b = bodies;
+        System.arraycopy(b.mass, 0, b.compositeMass, 0, b.bodyCount);
+        System.arraycopy(b.firstMoment, 0, b.compositeFirstMoment, 0, 3 * b.bodyCount);
+        System.arraycopy(b.inertia, 0, b.compositeInertia, 0, 9 * b.bodyCount);
         final double[] a = newtonEuler.acceleration;
-        for (int j = 0; j < bodies.bodyCount; j++)
+        final double[] v = b.velocity;
+        final double[] axis = b.axis;
+        final double[] rate = b.axisRate;
+        final double[] da = accelerationShift;
+        for (int j = 0; j < b.bodyCount; j++)
         {
-            if (!bodies.movable(j))
+            b.coupling(j);
+            if (!b.movable(j))
             {
                 continue;
             }
             final int s = 6 * j;
-            SpatialAlgebra.crossMotion(bodies.axis, s, a, s, column, 0);
-            SpatialAlgebra.crossMotion(bodies.axisRate, s, bodies.velocity, s, column, 6);
-            for (int c = 0; c < 6; c++)
-            {
-                accelerationShift[s + c] = -column[c] - column[6 + c];
-            }
-            bodies.compositeInertiaTimes(j, accelerationShift, s, subtreeWrenchRate, s);
-            bodies.compositeCouplingTimes(j, bodies.axisRate, s, column, 0);
-            for (int c = 0; c < 6; c++)
-            {
-                subtreeWrenchRate[s + c] += column[c];
-            }
-            SpatialAlgebra.addCrossForce(bodies.axis, s, newtonEuler.wrench, s, subtreeWrenchRate, s);
+            final double sx = axis[s];
+            final double sy = axis[s + 1];
+            final double sz = axis[s + 2];
+            final double sa = axis[s + 3];
+            final double sb = axis[s + 4];
+            final double sc = axis[s + 5];
+            final double rx = rate[s];
+            final double ry = rate[s + 1];
+            final double rz = rate[s + 2];
+            final double ra = rate[s + 3];
+            final double rb = rate[s + 4];
+            final double rc = rate[s + 5];
+            final double ax = a[s];
+            final double ay = a[s + 1];
+            final double az = a[s + 2];
+            final double aa = a[s + 3];
+            final double ab = a[s + 4];
+            final double ac = a[s + 5];
+            final double vx = v[s];
+            final double vy = v[s + 1];
+            final double vz = v[s + 2];
+            final double va = v[s + 3];
+            final double vb = v[s + 4];
+            final double vc = v[s + 5];
+            // -(S x a) - (S-dot x v), motion cross products (w x v' + v x w', w x w')
+            da[s] = -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * vc - rz * vb);
+            da[s + 1] = -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * va - rx * vc);
+            da[s + 2] = -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * vb - ry * va);
+            da[s + 3] = -(sb * ac - sc * ab) - (rb * vc - rc * vb);
+            da[s + 4] = -(sc * aa - sa * ac) - (rc * va - ra * vc);
+            da[s + 5] = -(sa * ab - sb * aa) - (ra * vb - rb * va);
         }
     }
 
-    /** The (joint, ancestor) pairs of d tau/d q. */
-    private void positionDerivatives(final double[] dtauDq)
+    /**
+     * Backward: subtree sums of the inertias, couplings and wrenches (each body's are complete when
+     * it is reached, its children having higher indices), tau, and every (joint, ancestor) entry
+     * of M, d tau/d qd and d tau/d q. Per joint i the four 6-vectors u = Ic_i S_i,
+     * w = Bc_i^T S_i (angular part; its linear part is 0), phi = Bc_i S_i + 2 Ic_i S_i-dot and
+     * psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot are formed once; for every ancestor j (or j = i)
+     * M_ij = M_ji = u . S_j, d tau_i/d qd_j = w . S_j + 2 u . S_j-dot, d tau_j/d qd_i = phi . S_j,
+     * d tau_i/d q_j = u . da_j + w . S_j-dot, d tau_j/d q_i = psi . S_j (Ic symmetric).
+     */
+    private void backwardSweep(final double[] qd, final double[] qdd, final double[] tau,
+        final double[] dtauDq, final double[] dtauDqd, final double[] massMatrix)
     {
-        final int n = bodies.dof;
-        for (int i = 0; i < bodies.bodyCount; i++)
+        final BaseFrameBodies b = bodies;
+        final int n = b.dof;
+        final int[] parent = b.parent;
+        final int[] coordinate = b.coordinate;
+        final double[] cm = b.compositeMass;
+        final double[] ch = b.compositeFirstMoment;
+        final double[] co = b.compositeInertia;
+        final double[] cp = b.compositeMomentum;
+        final double[] cx = b.compositeCoupling;
+        final double[] f = newtonEuler.wrench;
+        final double[] axis = b.axis;
+        final double[] rate = b.axisRate;
+        final double[] da = accelerationShift;
+        final double[] psi = subtreeWrenchRate;
+        final boolean friction = newtonEuler.loads.friction;
+        for (int i = b.bodyCount - 1; i >= 0; i--)
         {
-            final int ci = bodies.coordinate[i];
+            final int p = parent[i];
+            if (p >= 0)
+            {
+                addSubtree(i, p);
+            }
+            final int ci = coordinate[i];
             if (ci < 0)
             {
                 continue;
             }
-            final int si = 6 * i;
-            bodies.compositeInertiaTimes(i, bodies.axis, si, column, 0);
-            bodies.compositeCouplingTransposedTimes(i, bodies.axis, si, column, 6);
-            for (int j = i; j >= 0; j = bodies.parent[j])
+            final int t = 3 * i;
+            final int r = 9 * i;
+            final int s = 6 * i;
+            final double m = cm[i];
+            final double hx = ch[t];
+            final double hy = ch[t + 1];
+            final double hz = ch[t + 2];
+            final double o00 = co[r];
+            final double o01 = co[r + 1];
+            final double o02 = co[r + 2];
+            final double o11 = co[r + 4];
+            final double o12 = co[r + 5];
+            final double o22 = co[r + 8];
+            final double px2 = 2.0 * cp[t];
+            final double py2 = 2.0 * cp[t + 1];
+            final double pz2 = 2.0 * cp[t + 2];
+            final double x00 = cx[r];
+            final double x01 = cx[r + 1];
+            final double x02 = cx[r + 2];
+            final double x10 = cx[r + 3];
+            final double x11 = cx[r + 4];
+            final double x12 = cx[r + 5];
+            final double x20 = cx[r + 6];
+            final double x21 = cx[r + 7];
+            final double x22 = cx[r + 8];
+            final double sx = axis[s];
+            final double sy = axis[s + 1];
+            final double sz = axis[s + 2];
+            final double sa = axis[s + 3];
+            final double sb = axis[s + 4];
+            final double sc = axis[s + 5];
+            final double fx = f[s];
+            final double fy = f[s + 1];
+            final double fz = f[s + 2];
+            final double fa = f[s + 3];
+            final double fb = f[s + 4];
+            final double fc = f[s + 5];
+            tau[ci] = sx * fx + sy * fy + sz * fz + sa * fa + sb * fb + sc * fc
+                + b.rotorInertia[ci] * qdd[ci] + newtonEuler.loads.frictionTorque(b, ci, qd[ci]);
+            // u = Ic S
+            final double ux = m * sx + sb * hz - sc * hy;
+            final double uy = m * sy + sc * hx - sa * hz;
+            final double uz = m * sz + sa * hy - sb * hx;
+            final double ua = o00 * sa + o01 * sb + o02 * sc + hy * sz - hz * sy;
+            final double ub = o01 * sa + o11 * sb + o12 * sc + hz * sx - hx * sz;
+            final double uc = o02 * sa + o12 * sb + o22 * sc + hx * sy - hy * sx;
+            // w = angular part of Bc^T S = X^T S_w + 2 p x S_v
+            final double wa = x00 * sa + x10 * sb + x20 * sc + py2 * sz - pz2 * sy;
+            final double wb = x01 * sa + x11 * sb + x21 * sc + pz2 * sx - px2 * sz;
+            final double wc = x02 * sa + x12 * sb + x22 * sc + px2 * sy - py2 * sx;
+            // phi = Bc S + 2 Ic S-dot, Bc m = (2 m_w x p, X m_w)
+            final double rx = rate[s];
+            final double ry = rate[s + 1];
+            final double rz = rate[s + 2];
+            final double ra = rate[s + 3];
+            final double rb = rate[s + 4];
+            final double rc = rate[s + 5];
+            final double phix = sb * pz2 - sc * py2 + 2.0 * (m * rx + rb * hz - rc * hy);
+            final double phiy = sc * px2 - sa * pz2 + 2.0 * (m * ry + rc * hx - ra * hz);
+            final double phiz = sa * py2 - sb * px2 + 2.0 * (m * rz + ra * hy - rb * hx);
+            final double phia = x00 * sa + x01 * sb + x02 * sc + 2.0 * (o00 * ra + o01 * rb + o02 * rc + hy * rz - hz * ry);
+            final double phib = x10 * sa + x11 * sb + x12 * sc + 2.0 * (o01 * ra + o11 * rb + o12 * rc + hz * rx - hx * rz);
+            final double phic = x20 * sa + x21 * sb + x22 * sc + 2.0 * (o02 * ra + o12 * rb + o22 * rc + hx * ry - hy * rx);
+            // psi = S x* F + Ic da + Bc S-dot, S x* F = (S_w x f, S_w x n + S_v x f)
+            final double dx = da[s];
+            final double dy = da[s + 1];
+            final double dz = da[s + 2];
+            final double dA = da[s + 3];
+            final double dB = da[s + 4];
+            final double dC = da[s + 5];
+            final double psix = sb * fz - sc * fy + m * dx + dB * hz - dC * hy + rb * pz2 - rc * py2;
+            final double psiy = sc * fx - sa * fz + m * dy + dC * hx - dA * hz + rc * px2 - ra * pz2;
+            final double psiz = sa * fy - sb * fx + m * dz + dA * hy - dB * hx + ra * py2 - rb * px2;
+            final double psia = sb * fc - sc * fb + sy * fz - sz * fy
+                + o00 * dA + o01 * dB + o02 * dC + hy * dz - hz * dy + x00 * ra + x01 * rb + x02 * rc;
+            final double psib = sc * fa - sa * fc + sz * fx - sx * fz
+                + o01 * dA + o11 * dB + o12 * dC + hz * dx - hx * dz + x10 * ra + x11 * rb + x12 * rc;
+            final double psic = sa * fb - sb * fa + sx * fy - sy * fx
+                + o02 * dA + o12 * dB + o22 * dC + hx * dy - hy * dx + x20 * ra + x21 * rb + x22 * rc;
+            psi[s] = psix;
+            psi[s + 1] = psiy;
+            psi[s + 2] = psiz;
+            psi[s + 3] = psia;
+            psi[s + 4] = psib;
+            psi[s + 5] = psic;
+            final int d = ci * n + ci;
+            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + b.rotorInertia[ci];
+            dtauDqd[d] = wa * sa + wb * sb + wc * sc + 2.0 * (ux * rx + uy * ry + uz * rz + ua * ra + ub * rb + uc * rc)
+                + (friction ? b.viscousFriction[ci] : 0.0);
+            dtauDq[d] = ux * dx + uy * dy + uz * dz + ua * dA + ub * dB + uc * dC + wa * ra + wb * rb + wc * rc;
+            for (int j = p; j >= 0; j = parent[j])
             {
-                final int cj = bodies.coordinate[j];
-                if (cj >= 0)
+                final int cj = coordinate[j];
+                if (cj < 0)
                 {
-                    final int sj = 6 * j;
-                    dtauDq[ci * n + cj] = SpatialAlgebra.dot6(column, 0, accelerationShift, sj)
-                        + column[6] * bodies.axisRate[sj + 3] + column[7] * bodies.axisRate[sj + 4]
-                        + column[8] * bodies.axisRate[sj + 5];
-                    if (j != i)
-                    {
-                        dtauDq[cj * n + ci] = SpatialAlgebra.dot6(bodies.axis, sj, subtreeWrenchRate, si);
-                    }
+                    continue;
                 }
+                final int sj = 6 * j;
+                final double jx = axis[sj];
+                final double jy = axis[sj + 1];
+                final double jz = axis[sj + 2];
+                final double ja = axis[sj + 3];
+                final double jb = axis[sj + 4];
+                final double jc = axis[sj + 5];
+                final double jrx = rate[sj];
+                final double jry = rate[sj + 1];
+                final double jrz = rate[sj + 2];
+                final double jra = rate[sj + 3];
+                final double jrb = rate[sj + 4];
+                final double jrc = rate[sj + 5];
+                final int ij = ci * n + cj;
+                final int ji = cj * n + ci;
+                final double mij = ux * jx + uy * jy + uz * jz + ua * ja + ub * jb + uc * jc;
+                massMatrix[ij] = mij;
+                massMatrix[ji] = mij;
+                dtauDqd[ij] = wa * ja + wb * jb + wc * jc
+                    + 2.0 * (ux * jrx + uy * jry + uz * jrz + ua * jra + ub * jrb + uc * jrc);
+                dtauDqd[ji] = phix * jx + phiy * jy + phiz * jz + phia * ja + phib * jb + phic * jc;
+                dtauDq[ij] = ux * da[sj] + uy * da[sj + 1] + uz * da[sj + 2] + ua * da[sj + 3] + ub * da[sj + 4]
+                    + uc * da[sj + 5] + wa * jra + wb * jrb + wc * jrc;
+                dtauDq[ji] = psix * jx + psiy * jy + psiz * jz + psia * ja + psib * jb + psic * jc;
             }
         }
-        bodies.zeroUncoupledEntries(dtauDq);
+    }
+
+    /** Adds body i's subtree sums (inertia, momentum, coupling block, wrench) into its parent p's. */
+    private void addSubtree(final int i, final int p)
+    {
+        final BaseFrameBodies b = bodies;
+        b.compositeMass[p] += b.compositeMass[i];
+        for (int c = 0; c < 3; c++)
+        {
+            b.compositeFirstMoment[3 * p + c] += b.compositeFirstMoment[3 * i + c];
+            b.compositeMomentum[3 * p + c] += b.compositeMomentum[3 * i + c];
+        }
+        for (int c = 0; c < 9; c++)
+        {
+            b.compositeInertia[9 * p + c] += b.compositeInertia[9 * i + c];
+            b.compositeCoupling[9 * p + c] += b.compositeCoupling[9 * i + c];
+        }
+        final double[] f = newtonEuler.wrench;
+        for (int c = 0; c < 6; c++)
+        {
+            f[6 * p + c] += f[6 * i + c];
+        }
     }
 }
