@@ -24,17 +24,21 @@ final class ShippedPdGainsTest
     private static final int POSES = 2_000;
 
     /**
-     * Velocity loop: torque -kd qd computed from the state one period old and held for one period
-     * gives qd[k+1] = qd[k] - a qd[k-1], a = kd T / M_jj; z^2 - z + a has both roots inside the unit
-     * circle iff 0 &lt; a &lt; 1. Requiring a &lt; 1 keeps the loop stable even with a period of transport delay.
+     * Velocity loop: torque -kd qd computed from a state d periods old and held for one period gives
+     * qd[k+1] = qd[k] - a qd[k-d], a = kd T / M_jj. With d = 1 (the state of the last period),
+     * z^2 - z + a is stable iff 0 &lt; a &lt; 1. In real time the adapter's sample and the loop's tick
+     * run on two clocks, so a state is now and then a period late: d = 2, z^3 - z^2 + a, stable iff
+     * 0 &lt; a &lt; (sqrt 5 - 1) / 2 = 0.618. The gains must keep that bound, with margin (a &lt; 0.5):
+     * at 0.68 on joint 6 the simulated Panda, held in ENABLED at 1 kHz, reached its velocity limit
+     * within 3.2 s (a soak run).
      */
     @Test
-    void pdDampingKeepsEverySampledVelocityLoopStableWithOnePeriodOfDelay() throws IOException
+    void pdDampingKeepsEverySampledVelocityLoopStableWithTwoPeriodsOfDelay() throws IOException
     {
         forEveryJointAndPose((file, j, mjj, s, periodS) ->
         {
             final double a = s.pdKd()[j] * periodS / mjj;
-            return a < 1.0 ? null : file + " joint " + j + ": kd T / M_jj = " + a + " >= 1 (M_jj = " + mjj + ")";
+            return a < 0.5 ? null : file + " joint " + j + ": kd T / M_jj = " + a + " >= 0.5 (M_jj = " + mjj + ")";
         });
     }
 
