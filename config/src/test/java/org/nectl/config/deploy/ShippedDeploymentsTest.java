@@ -45,7 +45,7 @@ final class ShippedDeploymentsTest
         assertArrayEquals(CycleSettings.filled(7, OMEGA * OMEGA), cycle.kp(), 0.01);
         assertArrayEquals(CycleSettings.filled(7, 2.0 * OMEGA), cycle.kd(), 0.01);
         assertArrayEquals(new double[] {600, 600, 600, 600, 250, 150, 50}, cycle.pdKp(), 0.0);
-        assertArrayEquals(new double[] {50, 50, 50, 20, 15, 20, 3}, cycle.pdKd(), 0.0);
+        assertArrayEquals(new double[] {45, 50, 30, 20, 10, 13, 2}, cycle.pdKd(), 0.0);
         assertEquals(new PlannerEndpoint("127.0.0.1", 47_600), config.planner());
         assertEquals(TelemetrySettings.defaults(), config.telemetry());
         assertEquals(HardwareSettings.defaults(), config.hardware());
