@@ -2,6 +2,8 @@ package org.nectl.service.loop;
 
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 import org.nectl.config.deploy.AeronSettings;
@@ -10,6 +12,7 @@ import org.nectl.config.deploy.DeploymentMode;
 import org.nectl.config.deploy.HardwareSettings;
 import org.nectl.config.deploy.PlannerAuthenticationSettings;
 import org.nectl.config.deploy.TelemetrySettings;
+import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlLaw;
@@ -54,6 +57,10 @@ public record ServiceSettings(
 {
     /** Planner id that {@link #defaults} generates a key for. */
     public static final long DEFAULT_PLANNER_ID = 1;
+    /** Largest default kd T / M_jj: below 0.618, the bound with a state two periods old. */
+    static final double MAX_DAMPING_RATIO = 0.45;
+    private static final int DAMPING_POSES = 500;
+    private static final long DAMPING_POSE_SEED = 20_261_125L;
 
     /**
      * Settings for a rigid robot: the mixed rigid/elastic law is not available.
@@ -92,7 +99,7 @@ public record ServiceSettings(
     {
         return new ServiceSettings(
             model,
-            CycleSettings.defaults(model.dof(), periodNs),
+            sampledDampingDefaults(model, periodNs),
             LoopMode.REALTIME,
             ThreadPlacement.NONE,
             AeronConfig.embeddedDefaults(),
@@ -102,6 +109,48 @@ public record ServiceSettings(
             TelemetryConfig.ipcDefaults(),
             ControlLaw.COMPUTED_TORQUE,
             SafetySettings.defaults(model.dof()));
+    }
+
+    /**
+     * {@link CycleSettings#defaults} with each joint's PD damping capped so that the sampled
+     * velocity loop stays stable with a state two periods old: kd T / M_jj below 0.5 against the
+     * bound 0.618 (docs/DEPLOYMENT.md, "The shipped Panda gains"), M_jj taken at its smallest over
+     * seeded random poses within the joint limits. The flat default damping of 10 N m s/rad gives
+     * 2.04 on the Panda's wrist. Not real-time safe.
+     */
+    static CycleSettings sampledDampingDefaults(final RobotModel model, final long periodNs)
+    {
+        final CycleSettings defaults = CycleSettings.defaults(model.dof(), periodNs);
+        final int n = model.dof();
+        final double[] smallest = new double[n];
+        Arrays.fill(smallest, Double.POSITIVE_INFINITY);
+        final MassMatrix massMatrix = new MassMatrix(model);
+        final double[] m = new double[n * n];
+        final double[] q = new double[n];
+        final SplittableRandom random = new SplittableRandom(DAMPING_POSE_SEED);
+        for (int pose = 0; pose < DAMPING_POSES; pose++)
+        {
+            for (int j = 0; j < n; j++)
+            {
+                final double low = Math.max(model.limits(j).positionMin(), -Math.PI);
+                final double high = Math.min(model.limits(j).positionMax(), Math.PI);
+                q[j] = low + (high - low) * random.nextDouble();
+            }
+            massMatrix.compute(q, m);
+            for (int j = 0; j < n; j++)
+            {
+                smallest[j] = Math.min(smallest[j], m[j * n + j]);
+            }
+        }
+        final double periodS = periodNs * 1e-9;
+        final double[] pdKd = defaults.pdKd().clone();
+        for (int j = 0; j < n; j++)
+        {
+            pdKd[j] = Math.min(pdKd[j], MAX_DAMPING_RATIO * smallest[j] / periodS);
+        }
+        return new CycleSettings(periodNs, defaults.kp(), defaults.kd(), defaults.pdKp(), pdKd, defaults.gravity(),
+            defaults.heartbeatTimeoutNs(), defaults.maxMissingStates(), defaults.commandTimeoutNs(), defaults.positionMargin(),
+            defaults.maxSaturatedTicks(), defaults.frictionFeedforward());
     }
 
     /**
