@@ -222,10 +222,7 @@ final class NewtonEulerPasses
         }
     }
 
-    /**
-     * Child wrenches summed into their parents, leaves first (eqs. 28-30); also keeps each child's
-     * force in its parent's frame, which the derivative passes reuse.
-     */
+    /** Child wrenches summed into their parents, leaves first (eqs. 28-30). */
     void backwardPass()
     {
         final double[] r = tree.rotation;
