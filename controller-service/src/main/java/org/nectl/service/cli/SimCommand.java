@@ -20,6 +20,7 @@ import org.nectl.hw.InjectedFault;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulatedArmConfig;
+import org.nectl.hw.SimulatedArmWarmUp;
 import org.nectl.hw.SimulationMode;
 import org.nectl.service.loop.ThreadPinning;
 import org.nectl.service.loop.ThreadPlacement;
@@ -130,6 +131,11 @@ final class SimCommand implements Callable<Integer>
     // simulator on the other starved the embedded media driver past its 10 s keepalive, with or
     // without a warm-up of its physics first. Give the process a high time-sharing weight instead
     // (nice -n -20) and a quiet host.
+    @Option(names = "--warmup-periods", paramLabel = "N", defaultValue = "" + SimulatedArmWarmUp.DEFAULT_PERIODS,
+        description = "Powered periods a throwaway copy of the arm is stepped before the link opens, so the physics is "
+            + "compiled before the controller's ENABLE; 0 for none; default ${DEFAULT-VALUE}.")
+    private int warmupPeriods;
+
     @Option(names = "--core", paramLabel = "CPU", defaultValue = "-1", description = "CPU to pin the adapter thread to; default none.")
     private int core;
 
@@ -149,6 +155,17 @@ final class SimCommand implements Callable<Integer>
             arm = new SimulatedArm(robot, armConfig(model));
             settings = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6));
             placement = new ThreadPlacement(core, 0);
+            if (warmupPeriods < 0)
+            {
+                throw new IllegalArgumentException("--warmup-periods must be 0 or more, got " + warmupPeriods);
+            }
+            if (warmupPeriods > 0)
+            {
+                final long startNs = System.nanoTime();
+                final boolean finite = SimulatedArmWarmUp.run(robot, armConfig(model), warmupPeriods);
+                System.err.printf(Locale.ROOT, "nectl sim: physics warmed up: %d powered periods of a copy in %.0f ms%s%n",
+                    warmupPeriods, (System.nanoTime() - startNs) / 1e6, finite ? "" : " (the copy's physics failed)");
+            }
         }
         catch (final DescriptionException | IllegalArgumentException e)
         {

@@ -1,0 +1,77 @@
+package org.nectl.hw;
+
+import org.nectl.core.dynamics.GravityTorques;
+import org.nectl.core.elastic.ElasticRobotModel;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.simulation.ArmSimulator;
+import org.nectl.transport.JointStateSample;
+import org.nectl.transport.sbe.DriveMode;
+
+/**
+ * Runs a throwaway copy of a simulated arm with its drives powered, holding itself against
+ * gravity, so that the JIT has compiled the powered physics before the real arm goes live. A
+ * simulated arm starts braked, and braked periods do not integrate the dynamics: without this, the
+ * first periods after the controller's ENABLE run the forward dynamics interpreted, take
+ * milliseconds each, and the controller sees no new state for several periods in a row (the
+ * STATE_MISSING fault of the 1 kHz soak run, docs/SAFETY.md).
+ *
+ * <p>The copy shares nothing with the live arm but the model: no faults, no noise, no latency.
+ * Not real-time safe; run it before the adapter starts.
+ */
+public final class SimulatedArmWarmUp
+{
+    /** Enough powered periods for C2 to compile the step and its forward dynamics (about 10^4 invocations each). */
+    public static final int DEFAULT_PERIODS = 20_000;
+
+    private SimulatedArmWarmUp()
+    {
+    }
+
+    /**
+     * Steps a powered copy of the arm, commanding the gravity torque of its current pose each
+     * period.
+     *
+     * @param robot the simulated robot, as given to the live arm.
+     * @param config the live arm's settings; only period, substeps, torque limits, initial pose and
+     *     gravity are used.
+     * @param periods periods to step, at least 1.
+     * @return the copy's state at the end is finite: false would mean the physics failed, which the
+     *     live arm would report as a drive fault too.
+     */
+    public static boolean run(final ElasticRobotModel robot, final SimulatedArmConfig config, final int periods)
+    {
+        if (periods < 1)
+        {
+            throw new IllegalArgumentException("warm-up periods must be at least 1, got " + periods);
+        }
+        final RobotModel model = robot.links();
+        final double[] g = config.gravity();
+        final SimulatedArmConfig copy = new SimulatedArmConfig(model)
+            .periodNs(config.periodNs())
+            .substeps(config.substeps())
+            .torqueLimitNm(config.torqueLimitNm())
+            .initialQ(config.initialQ())
+            .gravity(g[0], g[1], g[2]);
+        final SimulatedArm arm = new SimulatedArm(robot, copy);
+        final GravityTorques gravity = new GravityTorques(model);
+        gravity.gravity(g[0], g[1], g[2]);
+        final double[] q = new double[model.dof()];
+        final double[] tau = new double[model.dof()];
+        final JointStateSample sample = new JointStateSample(model.dof());
+        boolean ok = true;
+        for (int period = 0; period < periods && ok; period++)
+        {
+            arm.truePositions(q);
+            gravity.compute(q, tau);
+            arm.command(tau, DriveMode.TORQUE, true);
+            ok = arm.step() == ArmSimulator.STEP_OK;
+            arm.sample(sample);
+        }
+        arm.truePositions(q);
+        for (final double value : q)
+        {
+            ok &= Double.isFinite(value);
+        }
+        return ok;
+    }
+}
