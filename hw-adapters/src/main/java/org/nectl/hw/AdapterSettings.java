@@ -6,9 +6,14 @@ package org.nectl.hw;
  * @param adapterId identity sent in every heartbeat, 0..2^32-1.
  * @param watchdogTimeoutNs longest gap between MotorCommands before the drives go to zero torque, ns.
  * @param heartbeatPeriodNs period of the AdapterHeartbeat, ns.
+ * @param syncShiftNs realtime simulated arm: where in the controller's period its own period ends
+ *     (after the tick start stamped on each MotorCommand), ns, 0 to period - 1; {@link #FREE_RUNNING}
+ *     for a period schedule of its own.
  */
-public record AdapterSettings(long adapterId, long watchdogTimeoutNs, long heartbeatPeriodNs)
+public record AdapterSettings(long adapterId, long watchdogTimeoutNs, long heartbeatPeriodNs, long syncShiftNs)
 {
+    /** {@link #syncShiftNs} of an adapter that keeps its own period schedule. */
+    public static final long FREE_RUNNING = -1;
     /** Default watchdog timeout: 20 ms, 20 periods at 1 kHz. */
     public static final long DEFAULT_WATCHDOG_TIMEOUT_NS = 20_000_000L;
     /** Default heartbeat period: 10 ms (100 Hz). */
@@ -26,9 +31,34 @@ public record AdapterSettings(long adapterId, long watchdogTimeoutNs, long heart
             throw new IllegalArgumentException("watchdog timeout and heartbeat period must be positive, got "
                 + watchdogTimeoutNs + " ns and " + heartbeatPeriodNs + " ns");
         }
+        if (syncShiftNs < FREE_RUNNING)
+        {
+            throw new IllegalArgumentException("sync shift must be 0 or more (or FREE_RUNNING), got " + syncShiftNs + " ns");
+        }
     }
 
-    /** @return adapter 1, 20 ms watchdog, 100 Hz heartbeat. */
+    /**
+     * A free-running adapter.
+     *
+     * @param adapterId identity sent in every heartbeat.
+     * @param watchdogTimeoutNs longest gap between MotorCommands, ns.
+     * @param heartbeatPeriodNs period of the AdapterHeartbeat, ns.
+     */
+    public AdapterSettings(final long adapterId, final long watchdogTimeoutNs, final long heartbeatPeriodNs)
+    {
+        this(adapterId, watchdogTimeoutNs, heartbeatPeriodNs, FREE_RUNNING);
+    }
+
+    /**
+     * @param shiftNs see {@link #syncShiftNs}.
+     * @return these settings, synchronised to the controller's ticks with that shift.
+     */
+    public AdapterSettings synchronisedAt(final long shiftNs)
+    {
+        return new AdapterSettings(adapterId, watchdogTimeoutNs, heartbeatPeriodNs, shiftNs);
+    }
+
+    /** @return adapter 1, 20 ms watchdog, 100 Hz heartbeat, free running. */
     public static AdapterSettings defaults()
     {
         return new AdapterSettings(1, DEFAULT_WATCHDOG_TIMEOUT_NS, DEFAULT_HEARTBEAT_PERIOD_NS);

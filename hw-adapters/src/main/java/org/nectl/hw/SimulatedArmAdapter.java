@@ -15,7 +15,14 @@ import org.nectl.transport.sbe.AdapterState;
  * when the process ran a little late, the simulation frozen when it ran later; the newest encoder
  * sample is published with its time on the arm's clock as timestamp and the period number as
  * sequence (a gap in sequences is a lost or skipped sample). The watchdog runs on the clock. Heartbeats at their
- * period of clock time.
+ * period of clock time. Synchronised (a {@link AdapterSettings#syncShiftNs} of 0 or more), the
+ * period schedule locks to the controller's ticks as drives on a distributed-clock fieldbus do:
+ * each fresh MotorCommand (stamped with the start of its tick, at most half a period old) moves the
+ * end of the arm's period 1/{@value #SYNC_GAIN} of the way towards tick start + shift. With the
+ * shift at half a period each sample is published mid-way between two ticks, so the controller
+ * sees exactly one new state per tick unless the simulator is half a period late; free running,
+ * the two schedules drift into phase now and then, and jitter alone leaves ticks without a state.
+ * The arm's clock is not moved: every sample still lies exactly one period after the last.
  *
  * <p><b>Lockstep</b> (the contract with the controller): at start JointState sequence 0 (simulated
  * time 0) is published, and re-published every {@value #LOCKSTEP_REPUBLISH_NS} ns of clock time
@@ -46,6 +53,8 @@ public final class SimulatedArmAdapter implements HardwareAdapter
     public static final long LOCKSTEP_REPUBLISH_NS = 100_000_000L;
     /** Realtime: most elapsed periods integrated at once; further behind, the simulation freezes. */
     static final int MAX_LAG_PERIODS = 10;
+    /** Realtime, synchronised: the fraction 1/SYNC_GAIN of the phase error corrected per command. */
+    static final int SYNC_GAIN = 16;
 
     private final SimulatedArm arm;
     private final AdapterLink link;
@@ -55,6 +64,7 @@ public final class SimulatedArmAdapter implements HardwareAdapter
     private final AdapterWatchdog watchdog;
     private final long periodNs;
     private final long heartbeatPeriodNs;
+    private final long syncShiftNs;
     private final JointStateSample state;
     private final MotorCommandSample command;
     private final HeartbeatSample heartbeat = new HeartbeatSample();
@@ -66,7 +76,10 @@ public final class SimulatedArmAdapter implements HardwareAdapter
     private volatile boolean linkReleased;
     private volatile long linkLostNs;
     private long nextPeriodNs;
-    /** Wall-clock time the simulation was frozen for while the process lagged; the arm's clock excludes it. */
+    /**
+     * Clock time minus the arm's time at a period end: the time the simulation was frozen for while
+     * the process lagged, plus the phase corrections of synchronisation.
+     */
     private long frozenNs;
     private long nextHeartbeatNs;
     private long nextClockHeartbeatNs;
@@ -103,6 +116,12 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         watchdog = new AdapterWatchdog(settings.watchdogTimeoutNs());
         periodNs = arm.periodNs();
         heartbeatPeriodNs = settings.heartbeatPeriodNs();
+        if (settings.syncShiftNs() >= periodNs)
+        {
+            throw new IllegalArgumentException("sync shift " + settings.syncShiftNs() + " ns is not within the period of "
+                + periodNs + " ns");
+        }
+        syncShiftNs = settings.syncShiftNs();
         state = new JointStateSample(arm.dof());
         command = new MotorCommandSample(arm.dof());
         heartbeat.adapterId(settings.adapterId());
@@ -218,6 +237,7 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         if (!linkLost && !arm.stalled() && link.pollMotorCommand(command) > 0)
         {
             accept(nowNs);
+            synchronise(nowNs);
             work++;
         }
         if (nowNs - nextPeriodNs >= 0)
@@ -296,6 +316,24 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         lastCommandSequence = command.sequence();
         watchdog.commandReceived(nowNs);
         arm.command(command.tau(), command.mode(), command.enable());
+    }
+
+    /** Moves the next period end towards the command's tick start + shift; see the class comment. */
+    private void synchronise(final long nowNs)
+    {
+        final long tickNs = command.timestampNs();
+        if (syncShiftNs == AdapterSettings.FREE_RUNNING || nowNs - tickNs < 0 || nowNs - tickNs > periodNs / 2)
+        {
+            return;
+        }
+        long errorNs = Math.floorMod(nextPeriodNs - tickNs - syncShiftNs, periodNs);
+        if (errorNs > periodNs / 2)
+        {
+            errorNs -= periodNs;
+        }
+        final long correctionNs = errorNs / SYNC_GAIN;
+        nextPeriodNs -= correctionNs;
+        frozenNs -= correctionNs;
     }
 
     /**

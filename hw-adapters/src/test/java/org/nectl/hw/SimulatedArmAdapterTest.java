@@ -362,8 +362,8 @@ class SimulatedArmAdapterTest
     }
 
     /**
-     * One realtime period through the adapter (command in, step, state and heartbeat out over IPC)
-     * allocates nothing.
+     * One realtime period through the adapter (command in, synchronisation to its tick stamp, step,
+     * state and heartbeat out over IPC) allocates nothing.
      */
     @Test
     void aRealtimePeriodThroughTheAdapterAllocatesNothing()
@@ -372,14 +372,15 @@ class SimulatedArmAdapterTest
         {
             final CachedNanoClock clock = new CachedNanoClock();
             final SimulatedArm arm = new SimulatedArm(MODEL, config().countsPerRevolution(1 << 20).noise(1e-5, 1e-4, SEED));
-            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink, AdapterSettings.defaults(),
-                SimulationMode.REALTIME, clock, NO_CRASH);
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink,
+                AdapterSettings.defaults().synchronisedAt(PERIOD_NS / 2), SimulationMode.REALTIME, clock, NO_CRASH);
             final JointStateSample state = new JointStateSample(DOF);
             final HeartbeatSample heartbeat = new HeartbeatSample();
             final MotorCommandSample command = new MotorCommandSample(DOF);
             command.mode(DriveMode.TORQUE).enable(true);
             final long bytes = AllocationMeter.bytesAllocated(() ->
             {
+                command.timestampNs(clock.nanoTime() - PERIOD_NS / 4);
                 link.controllerLink.publishMotorCommand(command);
                 clock.advance(PERIOD_NS);
                 adapter.doWork();
@@ -420,6 +421,84 @@ class SimulatedArmAdapterTest
             assertEquals(0L, bytes, "bytes allocated over 20000 lockstep periods");
             assertEquals(arm.stepCount(), state.sequence(), "every command advanced the arm one period");
             assertEquals(0L, adapter.staleCommandCount());
+        }
+    }
+
+    /**
+     * Synchronised at half a period, the adapter's periods come to end half a period after the
+     * controller's ticks start (from 900 us off at the start, within the 10 us the test clock
+     * steps by), so exactly one new state arrives per tick, and the samples stay exactly one
+     * period apart on the arm's clock. Free running, the same adapter keeps its own phase.
+     */
+    @Test
+    void aSynchronisedRealtimeAdapterEndsItsPeriodsHalfAPeriodAfterEachTick()
+    {
+        final long[] synchronised = publicationPhases(
+            new AdapterSettings(7, 1_000 * PERIOD_NS, 100 * PERIOD_NS).synchronisedAt(PERIOD_NS / 2));
+        final long[] free = publicationPhases(new AdapterSettings(7, 1_000 * PERIOD_NS, 100 * PERIOD_NS));
+        for (int tick = 0; tick < synchronised.length; tick++)
+        {
+            assertTrue(Math.abs(synchronised[tick] - PERIOD_NS / 2) <= SYNC_TEST_STEP_NS,
+                "tick " + tick + ": state published " + synchronised[tick] + " ns after the tick start");
+            assertEquals(PERIOD_NS - SYNC_TEST_PHASE_NS, free[tick], "free running, tick " + tick);
+        }
+    }
+
+    private static final long SYNC_TEST_STEP_NS = 10_000L;
+    private static final long SYNC_TEST_PHASE_NS = 100_000L;
+
+    /**
+     * Runs the adapter on a clock stepped by 10 us, with controller ticks starting 100 us after each
+     * of its own period ends, a command stamped with each tick start, and returns, for the last 50
+     * of 300 ticks, the time from the tick start to the one state published before the next tick.
+     */
+    private static long[] publicationPhases(final AdapterSettings settings)
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final CachedNanoClock clock = new CachedNanoClock();
+            final long startNs = clock.nanoTime();
+            final SimulatedArm arm = new SimulatedArm(MODEL, config());
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink, settings,
+                SimulationMode.REALTIME, clock, NO_CRASH);
+            final JointStateSample state = new JointStateSample(DOF);
+            final MotorCommandSample command = new MotorCommandSample(DOF);
+            adapter.doWork();
+            LinkFixture.awaitCondition(() -> link.controllerLink.pollJointState(state) > 0, "JointState 0");
+            long lastSequence = state.sequence();
+            long lastTimestampNs = state.timestampNs();
+            final int ticks = 300;
+            final long[] phases = new long[50];
+            for (int tick = 1; tick <= ticks; tick++)
+            {
+                final long tickNs = startNs + SYNC_TEST_PHASE_NS + tick * PERIOD_NS;
+                command.sequence(tick).jointStateSequence(lastSequence).timestampNs(tickNs).mode(DriveMode.ZERO_TORQUE)
+                    .enable(true);
+                LinkFixture.awaitCondition(() -> link.controllerLink.publishMotorCommand(command) > 0, "MotorCommand");
+                int states = 0;
+                while (clock.nanoTime() - (tickNs + PERIOD_NS) < 0)
+                {
+                    clock.advance(SYNC_TEST_STEP_NS);
+                    adapter.doWork();
+                    if (link.controllerLink.pollJointState(state) > 0)
+                    {
+                        states++;
+                        assertEquals(lastSequence + 1, state.sequence(), "one period per state");
+                        assertEquals(lastTimestampNs + PERIOD_NS, state.timestampNs(), "samples one period apart on the arm's clock");
+                        lastSequence = state.sequence();
+                        lastTimestampNs = state.timestampNs();
+                        if (tick > ticks - phases.length)
+                        {
+                            phases[tick - 1 - (ticks - phases.length)] = clock.nanoTime() - tickNs;
+                        }
+                    }
+                }
+                if (tick > ticks - phases.length)
+                {
+                    assertEquals(1, states, "states between tick " + tick + " and the next");
+                }
+            }
+            return phases;
         }
     }
 

@@ -131,6 +131,11 @@ final class SimCommand implements Callable<Integer>
     // simulator on the other starved the embedded media driver past its 10 s keepalive, with or
     // without a warm-up of its physics first. Give the process a high time-sharing weight instead
     // (nice -n -20) and a quiet host.
+    @Option(names = "--free-running",
+        description = "Realtime: keep a period schedule of its own instead of locking it to the controller's ticks "
+            + "(by default each period ends half a period after a tick starts, as drives on a distributed-clock bus do).")
+    private boolean freeRunning;
+
     @Option(names = "--warmup-periods", paramLabel = "N", defaultValue = "" + SimulatedArmWarmUp.DEFAULT_PERIODS,
         description = "Powered periods a throwaway copy of the arm is stepped before the link opens, so the physics is "
             + "compiled before the controller's ENABLE; 0 for none; default ${DEFAULT-VALUE}.")
@@ -153,7 +158,8 @@ final class SimCommand implements Callable<Integer>
             model = robot.links();
             simulationMode = mode();
             arm = new SimulatedArm(robot, armConfig(model));
-            settings = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6));
+            final AdapterSettings free = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6));
+            settings = freeRunning || simulationMode != SimulationMode.REALTIME ? free : free.synchronisedAt(periodUs * 1_000L / 2);
             placement = new ThreadPlacement(core, 0);
             if (warmupPeriods < 0)
             {
@@ -205,8 +211,11 @@ final class SimCommand implements Callable<Integer>
             {
                 transport.registerBufferUser(() -> adapter.linkReleased() || runner.isClosed());
                 transport.onLoss(barrier::signal);
-                System.err.printf(Locale.ROOT, "nectl sim: %s, %d joints, %s, period %d us, %d substeps, aeron dir %s%n",
-                    model.name(), model.dof(), simulationMode.name().toLowerCase(Locale.ROOT), periodUs, substeps, directory);
+                System.err.printf(Locale.ROOT, "nectl sim: %s, %d joints, %s, period %d us, %d substeps, %s, aeron dir %s%n",
+                    model.name(), model.dof(), simulationMode.name().toLowerCase(Locale.ROOT), periodUs, substeps,
+                    settings.syncShiftNs() == AdapterSettings.FREE_RUNNING ? "own period schedule"
+                        : String.format(Locale.ROOT, "periods end %d us after the controller's ticks start", settings.syncShiftNs() / 1_000),
+                    directory);
                 AgentRunner.startOnThread(runner, task -> new Thread(() ->
                 {
                     System.err.println("nectl sim: " + ThreadPinning.placeCurrentThread(placement, "adapter thread"));
