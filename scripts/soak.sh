@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Soak run (not part of the default tests): the controller service in realtime mode at 1 kHz, the
-# simulated Panda in its own process, and a planner looping the demo move (each joint out and back,
-# enable once, then one move after another) for --duration seconds. After --warmup seconds it
+# simulated Panda in its own process (its periods locked to the loop's ticks), and one planner
+# process sending the demo move (each joint out and back; enable once, then a move every 4.5 s)
+# for --duration seconds. After --warmup seconds it
 # takes a baseline; at the end it reports deadline misses and overruns over the measured window,
 # heap growth after warm-up (live heap after a full GC at both ends: none expected), young/full GCs,
 # controller faults and events (none expected), and the service's own summary (tick percentiles).
@@ -10,7 +11,9 @@
 #                   [--core CPU] [--priority P] [--sim-core CPU] [--nice N] [--out DIR]
 #
 # Defaults: 3600 s, 30 s warm-up, 1000 us, max_missing_states 2 (the shipped supervision), no
-# pinning, default scheduling, output in a fresh /tmp/nectl-soak.* directory. --priority gives the
+# pinning, default scheduling, output in a fresh /tmp/nectl-soak.* directory. --core pins the control
+# loop to that CPU and runs everything else the script starts on the other CPUs, as isolcpus would
+# on the control PC. --priority gives the
 # control loop a SCHED_FIFO priority (root or CAP_SYS_NICE, real-time throttling off: see
 # docs/DEPLOYMENT.md); --nice runs the service and the simulator at that nice value (e.g. -20, so
 # that other work on the host does not starve the media driver and the simulator); with
@@ -31,6 +34,7 @@ sim_core=-1
 nice_value=0
 heap_slack_kb=512
 out=""
+args=("$@")
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration="$2"; shift 2 ;;
@@ -43,7 +47,7 @@ while [ $# -gt 0 ]; do
     --nice) nice_value="$2"; shift 2 ;;
     --heap-slack-kb) heap_slack_kb="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "soak: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -51,6 +55,15 @@ for n in "$duration" "$warmup" "$period_us" "$missing" "$heap_slack_kb" "$priori
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "soak: options take whole numbers, got '$n'" >&2; exit 2; }
 done
 [ "$duration" -gt "$warmup" ] || { echo "soak: --duration must exceed --warmup" >&2; exit 2; }
+
+# With --core the control loop's CPU is kept for the loop alone, as isolcpus would on the control PC:
+# everything this script starts runs on the other CPUs, and the loop thread pins itself to --core.
+if [ "$core" != "-1" ] && [ -z "${NECTL_SOAK_CONFINED:-}" ]; then
+  others=$(seq 0 $(( $(nproc --all) - 1 )) | grep -vx "$core" | paste -sd, -)
+  [ -n "$others" ] || { echo "soak: --core $core leaves no CPU for the rest" >&2; exit 2; }
+  export NECTL_SOAK_CONFINED="$others"
+  exec taskset -c "$others" "$0" "${args[@]}"
+fi
 
 out="${out:-$(mktemp -d /tmp/nectl-soak.XXXXXX)}"
 mkdir -p "$out"
@@ -98,25 +111,12 @@ pids+=("$!")
 monitor=$!
 pids+=("$monitor")
 
-# Planner: enable once, then the demo move (4 s, from and back to the ready pose) again whenever
-# the previous one has ended, until the end of the run. `nectl plan` returns once the trajectory is
-# acknowledged, so the loop waits out the move before sending the next one.
+# Planner: one process that stays up for the whole run (as a real planner does), enabling once and
+# then sending the demo move (4 s, from and back to the ready pose) every 4.5 s. It stops at the
+# first move not acknowledged.
 planner() {
-  local end=$1 first=1 moves=0 failed=0
-  while [ "$(date +%s)" -lt "$end" ]; do
-    local enable=()
-    [ $first -eq 1 ] && enable=(--enable)
-    local sent=$(date +%s%N)
-    if "$nectl" plan --target "127.0.0.1:$port" --key-file "$root/config/deploy/keys/development.keys" "${enable[@]}" --demo --duration 4 --amplitude 0.3 \
-        --start "$ready" >> "$out/planner.log" 2>&1; then
-      moves=$((moves + 1)); first=0
-    else
-      failed=$((failed + 1))
-    fi
-    echo "$moves $failed" > "$out/planner.count"
-    local left_ms=$(( 4500 - ($(date +%s%N) - sent) / 1000000 ))
-    [ "$left_ms" -le 0 ] || sleep "$(printf '%d.%03d' $((left_ms / 1000)) $((left_ms % 1000)))"
-  done
+  "$nectl" plan --target "127.0.0.1:$port" --key-file "$root/config/deploy/keys/development.keys" --enable --demo --duration 4 \
+    --amplitude 0.3 --start "$ready" --repeat $(( (duration * 10) / 45 )) --every 4.5 >> "$out/planner.log" 2>&1 || true
 }
 # One Telemetry sample as CSV: the counters at that moment.
 sample() {
@@ -131,8 +131,7 @@ for _ in $(seq 1 60); do
   sample "$out/probe.csv"
   [ "$(field "$out/probe.csv" jointStateSequence 2>/dev/null || echo 0)" -gt 100 ] 2>/dev/null && break
 done
-start=$(date +%s)
-planner $((start + duration)) &
+planner &
 pids+=("$!")
 # Live heap after a full GC, KiB, and the GC counts: "used ygc fgc".
 heap() {
@@ -159,10 +158,12 @@ state=$(field "$out/end.csv" state)
 fault_events=$(awk -F, 'NR > 1 && $4 == "FAULT"' "$out/events.csv" | wc -l)
 refused=$(awk -F, 'NR > 1 && $4 == "COMMAND_REJECTED"' "$out/events.csv" | wc -l)
 events=$(( $(wc -l < "$out/events.csv") - 1 ))
-read -r moves failed < "$out/planner.count"
+moves=$(grep -c '^trajectory .* accepted' "$out/planner.log" || true)
+failed=$(grep -c '^trajectory ' "$out/planner.log" || true)
+failed=$((failed - moves))
 growth=$((heap1 - heap0))
 {
-  echo "nectl soak: $duration s at $period_us us, warm-up $warmup s, max_missing_states $missing, host $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "nectl soak: $duration s at $period_us us, warm-up $warmup s, max_missing_states $missing, host $(nproc --all) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "  loop: $(grep -h -m1 -o 'control loop .*' "$out/service.log")"
   echo "  simulator: $(grep -h -m1 -o 'adapter thread .*' "$out/sim.log"), idle $sim_idle; service and simulator at nice $nice_value"
   echo "  measured window: $ticks ticks, $misses deadline misses, $overruns overruns, $missing_states ticks without a new JointState"

@@ -119,6 +119,14 @@ final class PlanCommand implements Callable<Integer>
             + "(a --file needs --model).")
     private Double streamRateHz;
 
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+        description = "Send the trajectory N times from this one process (a planner that stays up); default ${DEFAULT-VALUE}.")
+    private int repeat;
+
+    @Option(names = "--every", paramLabel = "S",
+        description = "With --repeat: seconds from one trajectory's start to the next; default its duration + 0.5 s.")
+    private Double everyS;
+
     @Option(names = "--model", paramLabel = "FILE",
         description = "Robot description (.yaml, .urdf): checks the trajectory against its limits; needed to stream a --file.")
     private Path modelFile;
@@ -186,10 +194,26 @@ final class PlanCommand implements Callable<Integer>
         }
         if (status == 0 && trajectory != null)
         {
-            status = streamRateHz != null
-                ? stream(client, curve, trajectory.jointCount(), trajectory.durationS(), out)
-                : report(out, "trajectory of " + trajectory.waypointCount() + " waypoints, " + trajectory.durationS() + " s",
-                    client.sendTrajectory(trajectory));
+            final long everyNs = Math.round((everyS != null ? everyS : trajectory.durationS() + 0.5) * 1e9);
+            final long startNs = System.nanoTime();
+            int sent = 0;
+            while (status == 0 && sent < repeat)
+            {
+                final long dueNs = startNs + sent * everyNs;
+                for (long waitNs = dueNs - System.nanoTime(); waitNs > 0; waitNs = dueNs - System.nanoTime())
+                {
+                    LockSupport.parkNanos(waitNs);
+                }
+                status = streamRateHz != null
+                    ? stream(client, curve, trajectory.jointCount(), trajectory.durationS(), out)
+                    : report(out, "trajectory of " + trajectory.waypointCount() + " waypoints, " + trajectory.durationS() + " s",
+                        client.sendTrajectory(trajectory));
+                sent++;
+            }
+            if (repeat > 1)
+            {
+                out.printf(Locale.ROOT, "repeat: %d of %d trajectories accepted%n", status == 0 ? sent : sent - 1, repeat);
+            }
         }
         if (status == 0 && hold)
         {
@@ -271,6 +295,18 @@ final class PlanCommand implements Callable<Integer>
         if (streamRateHz != null && file == null && !demo)
         {
             throw new IllegalArgumentException("--stream needs a trajectory: --file or --demo");
+        }
+        if (repeat < 1)
+        {
+            throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
+        }
+        if (everyS != null && !(everyS > 0.0 && everyS <= 86_400.0))
+        {
+            throw new IllegalArgumentException("--every must be in (0, 86400] s, got " + everyS);
+        }
+        if ((repeat > 1 || everyS != null) && file == null && !demo)
+        {
+            throw new IllegalArgumentException("--repeat and --every need a trajectory: --file or --demo");
         }
         if (timeoutMs <= 0)
         {

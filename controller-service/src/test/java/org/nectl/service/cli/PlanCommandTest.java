@@ -94,6 +94,28 @@ final class PlanCommandTest
         assertTrue(out.toString().contains("stream: 11 setpoints at 20.0 Hz over 0.500 s accepted"), out.toString());
     }
 
+    /** A planner that stays up: one process, the move sent three times, each start 0.6 s after the last. */
+    @Test
+    void repeatedDemoMoveIsSentFromOneProcessOnSchedule()
+    {
+        final long startNs = System.nanoTime();
+        assertEquals(0, plan("--enable", "--demo", "--dof", "7", "--duration", "0.5", "--amplitude", "0.1", "--waypoint-ms", "20",
+            "--repeat", "3", "--every", "0.6"), out + " " + err);
+        final long elapsedNs = System.nanoTime() - startNs;
+
+        final List<String> events = rig.drain().events();
+        assertTrue(events.get(0).contains(" ENABLE"), events.get(0));
+        assertEquals(1 + 3 * 4, events.size(), "enable once, then three 26-waypoint moves of 4 chunks each: " + events);
+        assertTrue(events.get(12).endsWith(" 3 chunk 3/4"), "the third trajectory's last chunk: " + events.get(12));
+        final String printed = out.toString();
+        assertEquals(3, printed.split("trajectory of 26 waypoints, 0.5 s: sequence ").length - 1, printed);
+        assertTrue(printed.contains("repeat: 3 of 3 trajectories accepted"), printed);
+        assertTrue(elapsedNs >= 1_200_000_000L, "the third move is not sent before 1.2 s: " + elapsedNs + " ns");
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--enable", "--repeat", "2"));
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--demo", "--repeat", "0"));
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--demo", "--every", "-1"));
+    }
+
     @Test
     void trajectoryFileBeyondALimitIsRejectedWithExitStatus1() throws IOException
     {
