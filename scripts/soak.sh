@@ -8,16 +8,20 @@
 # controller faults and events (none expected), and the service's own summary (tick percentiles).
 #
 #   scripts/soak.sh [--duration S] [--warmup S] [--period-us US] [--max-missing-states N]
+#                   [--heartbeat-timeout-ms MS] [--sim-watchdog-ms MS]
 #                   [--core CPU] [--priority P] [--sim-core CPU] [--nice N] [--out DIR]
 #
-# Defaults: 3600 s, 30 s warm-up, 1000 us, max_missing_states 2 (the shipped supervision), no
+# Defaults: 3600 s, 30 s warm-up, 1000 us, the shipped supervision (max_missing_states 2,
+# heartbeat_timeout_ms 50, the simulated drives' 20 ms watchdog), no
 # pinning, default scheduling, output in a fresh /tmp/nectl-soak.* directory. --core pins the control
 # loop to that CPU and runs everything else the script starts on the other CPUs, as isolcpus would
 # on the control PC. --priority gives the
 # control loop a SCHED_FIFO priority (root or CAP_SYS_NICE, real-time throttling off: see
 # docs/DEPLOYMENT.md); --nice runs the service and the simulator at that nice value (e.g. -20, so
 # that other work on the host does not starve the media driver and the simulator); with
-# --sim-core the simulator's adapter thread is pinned and parks between periods. Exit status 0 when the run ended with no
+# --sim-core the simulator's adapter thread is pinned and parks between periods. When cyclictest
+# (Debian package rt-tests) is installed, the host is qualified first: 20 s of cyclictest at the
+# period on every CPU, at the loop's priority, reported with the run. Exit status 0 when the run ended with no
 # fault event, no command refused by the loop, not in FAULT, and no live-heap growth beyond
 # --heap-slack-kb (default 512 KiB, for the agents' bookkeeping); 1 otherwise; 2 on bad options.
 set -euo pipefail
@@ -28,6 +32,8 @@ duration=3600
 warmup=30
 period_us=1000
 missing=2
+heartbeat_ms=50
+sim_watchdog_ms=20
 core=-1
 priority=0
 sim_core=-1
@@ -41,17 +47,19 @@ while [ $# -gt 0 ]; do
     --warmup) warmup="$2"; shift 2 ;;
     --period-us) period_us="$2"; shift 2 ;;
     --max-missing-states) missing="$2"; shift 2 ;;
+    --heartbeat-timeout-ms) heartbeat_ms="$2"; shift 2 ;;
+    --sim-watchdog-ms) sim_watchdog_ms="$2"; shift 2 ;;
     --core) core="$2"; shift 2 ;;
     --priority) priority="$2"; shift 2 ;;
     --sim-core) sim_core="$2"; shift 2 ;;
     --nice) nice_value="$2"; shift 2 ;;
     --heap-slack-kb) heap_slack_kb="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "soak: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-for n in "$duration" "$warmup" "$period_us" "$missing" "$heap_slack_kb" "$priority"; do
+for n in "$duration" "$warmup" "$period_us" "$missing" "$heap_slack_kb" "$priority" "$heartbeat_ms" "$sim_watchdog_ms"; do
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "soak: options take whole numbers, got '$n'" >&2; exit 2; }
 done
 [ "$duration" -gt "$warmup" ] || { echo "soak: --duration must exceed --warmup" >&2; exit 2; }
@@ -78,6 +86,7 @@ sed -e "s#^model: .*#model: $root/config/robots/panda.yaml#" \
     -e "s#^  embedded_driver: true#  embedded_driver: true\n  dir: $aeron_dir#" \
     -e "s#^  bind: .*#  bind: 127.0.0.1:$port#" \
     -e "s#^  max_missing_states: .*#  max_missing_states: $missing#" \
+    -e "s#^  heartbeat_timeout_ms: .*#  heartbeat_timeout_ms: $heartbeat_ms#" \
     -e "s#^  keys: .*#  keys: $root/config/deploy/keys/development.keys#" \
     "$root/config/deploy/sim-panda.yaml" > "$out/soak.yaml"
 [ "$core" = "-1" ] || echo "core: $core" >> "$out/soak.yaml"
@@ -96,6 +105,27 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 "$nectl" --version >/dev/null 2>&1 || true   # builds the jar once, before anything is timed
+# Host qualification: how late a SCHED_FIFO thread wakes at the control period on each CPU, with
+# nothing of the soak running yet.
+host_latency="cyclictest not installed (Debian package rt-tests): host not qualified"
+if command -v cyclictest > /dev/null 2>&1; then
+  cpus=$(seq -s, 0 $(( $(nproc --all) - 1 )))
+  taskset -c "$cpus" cyclictest -m -q -p "$([ "$priority" = "0" ] && echo 80 || echo "$priority")" -t "$(nproc --all)" -a "$cpus" \
+    -i "$period_us" -D 20 -h 100000 > "$out/cyclictest.txt" 2>&1 || true
+  host_latency=$(python3 - "$out/cyclictest.txt" "$period_us" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1]) if l[:1].isdigit()]
+period = int(sys.argv[2])
+parts = []
+for cpu in range(len(rows[0]) - 1 if rows else 0):
+    total = sum(int(r[cpu + 1]) for r in rows)
+    late = lambda us: sum(int(r[cpu + 1]) for r in rows if int(r[0]) > us)
+    worst = max((int(r[0]) for r in rows if int(r[cpu + 1]) > 0), default=0)
+    parts.append(f"CPU {cpu}: {late(period // 2)} of {total} wake-ups over half a period late, {late(2 * period)} over 2 periods, worst {worst} us")
+print("; ".join(parts) if parts else "cyclictest gave no histogram")
+PY
+) || host_latency="cyclictest failed, see $out/cyclictest.txt"
+fi
 nice -n "$nice_value" "$nectl" run --config "$out/soak.yaml" > "$out/service.log" 2>&1 &
 service=$!
 pids+=("$service")
@@ -103,7 +133,7 @@ for _ in $(seq 1 600); do [ -f "$aeron_dir/cnc.dat" ] && break; sleep 0.1; done
 [ -f "$aeron_dir/cnc.dat" ] || { echo "soak: the service did not start, see $out/service.log" >&2; exit 1; }
 
 nice -n "$nice_value" "$nectl" sim --model "$root/config/robots/panda.yaml" --aeron-dir "$aeron_dir" --mode realtime \
-  --period-us "$period_us" --initial-q "$ready" --core "$sim_core" --idle "$sim_idle" \
+  --period-us "$period_us" --initial-q "$ready" --core "$sim_core" --idle "$sim_idle" --watchdog-ms "$sim_watchdog_ms" \
   > "$out/sim.log" 2>&1 &
 pids+=("$!")
 "$nectl" monitor --aeron-dir "$aeron_dir" --quiet --events-csv "$out/events.csv" \
@@ -163,7 +193,8 @@ failed=$(grep -c '^trajectory ' "$out/planner.log" || true)
 failed=$((failed - moves))
 growth=$((heap1 - heap0))
 {
-  echo "nectl soak: $duration s at $period_us us, warm-up $warmup s, max_missing_states $missing, host $(nproc --all) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "nectl soak: $duration s at $period_us us, warm-up $warmup s, max_missing_states $missing, heartbeat_timeout_ms $heartbeat_ms, simulated drives' watchdog $sim_watchdog_ms ms, host $(nproc --all) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "  host before the run (cyclictest, 20 s, SCHED_FIFO): $host_latency"
   echo "  loop: $(grep -h -m1 -o 'control loop .*' "$out/service.log")"
   echo "  simulator: $(grep -h -m1 -o 'adapter thread .*' "$out/sim.log"), idle $sim_idle; service and simulator at nice $nice_value"
   echo "  measured window: $ticks ticks, $misses deadline misses, $overruns overruns, $missing_states ticks without a new JointState"
