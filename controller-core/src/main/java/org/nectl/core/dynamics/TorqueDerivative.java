@@ -34,6 +34,12 @@ public final class TorqueDerivative
     private final double[] momentRate;
     /** Rate of the body-frame components of each external wrench, 6 per body. */
     private final double[] externalWrenchRate;
+    /**
+     * False while every external wrench and wrench rate is zero (after construction or
+     * {@link #clearExternalWrenches}): the forward loop then skips their terms, which are exact
+     * zeros (x - 0.0 is x to the bit).
+     */
+    private boolean externalLoads;
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
@@ -80,6 +86,7 @@ public final class TorqueDerivative
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
         passes.externalWrench(body, fx, fy, fz, mx, my, mz);
+        externalLoads = true;
     }
 
     /**
@@ -92,6 +99,7 @@ public final class TorqueDerivative
     public void externalWrenchRate(final int body, final double... six)
     {
         System.arraycopy(six, 0, externalWrenchRate, 6 * body, 6);
+        externalLoads = true;
     }
 
     /** Sets every external wrench and wrench rate to zero. Real-time safe. */
@@ -99,6 +107,7 @@ public final class TorqueDerivative
     {
         passes.clearExternalWrenches();
         Arrays.fill(externalWrenchRate, 0.0);
+        externalLoads = false;
     }
 
     /**
@@ -159,6 +168,7 @@ public final class TorqueDerivative
         final double[] extRate = externalWrenchRate;
         final double[] iota = angularJerk;
         final double[] jerk = linearJerk;
+        final boolean loads = externalLoads;
         for (int j = 0; j < tree.bodyCount; j++)
         {
             final int s = NewtonEulerPasses.slot(j);
@@ -270,7 +280,7 @@ public final class TorqueDerivative
             jerk[s + 2] = lz;
 
             // Link wrench (Khalil 22-23) and its inertial rate (eqs. 12-13 moved to the origin), both
-            // minus the external wrench; c = omega x MS and its transport term h
+            // minus the external wrench when there is one; c = omega x MS and its transport term h
             final int e = 6 * j;
             final double hx = firstMoment[t];
             final double hy = firstMoment[t + 1];
@@ -282,22 +292,13 @@ public final class TorqueDerivative
             final double mx = ay * hz - az * hy + wy * cz - wz * cy;
             final double my = az * hx - ax * hz + wz * cx - wx * cz;
             final double mz = ax * hy - ay * hx + wx * cy - wy * cx;
-            final double fx = ext[e];
-            final double fy = ext[e + 1];
-            final double fz = ext[e + 2];
-            final double nx = ext[e + 3];
-            final double ny = ext[e + 4];
-            final double nz = ext[e + 5];
-            force[s] = m * vx + mx - fx;
-            force[s + 1] = m * vy + my - fy;
-            force[s + 2] = m * vz + mz - fz;
-            // Fdot = M jerk + iota x MS + 2 omegaDot x c + omega x h, minus d/dt(components) + omega x f
-            forceRate[s] = jy * hz - jz * hy + 2.0 * (ay * cz - az * cy) + wy * mz - wz * my + m * lx
-                - extRate[e] - (wy * fz - wz * fy);
-            forceRate[s + 1] = jz * hx - jx * hz + 2.0 * (az * cx - ax * cz) + wz * mx - wx * mz + m * ly
-                - extRate[e + 1] - (wz * fx - wx * fz);
-            forceRate[s + 2] = jx * hy - jy * hx + 2.0 * (ax * cy - ay * cx) + wx * my - wy * mx + m * lz
-                - extRate[e + 2] - (wx * fy - wy * fx);
+            double fx = m * vx + mx;
+            double fy = m * vy + my;
+            double fz = m * vz + mz;
+            // Fdot = M jerk + iota x MS + 2 omegaDot x c + omega x h
+            double fdx = jy * hz - jz * hy + 2.0 * (ay * cz - az * cy) + wy * mz - wz * my + m * lx;
+            double fdy = jz * hx - jx * hz + 2.0 * (az * cx - ax * cz) + wz * mx - wx * mz + m * ly;
+            double fdz = jx * hy - jy * hx + 2.0 * (ax * cy - ay * cx) + wx * my - wy * mx + m * lz;
             final double jxx = in[rj];
             final double jxy = in[rj + 1];
             final double jxz = in[rj + 2];
@@ -314,23 +315,57 @@ public final class TorqueDerivative
             final double kx = jxx * ax + jxy * ay + jxz * az;
             final double ky = jyx * ax + jyy * ay + jyz * az;
             final double kz = jzx * ax + jzy * ay + jzz * az;
-            moment[s] = kx + wy * oz2 - wz * oy2 + hy * vz - hz * vy - nx;
-            moment[s + 1] = ky + wz * ox2 - wx * oz2 + hz * vx - hx * vz - ny;
-            moment[s + 2] = kz + wx * oy2 - wy * ox2 + hx * vy - hy * vx - nz;
+            double nx = kx + wy * oz2 - wz * oy2 + hy * vz - hz * vy;
+            double ny = ky + wz * ox2 - wx * oz2 + hz * vx - hx * vz;
+            double nz = kz + wx * oy2 - wy * ox2 + hx * vy - hy * vx;
             // Mdot = J (iota + omegaDot x omega) + omega x (2 J omegaDot + omega x J omega)
-            //   + omegaDot x J omega + (omega x MS) x vdot + MS x jerk, minus the external moment's rate
+            //   + omegaDot x J omega + (omega x MS) x vdot + MS x jerk
             final double qx = jx + ay * wz - az * wy;
             final double qy = jy + az * wx - ax * wz;
             final double qz = jz + ax * wy - ay * wx;
             final double zx = 2.0 * kx + wy * oz2 - wz * oy2;
             final double zy = 2.0 * ky + wz * ox2 - wx * oz2;
             final double zz = 2.0 * kz + wx * oy2 - wy * ox2;
-            momentRate[s] = jxx * qx + jxy * qy + jxz * qz + wy * zz - wz * zy + ay * oz2 - az * oy2
-                + cy * vz - cz * vy + hy * lz - hz * ly - extRate[e + 3] - (wy * nz - wz * ny);
-            momentRate[s + 1] = jyx * qx + jyy * qy + jyz * qz + wz * zx - wx * zz + az * ox2 - ax * oz2
-                + cz * vx - cx * vz + hz * lx - hx * lz - extRate[e + 4] - (wz * nx - wx * nz);
-            momentRate[s + 2] = jzx * qx + jzy * qy + jzz * qz + wx * zy - wy * zx + ax * oy2 - ay * ox2
-                + cx * vy - cy * vx + hx * ly - hy * lx - extRate[e + 5] - (wx * ny - wy * nx);
+            double ndx = jxx * qx + jxy * qy + jxz * qz + wy * zz - wz * zy + ay * oz2 - az * oy2
+                + cy * vz - cz * vy + hy * lz - hz * ly;
+            double ndy = jyx * qx + jyy * qy + jyz * qz + wz * zx - wx * zz + az * ox2 - ax * oz2
+                + cz * vx - cx * vz + hz * lx - hx * lz;
+            double ndz = jzx * qx + jzy * qy + jzz * qz + wx * zy - wy * zx + ax * oy2 - ay * ox2
+                + cx * vy - cy * vx + hx * ly - hy * lx;
+            if (loads)
+            {
+                // minus the external wrench, and minus its inertial rate: d/dt(components) + omega x f
+                final double ex0 = ext[e];
+                final double ex1 = ext[e + 1];
+                final double ex2 = ext[e + 2];
+                final double ex3 = ext[e + 3];
+                final double ex4 = ext[e + 4];
+                final double ex5 = ext[e + 5];
+                fx -= ex0;
+                fy -= ex1;
+                fz -= ex2;
+                nx -= ex3;
+                ny -= ex4;
+                nz -= ex5;
+                fdx = fdx - extRate[e] - (wy * ex2 - wz * ex1);
+                fdy = fdy - extRate[e + 1] - (wz * ex0 - wx * ex2);
+                fdz = fdz - extRate[e + 2] - (wx * ex1 - wy * ex0);
+                ndx = ndx - extRate[e + 3] - (wy * ex5 - wz * ex4);
+                ndy = ndy - extRate[e + 4] - (wz * ex3 - wx * ex5);
+                ndz = ndz - extRate[e + 5] - (wx * ex4 - wy * ex3);
+            }
+            force[s] = fx;
+            force[s + 1] = fy;
+            force[s + 2] = fz;
+            moment[s] = nx;
+            moment[s + 1] = ny;
+            moment[s + 2] = nz;
+            forceRate[s] = fdx;
+            forceRate[s + 1] = fdy;
+            forceRate[s + 2] = fdz;
+            momentRate[s] = ndx;
+            momentRate[s + 1] = ndy;
+            momentRate[s + 2] = ndz;
         }
     }
 
