@@ -32,6 +32,11 @@ public final class TorqueDerivative
     private final double[] forceRate;
     /** Inertial rate of the moment the parent exerts on the body about its origin, N m/s, body frame. */
     private final double[] momentRate;
+    /**
+     * Inertial rate of iP_j, omega_i x iP_j + sigma_j qd_j iz_j, in the parent frame, 3 per body: formed
+     * by the forward loop (which has omega_i x iP_j anyway) for the backward loop's (17).
+     */
+    private final double[] offsetRate;
     /** Rate of the body-frame components of each external wrench, 6 per body. */
     private final double[] externalWrenchRate;
     /**
@@ -55,6 +60,7 @@ public final class TorqueDerivative
         linearJerk = new double[slots];
         forceRate = new double[slots];
         momentRate = new double[slots];
+        offsetRate = new double[3 * tree.bodyCount];
         externalWrenchRate = new double[6 * tree.bodyCount];
     }
 
@@ -168,6 +174,7 @@ public final class TorqueDerivative
         final double[] extRate = externalWrenchRate;
         final double[] iota = angularJerk;
         final double[] jerk = linearJerk;
+        final double[] offsetRate = this.offsetRate;
         final boolean loads = externalLoads;
         for (int j = 0; j < tree.bodyCount; j++)
         {
@@ -233,6 +240,10 @@ public final class TorqueDerivative
             double ax = bx;
             double ay = by;
             double az = bz;
+            // iPdot_j for the backward loop's (17)
+            double drx = ex;
+            double dry = ey;
+            double drz = ez;
             final int sigma = sigmas[j];
             if (sigma == KinematicTree.REVOLUTE)
             {
@@ -262,7 +273,15 @@ public final class TorqueDerivative
                 lx += a * py + v * by + v * pz * px;
                 ly += -a * px - v * bx + v * pz * py;
                 lz += qddd[k] - v * (px * px + py * py);
+                // (17): the origin also moves along iz_j, the third column of iR_j
+                final double u = qd[k];
+                drx += u * r02;
+                dry += u * r12;
+                drz += u * r22;
             }
+            offsetRate[t] = drx;
+            offsetRate[t + 1] = dry;
+            offsetRate[t + 2] = drz;
             omega[s] = wx;
             omega[s + 1] = wy;
             omega[s + 2] = wz;
@@ -393,6 +412,7 @@ public final class TorqueDerivative
         final double[] omega = passes.omega;
         final double[] force = passes.force;
         final double[] moment = passes.moment;
+        final double[] offsetRate = this.offsetRate;
         final double[] forceRate = this.forceRate;
         final double[] momentRate = this.momentRate;
         for (int j = tree.bodyCount - 1; j >= 0; j--)
@@ -475,19 +495,9 @@ public final class TorqueDerivative
             forceRate[i + 1] += gy;
             forceRate[i + 2] += gz;
             // (17), corrected: iPdot_j = omega_i x iP_j (+ qd iz_j when prismatic); its term uses the force itself
-            final double wx = omega[i];
-            final double wy = omega[i + 1];
-            final double wz = omega[i + 2];
-            double dx = wy * pz - wz * py;
-            double dy = wz * px - wx * pz;
-            double dz = wx * py - wy * px;
-            if (sigma == KinematicTree.PRISMATIC)
-            {
-                final double v = qd[coordinate[j]];
-                dx += v * r02;
-                dy += v * r12;
-                dz += v * r22;
-            }
+            final double dx = offsetRate[pj];
+            final double dy = offsetRate[pj + 1];
+            final double dz = offsetRate[pj + 2];
             // (17): iR_j ndot_j + iP_j x iR_j fdot_j + iPdot_j x iR_j f_j
             momentRate[i] += r00 * ndx + r01 * ndy + r02 * ndz + py * gz - pz * gy + dy * hz - dz * hy;
             momentRate[i + 1] += r10 * ndx + r11 * ndy + r12 * ndz + pz * gx - px * gz + dz * hx - dx * hz;
