@@ -40,9 +40,9 @@ public final class TorqueDerivative
     /** Rate of the body-frame components of each external wrench, 6 per body. */
     private final double[] externalWrenchRate;
     /**
-     * False while every external wrench and wrench rate is zero (after construction or
-     * {@link #clearExternalWrenches}): the forward loop then skips their terms, which are exact
-     * zeros (x - 0.0 is x to the bit).
+     * False from construction or {@link #clearExternalWrenches} until an external wrench or wrench
+     * rate is set: every one is zero then, so the forward loop skips their terms (x - 0.0 is x to
+     * the bit).
      */
     private boolean externalLoads;
 
