@@ -32,8 +32,19 @@ public final class TorqueDerivative
     private final double[] forceRate;
     /** Inertial rate of the moment the parent exerts on the body about its origin, N m/s, body frame. */
     private final double[] momentRate;
+    /**
+     * Inertial rate of iP_j, omega_i x iP_j + sigma_j qd_j iz_j, in the parent frame, 3 per body: formed
+     * by the forward loop (which has omega_i x iP_j anyway) for the backward loop's (17).
+     */
+    private final double[] offsetRate;
     /** Rate of the body-frame components of each external wrench, 6 per body. */
     private final double[] externalWrenchRate;
+    /**
+     * False from construction or {@link #clearExternalWrenches} until an external wrench or wrench
+     * rate is set: every one is zero then, so the forward loop skips their terms (x - 0.0 is x to
+     * the bit).
+     */
+    private boolean externalLoads;
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
@@ -49,6 +60,7 @@ public final class TorqueDerivative
         linearJerk = new double[slots];
         forceRate = new double[slots];
         momentRate = new double[slots];
+        offsetRate = new double[3 * tree.bodyCount];
         externalWrenchRate = new double[6 * tree.bodyCount];
     }
 
@@ -80,6 +92,7 @@ public final class TorqueDerivative
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
         passes.externalWrench(body, fx, fy, fz, mx, my, mz);
+        externalLoads = true;
     }
 
     /**
@@ -92,6 +105,7 @@ public final class TorqueDerivative
     public void externalWrenchRate(final int body, final double... six)
     {
         System.arraycopy(six, 0, externalWrenchRate, 6 * body, 6);
+        externalLoads = true;
     }
 
     /** Sets every external wrench and wrench rate to zero. Real-time safe. */
@@ -99,6 +113,7 @@ public final class TorqueDerivative
     {
         passes.clearExternalWrenches();
         Arrays.fill(externalWrenchRate, 0.0);
+        externalLoads = false;
     }
 
     /**
@@ -128,9 +143,7 @@ public final class TorqueDerivative
     {
         tree.update(q);
         forwardPass(qd, qdd, qddd);
-        backwardPass(qd);
-        passes.jointForces(qd, qdd, tau);
-        jointForceRates(qdd, qddd, tauDot);
+        backwardPass(qd, qdd, qddd, tau, tauDot);
     }
 
     /**
@@ -161,6 +174,8 @@ public final class TorqueDerivative
         final double[] extRate = externalWrenchRate;
         final double[] iota = angularJerk;
         final double[] jerk = linearJerk;
+        final double[] offsetRate = this.offsetRate;
+        final boolean loads = externalLoads;
         for (int j = 0; j < tree.bodyCount; j++)
         {
             final int s = NewtonEulerPasses.slot(j);
@@ -225,6 +240,10 @@ public final class TorqueDerivative
             double ax = bx;
             double ay = by;
             double az = bz;
+            // iPdot_j for the backward loop's (17)
+            double drx = ex;
+            double dry = ey;
+            double drz = ez;
             final int sigma = sigmas[j];
             if (sigma == KinematicTree.REVOLUTE)
             {
@@ -254,7 +273,15 @@ public final class TorqueDerivative
                 lx += a * py + v * by + v * pz * px;
                 ly += -a * px - v * bx + v * pz * py;
                 lz += qddd[k] - v * (px * px + py * py);
+                // (17): the origin also moves along iz_j, the third column of iR_j
+                final double u = qd[k];
+                drx += u * r02;
+                dry += u * r12;
+                drz += u * r22;
             }
+            offsetRate[t] = drx;
+            offsetRate[t + 1] = dry;
+            offsetRate[t + 2] = drz;
             omega[s] = wx;
             omega[s + 1] = wy;
             omega[s + 2] = wz;
@@ -272,7 +299,7 @@ public final class TorqueDerivative
             jerk[s + 2] = lz;
 
             // Link wrench (Khalil 22-23) and its inertial rate (eqs. 12-13 moved to the origin), both
-            // minus the external wrench; c = omega x MS and its transport term h
+            // minus the external wrench when there is one; c = omega x MS and its transport term h
             final int e = 6 * j;
             final double hx = firstMoment[t];
             final double hy = firstMoment[t + 1];
@@ -284,22 +311,13 @@ public final class TorqueDerivative
             final double mx = ay * hz - az * hy + wy * cz - wz * cy;
             final double my = az * hx - ax * hz + wz * cx - wx * cz;
             final double mz = ax * hy - ay * hx + wx * cy - wy * cx;
-            final double fx = ext[e];
-            final double fy = ext[e + 1];
-            final double fz = ext[e + 2];
-            final double nx = ext[e + 3];
-            final double ny = ext[e + 4];
-            final double nz = ext[e + 5];
-            force[s] = m * vx + mx - fx;
-            force[s + 1] = m * vy + my - fy;
-            force[s + 2] = m * vz + mz - fz;
-            // Fdot = M jerk + iota x MS + 2 omegaDot x c + omega x h, minus d/dt(components) + omega x f
-            forceRate[s] = jy * hz - jz * hy + 2.0 * (ay * cz - az * cy) + wy * mz - wz * my + m * lx
-                - extRate[e] - (wy * fz - wz * fy);
-            forceRate[s + 1] = jz * hx - jx * hz + 2.0 * (az * cx - ax * cz) + wz * mx - wx * mz + m * ly
-                - extRate[e + 1] - (wz * fx - wx * fz);
-            forceRate[s + 2] = jx * hy - jy * hx + 2.0 * (ax * cy - ay * cx) + wx * my - wy * mx + m * lz
-                - extRate[e + 2] - (wx * fy - wy * fx);
+            double fx = m * vx + mx;
+            double fy = m * vy + my;
+            double fz = m * vz + mz;
+            // Fdot = M jerk + iota x MS + 2 omegaDot x c + omega x h
+            double fdx = jy * hz - jz * hy + 2.0 * (ay * cz - az * cy) + wy * mz - wz * my + m * lx;
+            double fdy = jz * hx - jx * hz + 2.0 * (az * cx - ax * cz) + wz * mx - wx * mz + m * ly;
+            double fdz = jx * hy - jy * hx + 2.0 * (ax * cy - ay * cx) + wx * my - wy * mx + m * lz;
             final double jxx = in[rj];
             final double jxy = in[rj + 1];
             final double jxz = in[rj + 2];
@@ -316,51 +334,135 @@ public final class TorqueDerivative
             final double kx = jxx * ax + jxy * ay + jxz * az;
             final double ky = jyx * ax + jyy * ay + jyz * az;
             final double kz = jzx * ax + jzy * ay + jzz * az;
-            moment[s] = kx + wy * oz2 - wz * oy2 + hy * vz - hz * vy - nx;
-            moment[s + 1] = ky + wz * ox2 - wx * oz2 + hz * vx - hx * vz - ny;
-            moment[s + 2] = kz + wx * oy2 - wy * ox2 + hx * vy - hy * vx - nz;
+            double nx = kx + wy * oz2 - wz * oy2 + hy * vz - hz * vy;
+            double ny = ky + wz * ox2 - wx * oz2 + hz * vx - hx * vz;
+            double nz = kz + wx * oy2 - wy * ox2 + hx * vy - hy * vx;
             // Mdot = J (iota + omegaDot x omega) + omega x (2 J omegaDot + omega x J omega)
-            //   + omegaDot x J omega + (omega x MS) x vdot + MS x jerk, minus the external moment's rate
+            //   + omegaDot x J omega + (omega x MS) x vdot + MS x jerk
             final double qx = jx + ay * wz - az * wy;
             final double qy = jy + az * wx - ax * wz;
             final double qz = jz + ax * wy - ay * wx;
             final double zx = 2.0 * kx + wy * oz2 - wz * oy2;
             final double zy = 2.0 * ky + wz * ox2 - wx * oz2;
             final double zz = 2.0 * kz + wx * oy2 - wy * ox2;
-            momentRate[s] = jxx * qx + jxy * qy + jxz * qz + wy * zz - wz * zy + ay * oz2 - az * oy2
-                + cy * vz - cz * vy + hy * lz - hz * ly - extRate[e + 3] - (wy * nz - wz * ny);
-            momentRate[s + 1] = jyx * qx + jyy * qy + jyz * qz + wz * zx - wx * zz + az * ox2 - ax * oz2
-                + cz * vx - cx * vz + hz * lx - hx * lz - extRate[e + 4] - (wz * nx - wx * nz);
-            momentRate[s + 2] = jzx * qx + jzy * qy + jzz * qz + wx * zy - wy * zx + ax * oy2 - ay * ox2
-                + cx * vy - cy * vx + hx * ly - hy * lx - extRate[e + 5] - (wx * ny - wy * nx);
+            double ndx = jxx * qx + jxy * qy + jxz * qz + wy * zz - wz * zy + ay * oz2 - az * oy2
+                + cy * vz - cz * vy + hy * lz - hz * ly;
+            double ndy = jyx * qx + jyy * qy + jyz * qz + wz * zx - wx * zz + az * ox2 - ax * oz2
+                + cz * vx - cx * vz + hz * lx - hx * lz;
+            double ndz = jzx * qx + jzy * qy + jzz * qz + wx * zy - wy * zx + ax * oy2 - ay * ox2
+                + cx * vy - cy * vx + hx * ly - hy * lx;
+            if (loads)
+            {
+                // minus the external wrench, and minus its inertial rate: d/dt(components) + omega x f
+                final double ex0 = ext[e];
+                final double ex1 = ext[e + 1];
+                final double ex2 = ext[e + 2];
+                final double ex3 = ext[e + 3];
+                final double ex4 = ext[e + 4];
+                final double ex5 = ext[e + 5];
+                fx -= ex0;
+                fy -= ex1;
+                fz -= ex2;
+                nx -= ex3;
+                ny -= ex4;
+                nz -= ex5;
+                fdx = fdx - extRate[e] - (wy * ex2 - wz * ex1);
+                fdy = fdy - extRate[e + 1] - (wz * ex0 - wx * ex2);
+                fdz = fdz - extRate[e + 2] - (wx * ex1 - wy * ex0);
+                ndx = ndx - extRate[e + 3] - (wy * ex5 - wz * ex4);
+                ndy = ndy - extRate[e + 4] - (wz * ex3 - wx * ex5);
+                ndz = ndz - extRate[e + 5] - (wx * ex4 - wy * ex3);
+            }
+            force[s] = fx;
+            force[s + 1] = fy;
+            force[s + 2] = fz;
+            moment[s] = nx;
+            moment[s + 1] = ny;
+            moment[s + 2] = nz;
+            forceRate[s] = fdx;
+            forceRate[s + 1] = fdy;
+            forceRate[s + 2] = fdz;
+            momentRate[s] = ndx;
+            momentRate[s + 1] = ndy;
+            momentRate[s + 2] = ndz;
         }
     }
 
     /**
-     * Child wrenches and their rates summed into their parents, leaves first: Khalil (28-30) and
-     * (16-17, corrected) in one loop, sharing the rotation, iP_j and iR_j f_j:
+     * Leaves first, each body's joint force and its rate, then its wrench and wrench rate summed into
+     * its parent. Bodies are in topological order (parent before child), so when body j is reached
+     * every child has already added into it and its wrench is complete: the projection (Khalil 31,
+     * eqs. 19-21) runs on the wrench already in registers instead of in a separate loop per output.
+     * Transmission: Khalil (28-30) and (16-17, corrected) sharing the rotation, iP_j and iR_j f_j:
      * fdot_i += iR_j fdot_j; ndot_i += iR_j ndot_j + iPdot_j x iR_j f_j + iP_j x iR_j fdot_j, where
      * iPdot_j = omega_i x iP_j + sigma_j qd_j iz_j is the inertial rate of the child's origin offset.
      */
-    private void backwardPass(final double[] qd)
+    private void backwardPass(final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauDot)
     {
         final KinematicTree tree = this.tree;
         final double[] r = tree.rotation;
         final double[] position = tree.position;
         final int[] parent = tree.parent;
+        final int[] sigmas = tree.sigma;
+        final int[] coordinate = tree.coordinate;
+        final double[] rotorInertia = tree.rotorInertia;
+        final double[] coulomb = tree.coulombFriction;
+        final double[] viscous = tree.viscousFriction;
+        final boolean friction = passes.friction;
         final double[] omega = passes.omega;
         final double[] force = passes.force;
         final double[] moment = passes.moment;
+        final double[] offsetRate = this.offsetRate;
         final double[] forceRate = this.forceRate;
         final double[] momentRate = this.momentRate;
         for (int j = tree.bodyCount - 1; j >= 0; j--)
         {
-            if (parent[j] < 0)
+            final int s = NewtonEulerPasses.slot(j);
+            final double fx = force[s];
+            final double fy = force[s + 1];
+            final double fz = force[s + 2];
+            final double nx = moment[s];
+            final double ny = moment[s + 1];
+            final double nz = moment[s + 2];
+            final double fdx = forceRate[s];
+            final double fdy = forceRate[s + 1];
+            final double fdz = forceRate[s + 2];
+            final double ndx = momentRate[s];
+            final double ndy = momentRate[s + 1];
+            final double ndz = momentRate[s + 2];
+            final int sigma = sigmas[j];
+            if (sigma != KinematicTree.FIXED)
+            {
+                // Khalil (31) as in NewtonEulerPasses.jointForces (the same expression, so tau is the
+                // same to the bit); (19)-(21): (ndot + n x omega) . z or (fdot + f x omega) . z, plus
+                // d/dt of (31): Ia qddd + Fv qdd
+                final int k = coordinate[j];
+                final double wjx = omega[s];
+                final double wjy = omega[s + 1];
+                final double transmitted;
+                final double transmittedRate;
+                if (sigma == KinematicTree.REVOLUTE)
+                {
+                    transmitted = nz;
+                    transmittedRate = ndz + (nx * wjy - ny * wjx);
+                }
+                else
+                {
+                    transmitted = fz;
+                    transmittedRate = fdz + (fx * wjy - fy * wjx);
+                }
+                final double v = qd[k];
+                final double a = qdd[k];
+                final double ia = rotorInertia[k];
+                tau[k] = transmitted + ia * a + (friction ? coulomb[k] * Math.signum(v) + viscous[k] * v : 0.0);
+                tauDot[k] = transmittedRate + ia * qddd[k] + (friction ? viscous[k] * a : 0.0);
+            }
+            final int p = parent[j];
+            if (p < 0)
             {
                 continue;
             }
-            final int s = NewtonEulerPasses.slot(j);
-            final int i = NewtonEulerPasses.slot(parent[j]);
+            final int i = NewtonEulerPasses.slot(p);
             final int rj = 9 * j;
             final int pj = 3 * j;
             final double r00 = r[rj];
@@ -375,12 +477,6 @@ public final class TorqueDerivative
             final double px = position[pj];
             final double py = position[pj + 1];
             final double pz = position[pj + 2];
-            final double fx = force[s];
-            final double fy = force[s + 1];
-            final double fz = force[s + 2];
-            final double nx = moment[s];
-            final double ny = moment[s + 1];
-            final double nz = moment[s + 2];
             // Khalil (28) iF_j = iR_j jf_j, (29), (30) iR_j jn_j + iP_j x iF_j
             final double hx = r00 * fx + r01 * fy + r02 * fz;
             final double hy = r10 * fx + r11 * fy + r12 * fz;
@@ -391,12 +487,6 @@ public final class TorqueDerivative
             moment[i] += r00 * nx + r01 * ny + r02 * nz + py * hz - pz * hy;
             moment[i + 1] += r10 * nx + r11 * ny + r12 * nz + pz * hx - px * hz;
             moment[i + 2] += r20 * nx + r21 * ny + r22 * nz + px * hy - py * hx;
-            final double fdx = forceRate[s];
-            final double fdy = forceRate[s + 1];
-            final double fdz = forceRate[s + 2];
-            final double ndx = momentRate[s];
-            final double ndy = momentRate[s + 1];
-            final double ndz = momentRate[s + 2];
             // (16) iR_j fdot_j
             final double gx = r00 * fdx + r01 * fdy + r02 * fdz;
             final double gy = r10 * fdx + r11 * fdy + r12 * fdz;
@@ -405,41 +495,13 @@ public final class TorqueDerivative
             forceRate[i + 1] += gy;
             forceRate[i + 2] += gz;
             // (17), corrected: iPdot_j = omega_i x iP_j (+ qd iz_j when prismatic); its term uses the force itself
-            final double wx = omega[i];
-            final double wy = omega[i + 1];
-            final double wz = omega[i + 2];
-            double dx = wy * pz - wz * py;
-            double dy = wz * px - wx * pz;
-            double dz = wx * py - wy * px;
-            if (tree.sigma[j] == KinematicTree.PRISMATIC)
-            {
-                final double v = qd[tree.coordinate[j]];
-                dx += v * r02;
-                dy += v * r12;
-                dz += v * r22;
-            }
+            final double dx = offsetRate[pj];
+            final double dy = offsetRate[pj + 1];
+            final double dz = offsetRate[pj + 2];
             // (17): iR_j ndot_j + iP_j x iR_j fdot_j + iPdot_j x iR_j f_j
             momentRate[i] += r00 * ndx + r01 * ndy + r02 * ndz + py * gz - pz * gy + dy * hz - dz * hy;
             momentRate[i + 1] += r10 * ndx + r11 * ndy + r12 * ndz + pz * gx - px * gz + dz * hx - dx * hz;
             momentRate[i + 2] += r20 * ndx + r21 * ndy + r22 * ndz + px * gy - py * gx + dx * hy - dy * hx;
-        }
-    }
-
-    /**
-     * (19)-(21): tauDot = (ndot + n x omega) . z (revolute) or (fdot + f x omega) . z (prismatic),
-     * z rotating with the body; plus d/dt of Khalil 2010 eq. 31: Ia qddd + Fv qdd.
-     */
-    private void jointForceRates(final double[] qdd, final double[] qddd, final double[] tauDot)
-    {
-        for (int k = 0; k < tree.dof; k++)
-        {
-            final int j = tree.bodyOfCoordinate[k];
-            final int s = NewtonEulerPasses.slot(j);
-            final double transmitted = tree.sigma[j] == KinematicTree.REVOLUTE
-                ? momentRate[s + 2] + Vec3.crossAxial(passes.moment, s, passes.omega, s)
-                : forceRate[s + 2] + Vec3.crossAxial(passes.force, s, passes.omega, s);
-            final double friction = passes.friction ? tree.viscousFriction[k] * qdd[k] : 0.0;
-            tauDot[k] = transmitted + tree.rotorInertia[k] * qddd[k] + friction;
         }
     }
 }
