@@ -540,7 +540,8 @@ public final class InverseDynamicsDerivatives
 
     /**
      * Backward: subtree sums of the inertias, couplings and wrenches (each body's are complete when
-     * it is reached, its children having higher indices), tau, and every (joint, ancestor) entry
+     * it is reached, its children having higher indices; a movable body adds them into its parent's
+     * from the locals it reads them into), tau, and every (joint, ancestor) entry
      * of M, d tau/d qd and d tau/d q. Per joint i the four 6-vectors u = Ic_i S_i,
      * w = Bc_i^T S_i (angular part; its linear part is 0), phi = Bc_i S_i + 2 Ic_i S_i-dot and
      * psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot are formed once; for every ancestor j (or j = i)
@@ -568,13 +569,13 @@ public final class InverseDynamicsDerivatives
         for (int i = b.bodyCount - 1; i >= 0; i--)
         {
             final int p = parent[i];
-            if (p >= 0)
-            {
-                addSubtree(i, p);
-            }
             final int ci = coordinate[i];
             if (ci < 0)
             {
+                if (p >= 0)
+                {
+                    addSubtree(i, p);
+                }
                 continue;
             }
             final int t = 3 * i;
@@ -590,9 +591,12 @@ public final class InverseDynamicsDerivatives
             final double o11 = co[r + 4];
             final double o12 = co[r + 5];
             final double o22 = co[r + 8];
-            final double px2 = 2.0 * cp[t];
-            final double py2 = 2.0 * cp[t + 1];
-            final double pz2 = 2.0 * cp[t + 2];
+            final double px = cp[t];
+            final double py = cp[t + 1];
+            final double pz = cp[t + 2];
+            final double px2 = 2.0 * px;
+            final double py2 = 2.0 * py;
+            final double pz2 = 2.0 * pz;
             final double x00 = cx[r];
             final double x01 = cx[r + 1];
             final double x02 = cx[r + 2];
@@ -614,6 +618,44 @@ public final class InverseDynamicsDerivatives
             final double fa = f[s + 3];
             final double fb = f[s + 4];
             final double fc = f[s + 5];
+            if (p >= 0)
+            {
+                // the subtree sums into the parent's, from the locals (O and Ic are symmetric)
+                final int tp = 3 * p;
+                final int rp = 9 * p;
+                final int sp = 6 * p;
+                cm[p] += m;
+                ch[tp] += hx;
+                ch[tp + 1] += hy;
+                ch[tp + 2] += hz;
+                cp[tp] += px;
+                cp[tp + 1] += py;
+                cp[tp + 2] += pz;
+                co[rp] += o00;
+                co[rp + 1] += o01;
+                co[rp + 2] += o02;
+                co[rp + 3] += o01;
+                co[rp + 4] += o11;
+                co[rp + 5] += o12;
+                co[rp + 6] += o02;
+                co[rp + 7] += o12;
+                co[rp + 8] += o22;
+                cx[rp] += x00;
+                cx[rp + 1] += x01;
+                cx[rp + 2] += x02;
+                cx[rp + 3] += x10;
+                cx[rp + 4] += x11;
+                cx[rp + 5] += x12;
+                cx[rp + 6] += x20;
+                cx[rp + 7] += x21;
+                cx[rp + 8] += x22;
+                f[sp] += fx;
+                f[sp + 1] += fy;
+                f[sp + 2] += fz;
+                f[sp + 3] += fa;
+                f[sp + 4] += fb;
+                f[sp + 5] += fc;
+            }
             tau[ci] = sx * fx + sy * fy + sz * fz + sa * fa + sb * fb + sc * fc
                 + b.rotorInertia[ci] * qdd[ci] + newtonEuler.loads.frictionTorque(b, ci, qd[ci]);
             // u = Ic S
