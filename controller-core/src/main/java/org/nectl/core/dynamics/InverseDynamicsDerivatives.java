@@ -369,67 +369,6 @@ public final class InverseDynamicsDerivatives
         final int k = b.coordinate[i];
         final double rate = k >= 0 ? qd[k] : 0.0;
         final double accel = k >= 0 ? qdd[k] : 0.0;
-        // v = v_parent + S qd, a = a_parent + S qdd + S-dot qd; the base's a is (-g, 0)
-        final double[] vel = b.velocity;
-        final double[] acc = newtonEuler.acceleration;
-        final double[] from = p < 0 ? newtonEuler.loads.baseAcceleration : acc;
-        final int f = p < 0 ? 0 : 6 * p;
-        final double vx;
-        final double vy;
-        final double vz;
-        final double wx;
-        final double wy;
-        final double wz;
-        if (p < 0)
-        {
-            vx = sx * rate;
-            vy = sy * rate;
-            vz = sz * rate;
-            wx = sa * rate;
-            wy = sb * rate;
-            wz = sc * rate;
-        }
-        else
-        {
-            vx = vel[f] + sx * rate;
-            vy = vel[f + 1] + sy * rate;
-            vz = vel[f + 2] + sz * rate;
-            wx = vel[f + 3] + sa * rate;
-            wy = vel[f + 4] + sb * rate;
-            wz = vel[f + 5] + sc * rate;
-        }
-        vel[s] = vx;
-        vel[s + 1] = vy;
-        vel[s + 2] = vz;
-        vel[s + 3] = wx;
-        vel[s + 4] = wy;
-        vel[s + 5] = wz;
-        // S-dot = v x S = (w x S_v + v x S_w, w x S_w)
-        final double rx = wy * sz - wz * sy + vy * sc - vz * sb;
-        final double ry = wz * sx - wx * sz + vz * sa - vx * sc;
-        final double rz = wx * sy - wy * sx + vx * sb - vy * sa;
-        final double ra = wy * sc - wz * sb;
-        final double rb = wz * sa - wx * sc;
-        final double rc = wx * sb - wy * sa;
-        final double[] sdot = b.axisRate;
-        sdot[s] = rx;
-        sdot[s + 1] = ry;
-        sdot[s + 2] = rz;
-        sdot[s + 3] = ra;
-        sdot[s + 4] = rb;
-        sdot[s + 5] = rc;
-        final double ax = from[f] + sx * accel + rx * rate;
-        final double ay = from[f + 1] + sy * accel + ry * rate;
-        final double az = from[f + 2] + sz * accel + rz * rate;
-        final double aa = from[f + 3] + sa * accel + ra * rate;
-        final double ab = from[f + 4] + sb * accel + rb * rate;
-        final double ac = from[f + 5] + sc * accel + rc * rate;
-        acc[s] = ax;
-        acc[s + 1] = ay;
-        acc[s + 2] = az;
-        acc[s + 3] = aa;
-        acc[s + 4] = ab;
-        acc[s + 5] = ac;
         // h = m c_w, O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T), c_w = p + R c (parallel axes to the base origin)
         final double m = b.mass[i];
         final double[] com = b.centreOfMass;
@@ -484,6 +423,41 @@ public final class InverseDynamicsDerivatives
         co[r + 6] = o02;
         co[r + 7] = o12;
         co[r + 8] = o22;
+        // v = v_parent + S qd, a = a_parent + S qdd + S-dot qd; the base's a is (-g, 0)
+        final double[] vel = b.velocity;
+        final double[] acc = newtonEuler.acceleration;
+        final double[] from = p < 0 ? newtonEuler.loads.baseAcceleration : acc;
+        final int f = p < 0 ? 0 : 6 * p;
+        final double vx;
+        final double vy;
+        final double vz;
+        final double wx;
+        final double wy;
+        final double wz;
+        if (p < 0)
+        {
+            vx = sx * rate;
+            vy = sy * rate;
+            vz = sz * rate;
+            wx = sa * rate;
+            wy = sb * rate;
+            wz = sc * rate;
+        }
+        else
+        {
+            vx = vel[f] + sx * rate;
+            vy = vel[f + 1] + sy * rate;
+            vz = vel[f + 2] + sz * rate;
+            wx = vel[f + 3] + sa * rate;
+            wy = vel[f + 4] + sb * rate;
+            wz = vel[f + 5] + sc * rate;
+        }
+        vel[s] = vx;
+        vel[s + 1] = vy;
+        vel[s + 2] = vz;
+        vel[s + 3] = wx;
+        vel[s + 4] = wy;
+        vel[s + 5] = wz;
         // momentum I v = (m v - h x w, O w + h x v)
         final double px = m * vx + wy * hz - wz * hy;
         final double py = m * vy + wz * hx - wx * hz;
@@ -495,15 +469,6 @@ public final class InverseDynamicsDerivatives
         cp[t] = px;
         cp[t + 1] = py;
         cp[t + 2] = pz;
-        // f = I a + v x* (I v) = (m a_v - h x a_w + w x p, O a_w + h x a_v + w x n + v x p)
-        final double[] wrench = newtonEuler.wrench;
-        wrench[s] = m * ax + ab * hz - ac * hy + wy * pz - wz * py;
-        wrench[s + 1] = m * ay + ac * hx - aa * hz + wz * px - wx * pz;
-        wrench[s + 2] = m * az + aa * hy - ab * hx + wx * py - wy * px;
-        wrench[s + 3] = o00 * aa + o01 * ab + o02 * ac + hy * az - hz * ay + wy * nz - wz * ny + vy * pz - vz * py;
-        wrench[s + 4] = o01 * aa + o11 * ab + o12 * ac + hz * ax - hx * az + wz * nx - wx * nz + vz * px - vx * pz;
-        wrench[s + 5] = o02 * aa + o12 * ab + o22 * ac + hx * ay - hy * ax + wx * ny - wy * nx + vx * py - vy * px;
-        newtonEuler.loads.subtractExternalWrenchInBase(b, i, column, wrench, s);
         // coupling block X = A + A^T - (h v^T + v h^T) + 2 (v.h) 1 - n^ with A = w^ O
         final double vh2 = 2.0 * (vx * hx + vy * hy + vz * hz);
         final double a00 = wy * o02 - wz * o01;
@@ -528,6 +493,32 @@ public final class InverseDynamicsDerivatives
         x[r + 6] = s02 + ny;
         x[r + 7] = s12 - nx;
         x[r + 8] = 2.0 * a22 - 2.0 * hz * vz + vh2;
+        // S-dot = v x S = (w x S_v + v x S_w, w x S_w)
+        final double rx = wy * sz - wz * sy + vy * sc - vz * sb;
+        final double ry = wz * sx - wx * sz + vz * sa - vx * sc;
+        final double rz = wx * sy - wy * sx + vx * sb - vy * sa;
+        final double ra = wy * sc - wz * sb;
+        final double rb = wz * sa - wx * sc;
+        final double rc = wx * sb - wy * sa;
+        final double[] sdot = b.axisRate;
+        sdot[s] = rx;
+        sdot[s + 1] = ry;
+        sdot[s + 2] = rz;
+        sdot[s + 3] = ra;
+        sdot[s + 4] = rb;
+        sdot[s + 5] = rc;
+        final double ax = from[f] + sx * accel + rx * rate;
+        final double ay = from[f + 1] + sy * accel + ry * rate;
+        final double az = from[f + 2] + sz * accel + rz * rate;
+        final double aa = from[f + 3] + sa * accel + ra * rate;
+        final double ab = from[f + 4] + sb * accel + rb * rate;
+        final double ac = from[f + 5] + sc * accel + rc * rate;
+        acc[s] = ax;
+        acc[s + 1] = ay;
+        acc[s + 2] = az;
+        acc[s + 3] = aa;
+        acc[s + 4] = ab;
+        acc[s + 5] = ac;
         // da = -(S x a) - (S-dot x v), motion cross products (w x v' + v x w', w x w')
         final double[] da = accelerationShift;
         da[s] = -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * wz - rz * wy);
@@ -536,6 +527,15 @@ public final class InverseDynamicsDerivatives
         da[s + 3] = -(sb * ac - sc * ab) - (rb * wz - rc * wy);
         da[s + 4] = -(sc * aa - sa * ac) - (rc * wx - ra * wz);
         da[s + 5] = -(sa * ab - sb * aa) - (ra * wy - rb * wx);
+        // f = I a + v x* (I v) = (m a_v - h x a_w + w x p, O a_w + h x a_v + w x n + v x p)
+        final double[] wrench = newtonEuler.wrench;
+        wrench[s] = m * ax + ab * hz - ac * hy + wy * pz - wz * py;
+        wrench[s + 1] = m * ay + ac * hx - aa * hz + wz * px - wx * pz;
+        wrench[s + 2] = m * az + aa * hy - ab * hx + wx * py - wy * px;
+        wrench[s + 3] = o00 * aa + o01 * ab + o02 * ac + hy * az - hz * ay + wy * nz - wz * ny + vy * pz - vz * py;
+        wrench[s + 4] = o01 * aa + o11 * ab + o12 * ac + hz * ax - hx * az + wz * nx - wx * nz + vz * px - vx * pz;
+        wrench[s + 5] = o02 * aa + o12 * ab + o22 * ac + hx * ay - hy * ax + wx * ny - wy * nx + vx * py - vy * px;
+        newtonEuler.loads.subtractExternalWrenchInBase(b, i, column, wrench, s);
     }
 
     /**
