@@ -64,24 +64,18 @@ final class BaseFrameBodies
      */
     final double[] compositeCoupling;
 
-    /** Joint transforms; {@link #placements} updates them, as may an algorithm with its own first pass. */
-    final KinematicTree tree;
-    /** Joint type per body ({@link KinematicTree#REVOLUTE}, ...). */
-    final int[] sigma;
-    /** Centre of mass per body, body frame, m, 3 per body. */
-    final double[] centreOfMass;
-    /** Inertia about the centre of mass per body, body axes, kg m^2, 9 per body, row-major. */
-    final double[] inertiaAtCentre;
-
     /** Flat indices (row * dof + column) of the dof x dof entries whose joints lie on different branches. */
     private final int[] uncoupledEntries;
     private final WorldKinematics poses;
+    private final int[] sigma;
+    private final double[] centreOfMass;
+    private final double[] inertiaAtCentre;
 
     /** Not real-time safe: allocates every array, sized from the model. */
     BaseFrameBodies(final RobotModel model)
     {
         poses = new WorldKinematics(model);
-        tree = poses.tree;
+        final KinematicTree tree = poses.tree;
         bodyCount = tree.bodyCount;
         dof = tree.dof;
         parent = tree.parent;

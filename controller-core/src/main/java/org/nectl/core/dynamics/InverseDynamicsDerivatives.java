@@ -139,11 +139,10 @@ public final class InverseDynamicsDerivatives
             Arrays.fill(dtauDqd, 0, bodies.dof * bodies.dof, 0.0);
             Arrays.fill(dtauDqdd, 0, bodies.dof * bodies.dof, 0.0);
         }
-        bodies.tree.update(q);
-        for (int i = 0; i < bodies.bodyCount; i++)
-        {
-            firstForward(i, qd, qdd);
-        }
+        bodies.placements(q);
+        bodies.velocities(qd);
+        newtonEuler.forwardPass(qdd);
+        bodyTerms();
         backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
     }
 
@@ -225,323 +224,66 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Forward, one body on locals: pose 0R_i, 0p_i, joint axis S_i, v_i = v_parent + S_i qd_i,
-     * S_i-dot = v_i x S_i, a_i = a_parent + S_i qdd_i + S_i-dot qd_i, the base-frame rigid inertia
-     * (h, O), the body wrench f_i = I_i a_i + v_i x* I_i v_i - f_ext,i, the body's own momentum and
-     * coupling block X (into the composite arrays, before any subtree summation, with its inertia)
-     * and da_i = -S_i x a_i - S_i-dot x v_i, which every descendant reads. Repeats the pose, inertia
-     * and coupling lines of {@link WorldKinematics}, {@link BaseFrameBodies} and
-     * {@link BaseFrameNewtonEuler} so that nothing is stored only to be reloaded by the next pass,
-     * as {@link RecursiveForwardDynamics} does (docs/PERFORMANCE.md).
+     * Forward, after the Newton-Euler forward pass: each body's own momentum and coupling block
+     * into the composite arrays, its own inertia likewise, and da_j = -S_j x a_j - S_j-dot x v_j,
+     * which every descendant reads.
      */
-    private void firstForward(final int i, final double[] qd, final double[] qdd)
+    private void bodyTerms()
     {
         final BaseFrameBodies b = bodies;
-        final KinematicTree tree = b.tree;
-        final int p = b.parent[i];
-        final int r = 9 * i;
-        final int t = 3 * i;
-        final int s = 6 * i;
-        final double[] jr = tree.rotation;
-        final double[] jp = tree.position;
-        final double[] rot = b.rotation;
-        final double[] org = b.position;
-        final double r00;
-        final double r01;
-        final double r02;
-        final double r10;
-        final double r11;
-        final double r12;
-        final double r20;
-        final double r21;
-        final double r22;
-        final double ox;
-        final double oy;
-        final double oz;
-        if (p < 0)
-        {
-            r00 = jr[r];
-            r01 = jr[r + 1];
-            r02 = jr[r + 2];
-            r10 = jr[r + 3];
-            r11 = jr[r + 4];
-            r12 = jr[r + 5];
-            r20 = jr[r + 6];
-            r21 = jr[r + 7];
-            r22 = jr[r + 8];
-            ox = jp[t];
-            oy = jp[t + 1];
-            oz = jp[t + 2];
-        }
-        else
-        {
-            // 0R_i = 0R_p pR_i, 0p_i = 0p_p + 0R_p pp_i
-            final int rp = 9 * p;
-            final int tp = 3 * p;
-            final double p00 = rot[rp];
-            final double p01 = rot[rp + 1];
-            final double p02 = rot[rp + 2];
-            final double p10 = rot[rp + 3];
-            final double p11 = rot[rp + 4];
-            final double p12 = rot[rp + 5];
-            final double p20 = rot[rp + 6];
-            final double p21 = rot[rp + 7];
-            final double p22 = rot[rp + 8];
-            final double j00 = jr[r];
-            final double j01 = jr[r + 1];
-            final double j02 = jr[r + 2];
-            final double j10 = jr[r + 3];
-            final double j11 = jr[r + 4];
-            final double j12 = jr[r + 5];
-            final double j20 = jr[r + 6];
-            final double j21 = jr[r + 7];
-            final double j22 = jr[r + 8];
-            r00 = p00 * j00 + p01 * j10 + p02 * j20;
-            r01 = p00 * j01 + p01 * j11 + p02 * j21;
-            r02 = p00 * j02 + p01 * j12 + p02 * j22;
-            r10 = p10 * j00 + p11 * j10 + p12 * j20;
-            r11 = p10 * j01 + p11 * j11 + p12 * j21;
-            r12 = p10 * j02 + p11 * j12 + p12 * j22;
-            r20 = p20 * j00 + p21 * j10 + p22 * j20;
-            r21 = p20 * j01 + p21 * j11 + p22 * j21;
-            r22 = p20 * j02 + p21 * j12 + p22 * j22;
-            final double lx = jp[t];
-            final double ly = jp[t + 1];
-            final double lz = jp[t + 2];
-            ox = org[tp] + p00 * lx + p01 * ly + p02 * lz;
-            oy = org[tp + 1] + p10 * lx + p11 * ly + p12 * lz;
-            oz = org[tp + 2] + p20 * lx + p21 * ly + p22 * lz;
-        }
-        rot[r] = r00;
-        rot[r + 1] = r01;
-        rot[r + 2] = r02;
-        rot[r + 3] = r10;
-        rot[r + 4] = r11;
-        rot[r + 5] = r12;
-        rot[r + 6] = r20;
-        rot[r + 7] = r21;
-        rot[r + 8] = r22;
-        org[t] = ox;
-        org[t + 1] = oy;
-        org[t + 2] = oz;
-        // S = (p x z, z) for a revolute joint, (z, 0) for a prismatic one, z = third column of 0R_i
-        final int sigma = b.sigma[i];
-        final double sx;
-        final double sy;
-        final double sz;
-        final double sa;
-        final double sb;
-        final double sc;
-        if (sigma == KinematicTree.REVOLUTE)
-        {
-            sx = oy * r22 - oz * r12;
-            sy = oz * r02 - ox * r22;
-            sz = ox * r12 - oy * r02;
-            sa = r02;
-            sb = r12;
-            sc = r22;
-        }
-        else if (sigma == KinematicTree.PRISMATIC)
-        {
-            sx = r02;
-            sy = r12;
-            sz = r22;
-            sa = 0.0;
-            sb = 0.0;
-            sc = 0.0;
-        }
-        else
-        {
-            sx = 0.0;
-            sy = 0.0;
-            sz = 0.0;
-            sa = 0.0;
-            sb = 0.0;
-            sc = 0.0;
-        }
+        System.arraycopy(b.mass, 0, b.compositeMass, 0, b.bodyCount);
+        System.arraycopy(b.firstMoment, 0, b.compositeFirstMoment, 0, 3 * b.bodyCount);
+        System.arraycopy(b.inertia, 0, b.compositeInertia, 0, 9 * b.bodyCount);
+        final double[] a = newtonEuler.acceleration;
+        final double[] v = b.velocity;
         final double[] axis = b.axis;
-        axis[s] = sx;
-        axis[s + 1] = sy;
-        axis[s + 2] = sz;
-        axis[s + 3] = sa;
-        axis[s + 4] = sb;
-        axis[s + 5] = sc;
-        final int k = b.coordinate[i];
-        final double rate = k >= 0 ? qd[k] : 0.0;
-        final double accel = k >= 0 ? qdd[k] : 0.0;
-        // h = m c_w, O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T), c_w = p + R c (parallel axes to the base origin)
-        final double m = b.mass[i];
-        final double[] com = b.centreOfMass;
-        final double cx = com[t];
-        final double cy = com[t + 1];
-        final double cz = com[t + 2];
-        final double qx = r00 * cx + r01 * cy + r02 * cz + ox;
-        final double qy = r10 * cx + r11 * cy + r12 * cz + oy;
-        final double qz = r20 * cx + r21 * cy + r22 * cz + oz;
-        final double hx = m * qx;
-        final double hy = m * qy;
-        final double hz = m * qz;
-        final double c2 = qx * qx + qy * qy + qz * qz;
-        final double[] ic = b.inertiaAtCentre;
-        final double i00 = ic[r];
-        final double i01 = ic[r + 1];
-        final double i02 = ic[r + 2];
-        final double i10 = ic[r + 3];
-        final double i11 = ic[r + 4];
-        final double i12 = ic[r + 5];
-        final double i20 = ic[r + 6];
-        final double i21 = ic[r + 7];
-        final double i22 = ic[r + 8];
-        // T = R Ic (Ic as given, not assumed exactly symmetric), then the upper triangle of T R^T
-        final double t00 = r00 * i00 + r01 * i10 + r02 * i20;
-        final double t01 = r00 * i01 + r01 * i11 + r02 * i21;
-        final double t02 = r00 * i02 + r01 * i12 + r02 * i22;
-        final double t10 = r10 * i00 + r11 * i10 + r12 * i20;
-        final double t11 = r10 * i01 + r11 * i11 + r12 * i21;
-        final double t12 = r10 * i02 + r11 * i12 + r12 * i22;
-        final double t20 = r20 * i00 + r21 * i10 + r22 * i20;
-        final double t21 = r20 * i01 + r21 * i11 + r22 * i21;
-        final double t22 = r20 * i02 + r21 * i12 + r22 * i22;
-        final double o00 = t00 * r00 + t01 * r01 + t02 * r02 + m * (c2 - qx * qx);
-        final double o11 = t10 * r10 + t11 * r11 + t12 * r12 + m * (c2 - qy * qy);
-        final double o22 = t20 * r20 + t21 * r21 + t22 * r22 + m * (c2 - qz * qz);
-        final double o01 = t00 * r10 + t01 * r11 + t02 * r12 - m * qx * qy;
-        final double o02 = t00 * r20 + t01 * r21 + t02 * r22 - m * qx * qz;
-        final double o12 = t10 * r20 + t11 * r21 + t12 * r22 - m * qy * qz;
-        b.compositeMass[i] = m;
-        final double[] ch = b.compositeFirstMoment;
-        ch[t] = hx;
-        ch[t + 1] = hy;
-        ch[t + 2] = hz;
-        final double[] co = b.compositeInertia;
-        co[r] = o00;
-        co[r + 1] = o01;
-        co[r + 2] = o02;
-        co[r + 3] = o01;
-        co[r + 4] = o11;
-        co[r + 5] = o12;
-        co[r + 6] = o02;
-        co[r + 7] = o12;
-        co[r + 8] = o22;
-        // v = v_parent + S qd, a = a_parent + S qdd + S-dot qd; the base's a is (-g, 0)
-        final double[] vel = b.velocity;
-        final double[] acc = newtonEuler.acceleration;
-        final double[] from = p < 0 ? newtonEuler.loads.baseAcceleration : acc;
-        final int f = p < 0 ? 0 : 6 * p;
-        final double vx;
-        final double vy;
-        final double vz;
-        final double wx;
-        final double wy;
-        final double wz;
-        if (p < 0)
-        {
-            vx = sx * rate;
-            vy = sy * rate;
-            vz = sz * rate;
-            wx = sa * rate;
-            wy = sb * rate;
-            wz = sc * rate;
-        }
-        else
-        {
-            vx = vel[f] + sx * rate;
-            vy = vel[f + 1] + sy * rate;
-            vz = vel[f + 2] + sz * rate;
-            wx = vel[f + 3] + sa * rate;
-            wy = vel[f + 4] + sb * rate;
-            wz = vel[f + 5] + sc * rate;
-        }
-        vel[s] = vx;
-        vel[s + 1] = vy;
-        vel[s + 2] = vz;
-        vel[s + 3] = wx;
-        vel[s + 4] = wy;
-        vel[s + 5] = wz;
-        // momentum I v = (m v - h x w, O w + h x v)
-        final double px = m * vx + wy * hz - wz * hy;
-        final double py = m * vy + wz * hx - wx * hz;
-        final double pz = m * vz + wx * hy - wy * hx;
-        final double nx = o00 * wx + o01 * wy + o02 * wz + hy * vz - hz * vy;
-        final double ny = o01 * wx + o11 * wy + o12 * wz + hz * vx - hx * vz;
-        final double nz = o02 * wx + o12 * wy + o22 * wz + hx * vy - hy * vx;
-        final double[] cp = b.compositeMomentum;
-        cp[t] = px;
-        cp[t + 1] = py;
-        cp[t + 2] = pz;
-        // coupling block X = A + A^T - (h v^T + v h^T) + 2 (v.h) 1 - n^ with A = w^ O
-        final double vh2 = 2.0 * (vx * hx + vy * hy + vz * hz);
-        final double a00 = wy * o02 - wz * o01;
-        final double a01 = wy * o12 - wz * o11;
-        final double a02 = wy * o22 - wz * o12;
-        final double a10 = wz * o00 - wx * o02;
-        final double a11 = wz * o01 - wx * o12;
-        final double a12 = wz * o02 - wx * o22;
-        final double a20 = wx * o01 - wy * o00;
-        final double a21 = wx * o11 - wy * o01;
-        final double a22 = wx * o12 - wy * o02;
-        final double s01 = a01 + a10 - hx * vy - vx * hy;
-        final double s02 = a02 + a20 - hx * vz - vx * hz;
-        final double s12 = a12 + a21 - hy * vz - vy * hz;
-        final double[] x = b.compositeCoupling;
-        x[r] = 2.0 * a00 - 2.0 * hx * vx + vh2;
-        x[r + 1] = s01 + nz;
-        x[r + 2] = s02 - ny;
-        x[r + 3] = s01 - nz;
-        x[r + 4] = 2.0 * a11 - 2.0 * hy * vy + vh2;
-        x[r + 5] = s12 + nx;
-        x[r + 6] = s02 + ny;
-        x[r + 7] = s12 - nx;
-        x[r + 8] = 2.0 * a22 - 2.0 * hz * vz + vh2;
-        // S-dot = v x S = (w x S_v + v x S_w, w x S_w)
-        final double rx = wy * sz - wz * sy + vy * sc - vz * sb;
-        final double ry = wz * sx - wx * sz + vz * sa - vx * sc;
-        final double rz = wx * sy - wy * sx + vx * sb - vy * sa;
-        final double ra = wy * sc - wz * sb;
-        final double rb = wz * sa - wx * sc;
-        final double rc = wx * sb - wy * sa;
-        final double[] sdot = b.axisRate;
-        sdot[s] = rx;
-        sdot[s + 1] = ry;
-        sdot[s + 2] = rz;
-        sdot[s + 3] = ra;
-        sdot[s + 4] = rb;
-        sdot[s + 5] = rc;
-        final double ax = from[f] + sx * accel + rx * rate;
-        final double ay = from[f + 1] + sy * accel + ry * rate;
-        final double az = from[f + 2] + sz * accel + rz * rate;
-        final double aa = from[f + 3] + sa * accel + ra * rate;
-        final double ab = from[f + 4] + sb * accel + rb * rate;
-        final double ac = from[f + 5] + sc * accel + rc * rate;
-        acc[s] = ax;
-        acc[s + 1] = ay;
-        acc[s + 2] = az;
-        acc[s + 3] = aa;
-        acc[s + 4] = ab;
-        acc[s + 5] = ac;
-        // da = -(S x a) - (S-dot x v), motion cross products (w x v' + v x w', w x w')
+        final double[] rate = b.axisRate;
         final double[] da = accelerationShift;
-        da[s] = -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * wz - rz * wy);
-        da[s + 1] = -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * wx - rx * wz);
-        da[s + 2] = -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * wy - ry * wx);
-        da[s + 3] = -(sb * ac - sc * ab) - (rb * wz - rc * wy);
-        da[s + 4] = -(sc * aa - sa * ac) - (rc * wx - ra * wz);
-        da[s + 5] = -(sa * ab - sb * aa) - (ra * wy - rb * wx);
-        // f = I a + v x* (I v) = (m a_v - h x a_w + w x p, O a_w + h x a_v + w x n + v x p)
-        final double[] wrench = newtonEuler.wrench;
-        wrench[s] = m * ax + ab * hz - ac * hy + wy * pz - wz * py;
-        wrench[s + 1] = m * ay + ac * hx - aa * hz + wz * px - wx * pz;
-        wrench[s + 2] = m * az + aa * hy - ab * hx + wx * py - wy * px;
-        wrench[s + 3] = o00 * aa + o01 * ab + o02 * ac + hy * az - hz * ay + wy * nz - wz * ny + vy * pz - vz * py;
-        wrench[s + 4] = o01 * aa + o11 * ab + o12 * ac + hz * ax - hx * az + wz * nx - wx * nz + vz * px - vx * pz;
-        wrench[s + 5] = o02 * aa + o12 * ab + o22 * ac + hx * ay - hy * ax + wx * ny - wy * nx + vx * py - vy * px;
-        newtonEuler.loads.subtractExternalWrenchInBase(b, i, column, wrench, s);
+        for (int j = 0; j < b.bodyCount; j++)
+        {
+            b.coupling(j);
+            if (!b.movable(j))
+            {
+                continue;
+            }
+            final int s = 6 * j;
+            final double sx = axis[s];
+            final double sy = axis[s + 1];
+            final double sz = axis[s + 2];
+            final double sa = axis[s + 3];
+            final double sb = axis[s + 4];
+            final double sc = axis[s + 5];
+            final double rx = rate[s];
+            final double ry = rate[s + 1];
+            final double rz = rate[s + 2];
+            final double ra = rate[s + 3];
+            final double rb = rate[s + 4];
+            final double rc = rate[s + 5];
+            final double ax = a[s];
+            final double ay = a[s + 1];
+            final double az = a[s + 2];
+            final double aa = a[s + 3];
+            final double ab = a[s + 4];
+            final double ac = a[s + 5];
+            final double vx = v[s];
+            final double vy = v[s + 1];
+            final double vz = v[s + 2];
+            final double va = v[s + 3];
+            final double vb = v[s + 4];
+            final double vc = v[s + 5];
+            // -(S x a) - (S-dot x v), motion cross products (w x v' + v x w', w x w')
+            da[s] = -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * vc - rz * vb);
+            da[s + 1] = -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * va - rx * vc);
+            da[s + 2] = -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * vb - ry * va);
+            da[s + 3] = -(sb * ac - sc * ab) - (rb * vc - rc * vb);
+            da[s + 4] = -(sc * aa - sa * ac) - (rc * va - ra * vc);
+            da[s + 5] = -(sa * ab - sb * aa) - (ra * vb - rb * va);
+        }
     }
 
     /**
      * Backward: subtree sums of the inertias, couplings and wrenches (each body's are complete when
-     * it is reached, its children having higher indices; a movable body adds them into its parent's
-     * from the locals it reads them into), tau, and every (joint, ancestor) entry
+     * it is reached, its children having higher indices), tau, and every (joint, ancestor) entry
      * of M, d tau/d qd and d tau/d q. Per joint i the four 6-vectors u = Ic_i S_i,
      * w = Bc_i^T S_i (angular part; its linear part is 0), phi = Bc_i S_i + 2 Ic_i S_i-dot and
      * psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot are formed once; for every ancestor j (or j = i)
@@ -569,13 +311,13 @@ public final class InverseDynamicsDerivatives
         for (int i = b.bodyCount - 1; i >= 0; i--)
         {
             final int p = parent[i];
+            if (p >= 0)
+            {
+                addSubtree(i, p);
+            }
             final int ci = coordinate[i];
             if (ci < 0)
             {
-                if (p >= 0)
-                {
-                    addSubtree(i, p);
-                }
                 continue;
             }
             final int t = 3 * i;
@@ -591,12 +333,9 @@ public final class InverseDynamicsDerivatives
             final double o11 = co[r + 4];
             final double o12 = co[r + 5];
             final double o22 = co[r + 8];
-            final double px = cp[t];
-            final double py = cp[t + 1];
-            final double pz = cp[t + 2];
-            final double px2 = 2.0 * px;
-            final double py2 = 2.0 * py;
-            final double pz2 = 2.0 * pz;
+            final double px2 = 2.0 * cp[t];
+            final double py2 = 2.0 * cp[t + 1];
+            final double pz2 = 2.0 * cp[t + 2];
             final double x00 = cx[r];
             final double x01 = cx[r + 1];
             final double x02 = cx[r + 2];
@@ -618,44 +357,6 @@ public final class InverseDynamicsDerivatives
             final double fa = f[s + 3];
             final double fb = f[s + 4];
             final double fc = f[s + 5];
-            if (p >= 0)
-            {
-                // the subtree sums into the parent's, from the locals (O and Ic are symmetric)
-                final int tp = 3 * p;
-                final int rp = 9 * p;
-                final int sp = 6 * p;
-                cm[p] += m;
-                ch[tp] += hx;
-                ch[tp + 1] += hy;
-                ch[tp + 2] += hz;
-                cp[tp] += px;
-                cp[tp + 1] += py;
-                cp[tp + 2] += pz;
-                co[rp] += o00;
-                co[rp + 1] += o01;
-                co[rp + 2] += o02;
-                co[rp + 3] += o01;
-                co[rp + 4] += o11;
-                co[rp + 5] += o12;
-                co[rp + 6] += o02;
-                co[rp + 7] += o12;
-                co[rp + 8] += o22;
-                cx[rp] += x00;
-                cx[rp + 1] += x01;
-                cx[rp + 2] += x02;
-                cx[rp + 3] += x10;
-                cx[rp + 4] += x11;
-                cx[rp + 5] += x12;
-                cx[rp + 6] += x20;
-                cx[rp + 7] += x21;
-                cx[rp + 8] += x22;
-                f[sp] += fx;
-                f[sp + 1] += fy;
-                f[sp + 2] += fz;
-                f[sp + 3] += fa;
-                f[sp + 4] += fb;
-                f[sp + 5] += fc;
-            }
             tau[ci] = sx * fx + sy * fy + sz * fz + sa * fa + sb * fb + sc * fc
                 + b.rotorInertia[ci] * qdd[ci] + newtonEuler.loads.frictionTorque(b, ci, qd[ci]);
             // u = Ic S
