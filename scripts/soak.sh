@@ -8,11 +8,11 @@
 # controller faults and events (none expected), and the service's own summary (tick percentiles).
 #
 #   scripts/soak.sh [--duration S] [--warmup S] [--period-us US] [--max-missing-states N]
-#                   [--heartbeat-timeout-ms MS] [--sim-watchdog-ms MS]
+#                   [--heartbeat-timeout-ms MS] [--sim-watchdog-ms MS] [--amplitude RAD]
 #                   [--core CPU] [--priority P] [--sim-core CPU] [--nice N] [--out DIR]
 #
 # Defaults: 3600 s, 30 s warm-up, 1000 us, the shipped supervision (max_missing_states 2,
-# heartbeat_timeout_ms 50, the simulated drives' 20 ms watchdog), no
+# heartbeat_timeout_ms 50, the simulated drives' 20 ms watchdog), demo moves of 0.3 rad, no
 # pinning, default scheduling, output in a fresh /tmp/nectl-soak.* directory. --core pins the control
 # loop to that CPU and runs everything else the script starts on the other CPUs, as isolcpus would
 # on the control PC. --priority gives the
@@ -34,6 +34,7 @@ period_us=1000
 missing=2
 heartbeat_ms=50
 sim_watchdog_ms=20
+amplitude=0.3
 core=-1
 priority=0
 sim_core=-1
@@ -49,6 +50,7 @@ while [ $# -gt 0 ]; do
     --max-missing-states) missing="$2"; shift 2 ;;
     --heartbeat-timeout-ms) heartbeat_ms="$2"; shift 2 ;;
     --sim-watchdog-ms) sim_watchdog_ms="$2"; shift 2 ;;
+    --amplitude) amplitude="$2"; shift 2 ;;
     --core) core="$2"; shift 2 ;;
     --priority) priority="$2"; shift 2 ;;
     --sim-core) sim_core="$2"; shift 2 ;;
@@ -146,7 +148,7 @@ pids+=("$monitor")
 # first move not acknowledged.
 planner() {
   "$nectl" plan --target "127.0.0.1:$port" --key-file "$root/config/deploy/keys/development.keys" --enable --demo --duration 4 \
-    --amplitude 0.3 --start "$ready" --repeat $(( (duration * 10) / 45 )) --every 4.5 >> "$out/planner.log" 2>&1 || true
+    --amplitude "$amplitude" --start "$ready" --repeat $(( (duration * 10) / 45 )) --every 4.5 >> "$out/planner.log" 2>&1 || true
 }
 # One Telemetry sample as CSV: the counters at that moment.
 sample() {
@@ -198,7 +200,7 @@ growth=$((heap1 - heap0))
   echo "  loop: $(grep -h -m1 -o 'control loop .*' "$out/service.log")"
   echo "  simulator: $(grep -h -m1 -o 'adapter thread .*' "$out/sim.log"), idle $sim_idle; service and simulator at nice $nice_value"
   echo "  measured window: $ticks ticks, $misses deadline misses, $overruns overruns, $missing_states ticks without a new JointState"
-  echo "  planner: $moves demo moves sent and acknowledged, $failed not acknowledged; the loop refused $refused commands"
+  echo "  planner: $moves demo moves of $amplitude rad sent and acknowledged, $failed not acknowledged; the loop refused $refused commands"
   echo "  live heap after full GC: $heap0 KiB after warm-up, $heap1 KiB at the end, growth $growth KiB; young GCs $((ygc1 - ygc0)), full GCs $((fgc1 - fgc0)) (2 forced)"
   echo "  final state $state, $events controller events, $fault_events FAULT events (details: $out/events.csv)"
   sed -n '/nectl run summary/,$p' "$out/service.log" | sed 's/^/  /'
