@@ -199,11 +199,7 @@ final class PlanCommand implements Callable<Integer>
             int sent = 0;
             while (status == 0 && sent < repeat)
             {
-                final long dueNs = startNs + sent * everyNs;
-                for (long waitNs = dueNs - System.nanoTime(); waitNs > 0; waitNs = dueNs - System.nanoTime())
-                {
-                    LockSupport.parkNanos(waitNs);
-                }
+                parkUntil(startNs + sent * everyNs);
                 status = streamRateHz != null
                     ? stream(client, curve, trajectory.jointCount(), trajectory.durationS(), out)
                     : report(out, "trajectory of " + trajectory.waypointCount() + " waypoints, " + trajectory.durationS() + " s",
@@ -240,11 +236,7 @@ final class PlanCommand implements Callable<Integer>
         final long startNs = System.nanoTime();
         for (long i = 0; i < count; i++)
         {
-            final long dueNs = startNs + i * periodNs;
-            for (long waitNs = dueNs - System.nanoTime(); waitNs > 0; waitNs = dueNs - System.nanoTime())
-            {
-                LockSupport.parkNanos(waitNs);
-            }
+            parkUntil(startNs + i * periodNs);
             curve.sample(Math.min(i / streamRateHz, durationS), q, qd, qdd, qddd);
             final CommandResult result = client.sendSetpoint(q, qd, qdd, qddd);
             if (!result.accepted())
@@ -255,6 +247,15 @@ final class PlanCommand implements Callable<Integer>
         }
         out.printf(Locale.ROOT, "stream: %d setpoints at %.1f Hz over %.3f s accepted%n", count, streamRateHz, durationS);
         return 0;
+    }
+
+    /** Waits until the monotonic clock reaches dueNs. */
+    private static void parkUntil(final long dueNs)
+    {
+        for (long waitNs = dueNs - System.nanoTime(); waitNs > 0; waitNs = dueNs - System.nanoTime())
+        {
+            LockSupport.parkNanos(waitNs);
+        }
     }
 
     private static int report(final PrintWriter out, final String what, final CommandResult result)

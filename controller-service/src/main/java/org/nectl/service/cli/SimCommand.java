@@ -157,7 +157,8 @@ final class SimCommand implements Callable<Integer>
             final ElasticRobotModel robot = ElasticDescriptions.load(modelFile);
             model = robot.links();
             simulationMode = mode();
-            arm = new SimulatedArm(robot, armConfig(model));
+            final SimulatedArmConfig config = armConfig(model);
+            arm = new SimulatedArm(robot, config);
             final AdapterSettings free = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6));
             settings = freeRunning || simulationMode != SimulationMode.REALTIME ? free : free.synchronisedAt(periodUs * 1_000L / 2);
             placement = new ThreadPlacement(core, 0);
@@ -168,7 +169,7 @@ final class SimCommand implements Callable<Integer>
             if (warmupPeriods > 0)
             {
                 final long startNs = System.nanoTime();
-                final boolean finite = SimulatedArmWarmUp.run(robot, armConfig(model), warmupPeriods);
+                final boolean finite = SimulatedArmWarmUp.run(robot, config, warmupPeriods);
                 System.err.printf(Locale.ROOT, "nectl sim: physics warmed up: %d powered periods of a copy in %.0f ms%s%n",
                     warmupPeriods, (System.nanoTime() - startNs) / 1e6, finite ? "" : " (the copy's physics failed)");
             }
