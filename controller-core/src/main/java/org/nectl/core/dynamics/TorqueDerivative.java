@@ -27,7 +27,7 @@ public final class TorqueDerivative
     /** Values per slot of {@link #motion}. */
     private static final int MOTION = 15;
     /** Values per slot of {@link #wrenches}. */
-    private static final int WRENCH = 12;
+    private static final int WRENCH = 15;
     /**
      * Per slot (0 the base, j + 1 body j), each in its body's frame: omega (rad/s), omegaDot (rad/s^2),
      * linear acceleration of the origin (gravity entered as base acceleration -g, m/s^2), angular
@@ -38,14 +38,11 @@ public final class TorqueDerivative
     private final double[] motion;
     /**
      * Per slot: the force and moment (about the origin) the parent exerts on the body, then their
-     * inertial rates, N, N m, N/s, N m/s, body frame.
+     * inertial rates, N, N m, N/s, N m/s, body frame; then the inertial rate of iP_j,
+     * omega_i x iP_j + sigma_j qd_j iz_j, in the parent frame (m/s), formed by the forward loop
+     * (which has omega_i x iP_j anyway) for the backward loop's (17).
      */
     private final double[] wrenches;
-    /**
-     * Inertial rate of iP_j, omega_i x iP_j + sigma_j qd_j iz_j, in the parent frame, 3 per body: formed
-     * by the forward loop (which has omega_i x iP_j anyway) for the backward loop's (17).
-     */
-    private final double[] offsetRate;
     /** Rate of the body-frame components of each external wrench, 6 per body. */
     private final double[] externalWrenchRate;
     /**
@@ -67,7 +64,6 @@ public final class TorqueDerivative
         motion = new double[MOTION * (tree.bodyCount + 1)];
         wrenches = new double[WRENCH * (tree.bodyCount + 1)];
         gravity(0.0, 0.0, -9.81);
-        offsetRate = new double[3 * tree.bodyCount];
         externalWrenchRate = new double[6 * tree.bodyCount];
     }
 
@@ -178,7 +174,6 @@ public final class TorqueDerivative
         final double[] w = wrenches;
         final double[] ext = passes.externalWrench;
         final double[] extRate = externalWrenchRate;
-        final double[] offsetRate = this.offsetRate;
         final boolean loads = externalLoads;
         for (int j = 0; j < tree.bodyCount; j++)
         {
@@ -283,9 +278,10 @@ public final class TorqueDerivative
                 dry += u * r12;
                 drz += u * r22;
             }
-            offsetRate[t] = drx;
-            offsetRate[t + 1] = dry;
-            offsetRate[t + 2] = drz;
+            final int ws = WRENCH * (j + 1);
+            w[ws + 12] = drx;
+            w[ws + 13] = dry;
+            w[ws + 14] = drz;
             state[s] = wx;
             state[s + 1] = wy;
             state[s + 2] = wz;
@@ -305,7 +301,6 @@ public final class TorqueDerivative
             // Link wrench (Khalil 22-23) and its inertial rate (eqs. 12-13 moved to the origin), both
             // minus the external wrench when there is one; c = omega x MS and its transport term h
             final int e = 6 * j;
-            final int ws = WRENCH * (j + 1);
             final double hx = firstMoment[t];
             final double hy = firstMoment[t + 1];
             final double hz = firstMoment[t + 2];
@@ -416,7 +411,6 @@ public final class TorqueDerivative
         final boolean friction = passes.friction;
         final double[] kin = motion;
         final double[] w = wrenches;
-        final double[] offsetRate = this.offsetRate;
         for (int j = tree.bodyCount - 1; j >= 0; j--)
         {
             final int s = WRENCH * (j + 1);
@@ -498,9 +492,9 @@ public final class TorqueDerivative
             w[i + 7] += gy;
             w[i + 8] += gz;
             // (17), corrected: iPdot_j = omega_i x iP_j (+ qd iz_j when prismatic); its term uses the force itself
-            final double dx = offsetRate[pj];
-            final double dy = offsetRate[pj + 1];
-            final double dz = offsetRate[pj + 2];
+            final double dx = w[s + 12];
+            final double dy = w[s + 13];
+            final double dz = w[s + 14];
             // (17): iR_j ndot_j + iP_j x iR_j fdot_j + iPdot_j x iR_j f_j
             w[i + 9] += r00 * ndx + r01 * ndy + r02 * ndz + py * gz - pz * gy + dy * hz - dz * hy;
             w[i + 10] += r10 * ndx + r11 * ndy + r12 * ndz + pz * gx - px * gz + dz * hx - dx * hz;
