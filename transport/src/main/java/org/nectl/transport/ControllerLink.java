@@ -1,6 +1,7 @@
 package org.nectl.transport;
 
 import io.aeron.Aeron;
+import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
@@ -72,6 +73,15 @@ public final class ControllerLink implements AutoCloseable
             commandPublisher.commit();
         }
         return result;
+    }
+
+    /**
+     * @param result what {@link #publishMotorCommand} returned.
+     * @return true if the command was not published because no drive adapter is subscribed.
+     */
+    public static boolean noDriveSubscribed(final long result)
+    {
+        return result == Publication.NOT_CONNECTED;
     }
 
     /**

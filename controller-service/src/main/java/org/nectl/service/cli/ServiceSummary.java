@@ -44,8 +44,10 @@ final class ServiceSummary
         System.out.printf(Locale.ROOT, "  tick compute [us]: p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f%n",
             compute.getValueAtPercentile(50) / 1e3, compute.getValueAtPercentile(99) / 1e3,
             compute.getValueAtPercentile(99.9) / 1e3, compute.getMaxValue() / 1e3);
-        System.out.printf(Locale.ROOT, "  deadline misses %d, overruns %d, ticks without new state %d, command publish failures %d%n",
-            loop.deadlineMissCount(), loop.overrunCount(), loop.missingStateCount(), loop.publishFailureCount());
+        System.out.printf(Locale.ROOT, "  deadline misses %d, overruns %d, ticks without new state %d%n",
+            loop.deadlineMissCount(), loop.overrunCount(), loop.missingStateCount());
+        System.out.printf(Locale.ROOT, "  motor commands with no drive subscribed %d, command publish failures %d%n",
+            loop.unconnectedCommandCount(), loop.publishFailureCount());
         System.out.printf(Locale.ROOT, "  planner datagrams accepted %d, rejected by the gateway %d, refused by the controller %d%n",
             service.gateway().acceptedCount(), totalRejects(service), loop.rejectedCommandCount() + service.trajectoryRejectCount());
         System.out.printf(Locale.ROOT, "  final state %s, faults %s%n", cycle.mode(), Faults.describe(cycle.faults()));

@@ -56,7 +56,8 @@ public final class ControlLoop implements Runnable
     private static final int APPLIED_COMMANDS = 10;
     private static final int EVENTS = 11;
     private static final int DROPPED_EVENTS = 12;
-    private static final int STATUS_SLOTS = 13;
+    private static final int UNCONNECTED_COMMANDS = 13;
+    private static final int STATUS_SLOTS = 14;
 
     /** JointState status bits that mean the adapter cannot be trusted: drive fault, encoder fault. */
     private static final int ADAPTER_FAULT_BITS = (1 << 1) | (1 << 2);
@@ -113,6 +114,7 @@ public final class ControlLoop implements Runnable
     private long misses;
     private long missingStates;
     private long publishFailures;
+    private long unconnectedCommands;
     private long rejectedCommands;
     private int watchdogStates;
     private long lastTickedSequence = -1;
@@ -393,7 +395,12 @@ public final class ControlLoop implements Runnable
             .jointStateSequence(state.sequence())
             .mode(enabled ? DriveMode.TORQUE : DriveMode.BRAKE)
             .enable(enabled);
-        if (link.publishMotorCommand(command) < 0)
+        final long result = link.publishMotorCommand(command);
+        if (ControllerLink.noDriveSubscribed(result))
+        {
+            unconnectedCommands++;
+        }
+        else if (result < 0)
         {
             publishFailures++;
         }
@@ -436,6 +443,7 @@ public final class ControlLoop implements Runnable
         status.lazySet(MISSING_STATES, missingStates);
         status.lazySet(STATES_SEEN, statesSeen);
         status.lazySet(PUBLISH_FAILURES, publishFailures);
+        status.lazySet(UNCONNECTED_COMMANDS, unconnectedCommands);
         status.lazySet(REJECTED_COMMANDS, rejectedCommands);
         status.lazySet(APPLIED_COMMANDS, appliedCommands);
         status.lazySet(EVENTS, events.eventCount());
@@ -523,10 +531,23 @@ public final class ControlLoop implements Runnable
         return status.get(STATES_SEEN);
     }
 
-    /** @return MotorCommands that could not be claimed. Any thread. */
+    /**
+     * @return MotorCommands that could not be claimed while a drive adapter was subscribed (back
+     *     pressure, a closed publication) or after the link was lost. Any thread.
+     */
     public long publishFailureCount()
     {
         return status.get(PUBLISH_FAILURES);
+    }
+
+    /**
+     * @return MotorCommands not published because no drive adapter was subscribed: before the adapter
+     *     connects, or after it went away (which the state and heartbeat supervision turns into a
+     *     fault). Any thread.
+     */
+    public long unconnectedCommandCount()
+    {
+        return status.get(UNCONNECTED_COMMANDS);
     }
 
     /** @return planner commands the cycle refused (wrong mode, discontinuous reference). Any thread. */

@@ -226,6 +226,7 @@ class FaultInjectionTest
             assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted());
             ServiceRig.await(() -> loop.mode() == ControllerMode.ENABLED, "enabled");
             final long publishFailures = loop.publishFailureCount();
+            final long unconnectedCommands = loop.unconnectedCommandCount();
             final long published0;
             final long stallTick;
             try (Subscription stalled = rig.client.aeron().addSubscription(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID))
@@ -268,6 +269,7 @@ class FaultInjectionTest
             assertEquals(0, loop.faults(), Faults.describe(loop.faults()));
             assertEquals(0L, loop.droppedEventCount());
             assertEquals(publishFailures, loop.publishFailureCount(), "MotorCommands kept flowing");
+            assertEquals(unconnectedCommands, loop.unconnectedCommandCount(), "the drive stayed subscribed");
         }
     }
 
