@@ -96,7 +96,7 @@ public final class UrdfReader
                 joint.childLink(), joint.name(), bodyOfLink.get(joint.parentLink()), joint.type(),
                 Transforms.multiply(aParentT, Transforms.multiply(joint.originRotation(), a)),
                 Transforms.apply(aParentT, joint.originTranslation()),
-                inertiaInBodyFrame(links.get(joint.childLink()), joint, a));
+                inertiaInBodyFrame(links.get(joint.childLink()), a));
             if (joint.type().isMovable())
             {
                 final JointActuation friction = joint.actuation();
@@ -118,16 +118,15 @@ public final class UrdfReader
         }
     }
 
-    private static InertialParameters inertiaInBodyFrame(final UrdfLink link, final UrdfJoint joint, final double[] a)
+    /**
+     * A link without {@code <inertial>} is massless, as the URDF specification defines it (zero mass
+     * and zero inertia) and other URDF readers take it: intermediate frames of multi-axis joints are
+     * often written that way.
+     */
+    private static InertialParameters inertiaInBodyFrame(final UrdfLink link, final double[] a)
     {
         if (link.inertiaInLinkFrame() == null)
         {
-            if (joint.type().isMovable())
-            {
-                throw link.element().error("link '" + link.name() + "' moves with joint '" + joint.name()
-                    + "' but has no <inertial>; expected <inertial> with <mass> and <inertia>"
-                    + " (only the root and links behind fixed joints may omit it)");
-            }
             return InertialParameters.ofFirstMoment(0.0, new double[3], new double[9]);
         }
         return link.inertiaInLinkFrame().transformed(Transforms.transpose(a), new double[3]);

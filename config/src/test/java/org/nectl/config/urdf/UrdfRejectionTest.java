@@ -1,11 +1,14 @@
 package org.nectl.config.urdf;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.config.DescriptionException;
+import org.nectl.core.model.InertialParameters;
+import org.nectl.core.model.RobotModel;
 
 /**
  * Every rejection names the file, the line and the path of the offending element, and says what was
@@ -102,10 +105,15 @@ class UrdfRejectionTest
     }
 
     @Test
-    void movingLinkWithoutInertialIsRejected()
+    void movingLinkWithoutInertialIsMassless()
     {
+        // The URDF specification's default, and what other URDF readers do: zero mass, zero inertia.
         final String urdf = robot(LINK_A + "  <link name=\"b\"/>\n" + LINK_C + JOINT_AB + JOINT_BC);
-        assertRejected(urdf, "<link name=\"b\"/>", "/robot/link[@name='b']", "expected <inertial>");
+        final RobotModel model = UrdfReader.read(urdf, "good.urdf");
+        final InertialParameters b = model.inertialParameters(model.bodyIndex("b"));
+        assertEquals(0.0, b.mass(), 0.0);
+        assertArrayEquals(new double[9], b.inertiaAtCentreOfMass(), 0.0);
+        assertEquals(2.0, model.inertialParameters(model.bodyIndex("c")).mass(), 0.0);
     }
 
     @Test
