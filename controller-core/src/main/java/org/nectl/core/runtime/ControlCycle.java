@@ -179,7 +179,14 @@ public final class ControlCycle
         timeScaling = new ReferenceTimeScaling(model, timeScalingSettings);
         timeScaling.gravity(g[0], g[1], g[2]);
         timeScaling.frictionFeedforward(settings.frictionFeedforward());
-        supervisor = new Supervisor(dof, settings.periodNs(), safety);
+        final double[] positionMin = new double[dof];
+        final double[] positionMax = new double[dof];
+        for (int j = 0; j < dof; j++)
+        {
+            positionMin[j] = model.limits(j).positionMin();
+            positionMax[j] = model.limits(j).positionMax();
+        }
+        supervisor = new Supervisor(positionMin, positionMax, settings.periodNs(), safety);
         stateMonitor = new StateMonitor(model, settings, safety);
         referenceMonitor = new ReferenceMonitor(model, settings.periodNs());
         q = new double[dof];

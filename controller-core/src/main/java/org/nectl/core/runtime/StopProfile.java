@@ -1,11 +1,19 @@
 package org.nectl.core.runtime;
 
+import java.util.Arrays;
+
 /**
  * The reference of a controlled (category 1 or 2) stop: every joint, independently, takes its
  * velocity at the start of the stop down to zero along the quintic smooth step
  * qd(t) = v0 (1 - 10u^3 + 15u^4 - 6u^5), u = t / T, so acceleration and jerk are zero at both ends
  * and the torque changes gradually. The peak deceleration is 15/8 v0 / T; T is chosen per joint
  * so that it equals the joint's allowed deceleration, and the joint travels v0 T / 2 before it stands.
+ * A joint nearer to the position limit it is moving towards than that stops in the room it has
+ * (T = 2 room / |v0|, harder than its allowed deceleration), so that the reference never runs past
+ * the limit: overrunning the allowed deceleration for a moment is the lesser harm than meeting the
+ * end stop at speed. The soft-limit reflex normally faults early enough that this never applies; it
+ * does when a stop begins from a state the reflex did not see coming (a stalled host, a fault at
+ * speed near a limit).
  *
  * <p>Real-time safe after construction. Not thread safe.
  */
@@ -15,6 +23,8 @@ public final class StopProfile
     private static final double PEAK_SLOPE = 15.0 / 8.0;
 
     private final int dof;
+    private final double[] positionMin;
+    private final double[] positionMax;
     private final double[] startQ;
     private final double[] startQd;
     private final double[] durationS;
@@ -22,13 +32,31 @@ public final class StopProfile
     private double longestS;
 
     /**
-     * Not real-time safe.
+     * A profile for joints without position limits. Not real-time safe.
      *
      * @param dof number of coordinates.
      */
     public StopProfile(final int dof)
     {
-        this.dof = dof;
+        this(filled(dof, Double.NEGATIVE_INFINITY), filled(dof, Double.POSITIVE_INFINITY));
+    }
+
+    /**
+     * Not real-time safe.
+     *
+     * @param positionMin lower position limit per joint, rad or m (copied).
+     * @param positionMax upper position limit per joint, rad or m (copied).
+     */
+    public StopProfile(final double[] positionMin, final double[] positionMax)
+    {
+        if (positionMin.length != positionMax.length)
+        {
+            throw new IllegalArgumentException(
+                "need as many upper as lower limits, got " + positionMin.length + " and " + positionMax.length);
+        }
+        dof = positionMin.length;
+        this.positionMin = positionMin.clone();
+        this.positionMax = positionMax.clone();
         startQ = new double[dof];
         startQd = new double[dof];
         durationS = new double[dof];
@@ -80,7 +108,8 @@ public final class StopProfile
         {
             startQ[j] = q[j];
             startQd[j] = qd[j];
-            durationS[j] = Math.min(durationS(qd[j], deceleration[j], minimumS), maximumS);
+            durationS[j] = Math.min(Math.min(durationS(qd[j], deceleration[j], minimumS), maximumS),
+                withinRoomS(q[j], qd[j], j, minimumS));
             longestS = Math.max(longestS, durationS[j]);
         }
     }
@@ -118,6 +147,27 @@ public final class StopProfile
             }
         }
         return t >= longestS;
+    }
+
+    /**
+     * @return the longest duration whose travel, |v0| T / 2, ends at or before the position limit the
+     *     joint moves towards (at least minimumS); infinite when it moves away from its limits or stands.
+     */
+    private double withinRoomS(final double position, final double velocity, final int j, final double minimumS)
+    {
+        final double room = velocity > 0.0 ? positionMax[j] - position : position - positionMin[j];
+        if (velocity == 0.0 || room == Double.POSITIVE_INFINITY)
+        {
+            return Double.POSITIVE_INFINITY;
+        }
+        return Math.max(2.0 * Math.max(room, 0.0) / Math.abs(velocity), minimumS);
+    }
+
+    private static double[] filled(final int length, final double value)
+    {
+        final double[] array = new double[length];
+        Arrays.fill(array, value);
+        return array;
     }
 
     /** @return the duration of the slowest joint's stop, s. Real-time safe. */

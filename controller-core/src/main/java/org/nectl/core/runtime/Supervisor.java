@@ -40,13 +40,14 @@ final class Supervisor
     /**
      * Not real-time safe.
      *
-     * @param dof number of coordinates.
+     * @param positionMin lower position limit per joint, rad or m: controlled stops end before it.
+     * @param positionMax upper position limit per joint, rad or m.
      * @param periodNs control period, ns.
      * @param safety stop categories and stop limits.
      */
-    Supervisor(final int dof, final long periodNs, final SafetySettings safety)
+    Supervisor(final double[] positionMin, final double[] positionMax, final long periodNs, final SafetySettings safety)
     {
-        this.dof = dof;
+        dof = positionMin.length;
         this.safety = safety;
         deceleration = safety.decelerationMax();
         if (deceleration.length != dof)
@@ -55,7 +56,7 @@ final class Supervisor
         }
         // Two periods: a joint already at rest still gets a reference that settles over a tick.
         minimumStopS = 2.0 * periodNs * 1e-9;
-        stopProfile = new StopProfile(dof);
+        stopProfile = new StopProfile(positionMin, positionMax);
     }
 
     ControllerMode mode()

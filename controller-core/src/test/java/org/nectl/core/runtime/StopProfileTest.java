@@ -144,4 +144,41 @@ class StopProfileTest
         assertEquals(0.5 * 2.0 * 0.1, end.q[0], 1e-12, "v0 T / 2");
         assertEquals(15.0 / 8.0 * 2.0 / 0.1, Math.abs(new Sample().at(profile, 0.05).qdd[0]), 1e-9, "peak 15/8 v0 / T at T / 2");
     }
+
+    /**
+     * Joints 0 and 1 move towards a limit nearer than their braking distance (0.5 and 0.75 rad at
+     * these speeds): each stops in the room it has, at the limit and not past it, sampled every
+     * 10 us. Joint 2 moves away from its near limit and joint 3 towards a far one: both keep their
+     * normal stop. Joint 4 starts past its limit: it stops in the shortest duration.
+     */
+    @Test
+    void aJointNearerToItsLimitThanItsBrakingDistanceStopsAtTheLimit()
+    {
+        final double[] min = {-2.0, -1.0, -0.5, -2.0, -1.0, -1.0};
+        final double[] max = {1.1, 1.0, 0.5, 2.0, 1.0, 1.0};
+        final double[] q0 = {1.0, -0.7, 0.45, 0.0, 1.05, 0.0};
+        final double[] v0 = {2.0, -2.0, -1.0, 1.0, 0.5, 0.0};
+        final StopProfile profile = new StopProfile(min, max);
+        profile.start(0L, q0, v0, DECELERATION, 0.002, 10.0);
+        final Sample s = new Sample();
+        for (double t = 0.0; t <= profile.longestS() + 1e-3; t += 1e-5)
+        {
+            s.at(profile, t);
+            for (int j = 0; j < 4; j++)
+            {
+                assertTrue(s.q[j] >= min[j] - 1e-12 && s.q[j] <= max[j] + 1e-12, "joint " + j + " at t " + t + ": " + s.q[j]);
+            }
+        }
+        assertTrue(s.stopped);
+        assertEquals(1.1, s.q[0], 1e-12, "joint 0 ends at its upper limit");
+        assertEquals(-1.0, s.q[1], 1e-12, "joint 1 ends at its lower limit");
+        assertEquals(0.45 - StopProfile.brakingDistance(-1.0, DECELERATION[2]), s.q[2], 1e-12, "joint 2 stops as usual");
+        assertEquals(StopProfile.brakingDistance(1.0, DECELERATION[3]), s.q[3], 1e-12, "joint 3 stops as usual");
+        assertEquals(1.05 + 0.5 * 0.5 * 0.002, s.q[4], 1e-12, "joint 4 stops in the shortest duration");
+        for (int j = 0; j < DOF; j++)
+        {
+            assertEquals(0.0, s.qd[j], 0.0);
+        }
+        assertEquals(2.0 * 0.3 / 2.0, profile.longestS(), 1e-12, "joint 1 is the slowest: 2 room / |v0|, 0.3 s for 0.5 s");
+    }
 }
