@@ -300,6 +300,63 @@ class SupervisorTest
             triggerQ, triggerV, highest, POSITION_LIMIT_RAD);
     }
 
+    /**
+     * A controller stalled for 100 ms while joint 0 moves towards its limit at 1.5 rad/s: when it
+     * ticks again the joint is nearer to the limit than its braking distance, past where the soft
+     * limit would have fired. The stop then brakes within the room left and the joint stays inside
+     * the position limit and its margin (no POSITION_LIMIT, category 0).
+     */
+    @Test
+    void aStopThatStartsNearerToTheLimitThanTheBrakingDistanceStillEndsInsideIt()
+    {
+        final SafetySettings safety = SafetySettings.defaults(DOF);
+        final CycleHarness h = enabled(safety);
+        final double v = 1.5;
+        final double rampS = 0.3;
+        final double brakingDistance = StopProfile.brakingDistance(v, safety.decelerationMax()[0]);
+        final double stallFrom = POSITION_LIMIT_RAD - brakingDistance - safety.softLimitMargin() - 0.05;
+        final double[] q = h.cycle.referenceQ().clone();
+        final double[] start = q.clone();
+        final double[] qd = new double[DOF];
+        final double[] qdd = new double[DOF];
+        for (int i = 1; h.cycle.measuredQ()[0] < stallFrom; i++)
+        {
+            final double t = i * PERIOD_NS * 1e-9;
+            q[0] = start[0] + (t < rampS ? v * t * t / (2 * rampS) : v * (t - rampS / 2));
+            qd[0] = t < rampS ? v * t / rampS : v;
+            qdd[0] = t < rampS ? v / rampS : 0.0;
+            assertEquals(ControlCycle.ACCEPTED, h.cycle.streamSetpoint(q, qd, qdd, ZERO));
+            h.step(true, 0L);
+            assertEquals(ControllerMode.TRACKING, h.cycle.mode(), Faults.describe(h.cycle.faults()));
+        }
+        // The stall: the arm goes on under the last torque, the controller does not tick.
+        final double[] lastTau = h.cycle.tauCommand().clone();
+        for (int k = 0; k < 100; k++)
+        {
+            h.arm.torque(lastTau);
+            h.arm.step();
+            h.timeNs += PERIOD_NS;
+        }
+        final double[] measured = new double[DOF];
+        h.arm.positions(measured);
+        final double room = POSITION_LIMIT_RAD - measured[0];
+        assertTrue(room < brakingDistance, "the stall left less room than the braking distance: " + room);
+        h.step(true, 0L);
+        assertEquals(ControllerMode.STOPPING, h.cycle.mode(), Faults.describe(h.cycle.faults()));
+        double highest = h.cycle.measuredQ()[0];
+        while (h.cycle.mode() == ControllerMode.STOPPING)
+        {
+            h.step(true, 0L);
+            highest = Math.max(highest, h.cycle.measuredQ()[0]);
+        }
+        assertTrue((h.cycle.faults() & Faults.SOFT_POSITION_LIMIT) != 0, Faults.describe(h.cycle.faults()));
+        assertEquals(0, h.cycle.faults() & Faults.POSITION_LIMIT, Faults.describe(h.cycle.faults()));
+        assertTrue(highest <= POSITION_LIMIT_RAD + CycleSettings.defaults(DOF, PERIOD_NS).positionMargin(),
+            "stopped at " + highest);
+        System.out.printf(Locale.ROOT, "stop after a 100 ms stall: %.4f rad of room against %.4f braking distance; "
+            + "stopped at %.4f rad (limit %.1f)%n", room, brakingDistance, highest, POSITION_LIMIT_RAD);
+    }
+
     @Test
     void aJumpingReferenceIsADiscontinuityAndAJumpingMeasurementAFault()
     {
