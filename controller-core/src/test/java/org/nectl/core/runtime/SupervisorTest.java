@@ -259,29 +259,50 @@ class SupervisorTest
      * within the braking distance (15/16 v^2/a), one period of travel and the margin, and the
      * category 2 stop ends short of the limit by about the margin.
      */
+    /** Joint 0 streamed towards its upper limit: accelerating over 0.3 s to 1.5 rad/s, then at that speed. */
+    private static final class RampTowardsLimit
+    {
+        static final double SPEED = 1.5;
+        private static final double RAMP_S = 0.3;
+        private final CycleHarness h;
+        private final double[] q;
+        private final double start;
+        private final double[] qd = new double[DOF];
+        private final double[] qdd = new double[DOF];
+        private int tick;
+
+        RampTowardsLimit(final CycleHarness h)
+        {
+            this.h = h;
+            q = h.cycle.referenceQ().clone();
+            start = q[0];
+        }
+
+        /** Streams the next setpoint and steps the harness one period. */
+        void step()
+        {
+            final double t = ++tick * PERIOD_NS * 1e-9;
+            q[0] = start + (t < RAMP_S ? SPEED * t * t / (2 * RAMP_S) : SPEED * (t - RAMP_S / 2));
+            qd[0] = t < RAMP_S ? SPEED * t / RAMP_S : SPEED;
+            qdd[0] = t < RAMP_S ? SPEED / RAMP_S : 0.0;
+            assertEquals(ControlCycle.ACCEPTED, h.cycle.streamSetpoint(q, qd, qdd, ZERO));
+            h.step(true, 0L);
+        }
+    }
+
     @Test
     void softLimitBrakingStopsAJointBeforeItsPositionLimit()
     {
         final SafetySettings safety = SafetySettings.defaults(DOF);
         final CycleHarness h = enabled(safety);
-        final double v = 1.5;
-        final double rampS = 0.3;
-        final double[] q = h.cycle.referenceQ().clone();
-        final double[] start = q.clone();
-        final double[] qd = new double[DOF];
-        final double[] qdd = new double[DOF];
+        final RampTowardsLimit ramp = new RampTowardsLimit(h);
         double triggerQ = Double.NaN;
         double triggerV = Double.NaN;
         for (int i = 1; h.cycle.mode() == ControllerMode.TRACKING || i == 1; i++)
         {
-            final double t = i * PERIOD_NS * 1e-9;
-            q[0] = start[0] + (t < rampS ? v * t * t / (2 * rampS) : v * (t - rampS / 2));
-            qd[0] = t < rampS ? v * t / rampS : v;
-            qdd[0] = t < rampS ? v / rampS : 0.0;
             triggerQ = h.cycle.measuredQ()[0];
             triggerV = h.cycle.measuredQd()[0];
-            assertEquals(ControlCycle.ACCEPTED, h.cycle.streamSetpoint(q, qd, qdd, ZERO));
-            h.step(true, 0L);
+            ramp.step();
         }
         assertEquals(ControllerMode.STOPPING, h.cycle.mode());
         assertEquals(Faults.SOFT_POSITION_LIMIT, h.cycle.faults());
@@ -311,22 +332,12 @@ class SupervisorTest
     {
         final SafetySettings safety = SafetySettings.defaults(DOF);
         final CycleHarness h = enabled(safety);
-        final double v = 1.5;
-        final double rampS = 0.3;
-        final double brakingDistance = StopProfile.brakingDistance(v, safety.decelerationMax()[0]);
+        final double brakingDistance = StopProfile.brakingDistance(RampTowardsLimit.SPEED, safety.decelerationMax()[0]);
         final double stallFrom = POSITION_LIMIT_RAD - brakingDistance - safety.softLimitMargin() - 0.05;
-        final double[] q = h.cycle.referenceQ().clone();
-        final double[] start = q.clone();
-        final double[] qd = new double[DOF];
-        final double[] qdd = new double[DOF];
-        for (int i = 1; h.cycle.measuredQ()[0] < stallFrom; i++)
+        final RampTowardsLimit ramp = new RampTowardsLimit(h);
+        while (h.cycle.measuredQ()[0] < stallFrom)
         {
-            final double t = i * PERIOD_NS * 1e-9;
-            q[0] = start[0] + (t < rampS ? v * t * t / (2 * rampS) : v * (t - rampS / 2));
-            qd[0] = t < rampS ? v * t / rampS : v;
-            qdd[0] = t < rampS ? v / rampS : 0.0;
-            assertEquals(ControlCycle.ACCEPTED, h.cycle.streamSetpoint(q, qd, qdd, ZERO));
-            h.step(true, 0L);
+            ramp.step();
             assertEquals(ControllerMode.TRACKING, h.cycle.mode(), Faults.describe(h.cycle.faults()));
         }
         // The stall: the arm goes on under the last torque, the controller does not tick.
