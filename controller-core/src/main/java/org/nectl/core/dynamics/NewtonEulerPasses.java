@@ -7,9 +7,9 @@ import org.nectl.core.model.RobotModel;
 /**
  * The recursive Newton-Euler passes for a tree (Khalil, "Dynamic modeling of robots using recursive
  * Newton-Euler techniques", ICINCO 2010, eqs. 13-31) and their workspace. {@link InverseDynamics}
- * runs these passes; {@link TorqueDerivative} shares the tree, the external wrenches and the
- * friction switch but keeps its own per-body state and runs its own forward and backward loops, each doing the Newton-Euler step (same expressions as here, the joint projection
- * of {@link #jointForces} included) and its derivative together.
+ * runs these passes; {@link TorqueDerivative} runs its own forward and backward loops on its own
+ * workspace, each doing the Newton-Euler step (same expressions as here, the joint projection of
+ * {@link #jointForces} included) and its derivative together.
  *
  * <p>Per-body vectors are stored 3 per slot; slot 0 is the base and body j is slot j + 1, so a body
  * and its parent are addressed alike. Every vector is expressed in its own body's frame; moments

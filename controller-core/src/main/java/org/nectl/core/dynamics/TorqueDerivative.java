@@ -22,7 +22,6 @@ import org.nectl.core.model.RobotModel;
  */
 public final class TorqueDerivative
 {
-    private final NewtonEulerPasses passes;
     private final KinematicTree tree;
     /** Values per slot of {@link #motion}. */
     private static final int MOTION = 15;
@@ -43,8 +42,11 @@ public final class TorqueDerivative
      * (which has omega_i x iP_j anyway) for the backward loop's (17).
      */
     private final double[] wrenches;
+    /** External wrench ON each body: force then moment about its origin, body frame, 6 per body. */
+    private final double[] externalWrench;
     /** Rate of the body-frame components of each external wrench, 6 per body. */
     private final double[] externalWrenchRate;
+    private boolean friction = true;
     /**
      * False from construction or {@link #clearExternalWrenches} until an external wrench or wrench
      * rate is set: every one is zero then, so the forward loop skips their terms (x - 0.0 is x to
@@ -59,11 +61,11 @@ public final class TorqueDerivative
      */
     public TorqueDerivative(final RobotModel model)
     {
-        passes = new NewtonEulerPasses(model);
-        tree = passes.tree;
+        tree = new KinematicTree(model);
         motion = new double[MOTION * (tree.bodyCount + 1)];
         wrenches = new double[WRENCH * (tree.bodyCount + 1)];
         gravity(0.0, 0.0, -9.81);
+        externalWrench = new double[6 * tree.bodyCount];
         externalWrenchRate = new double[6 * tree.bodyCount];
     }
 
@@ -96,7 +98,7 @@ public final class TorqueDerivative
     public void externalWrench(
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
-        passes.externalWrench(body, fx, fy, fz, mx, my, mz);
+        AppliedLoads.store(externalWrench, body, fx, fy, fz, mx, my, mz);
         externalLoads = true;
     }
 
@@ -116,7 +118,7 @@ public final class TorqueDerivative
     /** Sets every external wrench and wrench rate to zero. Real-time safe. */
     public void clearExternalWrenches()
     {
-        passes.clearExternalWrenches();
+        Arrays.fill(externalWrench, 0.0);
         Arrays.fill(externalWrenchRate, 0.0);
         externalLoads = false;
     }
@@ -130,7 +132,7 @@ public final class TorqueDerivative
      */
     public void jointFriction(final boolean enabled)
     {
-        passes.friction = enabled;
+        friction = enabled;
     }
 
     /**
@@ -172,7 +174,7 @@ public final class TorqueDerivative
         final int[] coordinate = tree.coordinate;
         final double[] state = motion;
         final double[] w = wrenches;
-        final double[] ext = passes.externalWrench;
+        final double[] ext = externalWrench;
         final double[] extRate = externalWrenchRate;
         final boolean loads = externalLoads;
         for (int j = 0; j < tree.bodyCount; j++)
@@ -408,7 +410,7 @@ public final class TorqueDerivative
         final double[] rotorInertia = tree.rotorInertia;
         final double[] coulomb = tree.coulombFriction;
         final double[] viscous = tree.viscousFriction;
-        final boolean friction = passes.friction;
+        final boolean friction = this.friction;
         final double[] kin = motion;
         final double[] w = wrenches;
         for (int j = tree.bodyCount - 1; j >= 0; j--)

@@ -1,7 +1,5 @@
 package org.nectl.core.runtime;
 
-import java.util.Arrays;
-
 /**
  * The reference of a controlled (category 1 or 2) stop: every joint, independently, takes its
  * velocity at the start of the stop down to zero along the quintic smooth step
@@ -32,20 +30,10 @@ public final class StopProfile
     private double longestS;
 
     /**
-     * A profile for joints without position limits. Not real-time safe.
-     *
-     * @param dof number of coordinates.
-     */
-    public StopProfile(final int dof)
-    {
-        this(filled(dof, Double.NEGATIVE_INFINITY), filled(dof, Double.POSITIVE_INFINITY));
-    }
-
-    /**
      * Not real-time safe.
      *
-     * @param positionMin lower position limit per joint, rad or m (copied).
-     * @param positionMax upper position limit per joint, rad or m (copied).
+     * @param positionMin lower position limit per joint, rad or m (copied; -infinity for none).
+     * @param positionMax upper position limit per joint, rad or m (copied; +infinity for none).
      */
     public StopProfile(final double[] positionMin, final double[] positionMax)
     {
@@ -155,19 +143,12 @@ public final class StopProfile
      */
     private double withinRoomS(final double position, final double velocity, final int j, final double minimumS)
     {
-        final double room = velocity > 0.0 ? positionMax[j] - position : position - positionMin[j];
-        if (velocity == 0.0 || room == Double.POSITIVE_INFINITY)
+        if (velocity == 0.0)
         {
             return Double.POSITIVE_INFINITY;
         }
+        final double room = velocity > 0.0 ? positionMax[j] - position : position - positionMin[j];
         return Math.max(2.0 * Math.max(room, 0.0) / Math.abs(velocity), minimumS);
-    }
-
-    private static double[] filled(final int length, final double value)
-    {
-        final double[] array = new double[length];
-        Arrays.fill(array, value);
-        return array;
     }
 
     /** @return the duration of the slowest joint's stop, s. Real-time safe. */

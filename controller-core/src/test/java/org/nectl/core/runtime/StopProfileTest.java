@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,11 @@ class StopProfileTest
 
     private static StopProfile started(final double[] q0, final double[] v0, final double maximumS)
     {
-        final StopProfile profile = new StopProfile(DOF);
+        final double[] noMin = new double[DOF];
+        final double[] noMax = new double[DOF];
+        Arrays.fill(noMin, Double.NEGATIVE_INFINITY);
+        Arrays.fill(noMax, Double.POSITIVE_INFINITY);
+        final StopProfile profile = new StopProfile(noMin, noMax);
         profile.start(0L, q0, v0, DECELERATION, 0.002, maximumS);
         return profile;
     }
