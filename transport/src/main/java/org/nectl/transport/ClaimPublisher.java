@@ -33,8 +33,8 @@ final class ClaimPublisher implements AutoCloseable
     /**
      * Claims space for one message. A claim that meets the end of a term fills it with padding, rotates
      * to the next term and returns ADMIN_ACTION without a claim. The message would be lost for its
-     * tick once every term: at 1 kHz on the default 64 MB IPC term, a 7-joint MotorCommand (352-byte
-     * frame) every 3 minutes and a JointState (1 088 bytes) every minute. So that one case is claimed
+     * tick once every term: at 1 kHz on the default 64 MB IPC term, a MotorCommand (a 352-byte frame,
+     * whatever the joint count) every 3 minutes and a JointState (1 088 bytes) every minute. So that one case is claimed
      * again at once, which lands at the start of the new term.
      *
      * @return the new position if the claim succeeded (&gt; 0), else a Publication error code. Real-time safe.
