@@ -12,7 +12,8 @@
 # Benchmarks are Class.method; models are file names under config/robots/ without .yaml. Each fork
 # runs 5 x 1 s warm-up and 5 x 1 s measurement with -prof gc. --cpu pins every fork to that CPU with
 # taskset. Output: one line per fork (round, model, benchmark, ns/op, error, B/op), then per model
-# and benchmark the median ns/op and the median and spread of the per-round ratios.
+# and benchmark the median ns/op and the median and spread of the per-round ratios. The jar
+# (benchmarks/target/benchmarks.jar) is built when missing; rebuild it after changing the code.
 set -euo pipefail
 
 rounds=5
@@ -23,7 +24,7 @@ while [[ $# -gt 0 ]]; do
         --rounds) rounds="$2"; shift 2 ;;
         --cpu) cpu="$2"; shift 2 ;;
         --models) models="$2"; shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         --*) echo "jmh-rounds: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
