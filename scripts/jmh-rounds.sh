@@ -24,7 +24,7 @@ while [[ $# -gt 0 ]]; do
         --rounds) rounds="$2"; shift 2 ;;
         --cpu) cpu="$2"; shift 2 ;;
         --models) models="$2"; shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         --*) echo "jmh-rounds: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
