@@ -9,9 +9,10 @@ import org.nectl.core.model.RobotModel;
  * quantities taken about the base origin, plus subtree (composite) sums of them. In this frame
  * the screw transforms between a body and its parent are the identity, so composite and
  * articulated inertias add without transformation (the base-coordinate variants of the
- * algorithms in Featherstone, "Rigid Body Dynamics Algorithms", 2008). Poses come from
- * {@link WorldKinematics}; spatial vectors follow {@link SpatialAlgebra}. Not thread safe: one
- * instance per algorithm instance.
+ * algorithms in Featherstone, "Rigid Body Dynamics Algorithms", 2008). Poses are composed from
+ * the joint transforms of {@link KinematicTree} as {@link WorldKinematics} does, fused here with
+ * the axis and inertia of each body; spatial vectors follow {@link SpatialAlgebra}. Not thread
+ * safe: one instance per algorithm instance.
  */
 final class BaseFrameBodies
 {
@@ -49,6 +50,9 @@ final class BaseFrameBodies
     /** Joint rate of each body's joint (0 for fixed joints), rad/s or m/s. */
     final double[] jointRate;
 
+    /** Body i's own angular momentum about the base origin, base frame, kg m^2/s, 3 per body (from {@link #coupling}). */
+    final double[] angularMomentum;
+
     /** Subtree mass, kg. */
     final double[] compositeMass;
     /** Subtree first moment about the base origin, base frame, kg m, 3 per body. */
@@ -66,16 +70,15 @@ final class BaseFrameBodies
 
     /** Flat indices (row * dof + column) of the dof x dof entries whose joints lie on different branches. */
     private final int[] uncoupledEntries;
-    private final WorldKinematics poses;
-    private final int[] sigma;
+    private final KinematicTree tree;
+    private final int[] sigmas;
     private final double[] centreOfMass;
     private final double[] inertiaAtCentre;
 
     /** Not real-time safe: allocates every array, sized from the model. */
     BaseFrameBodies(final RobotModel model)
     {
-        poses = new WorldKinematics(model);
-        final KinematicTree tree = poses.tree;
+        tree = new KinematicTree(model);
         bodyCount = tree.bodyCount;
         dof = tree.dof;
         parent = tree.parent;
@@ -85,7 +88,7 @@ final class BaseFrameBodies
         coulombFriction = tree.coulombFriction;
         viscousFriction = tree.viscousFriction;
         mass = tree.mass;
-        sigma = tree.sigma;
+        sigmas = tree.sigma;
         centreOfMass = new double[3 * bodyCount];
         inertiaAtCentre = new double[9 * bodyCount];
         for (int i = 0; i < bodyCount; i++)
@@ -93,14 +96,15 @@ final class BaseFrameBodies
             System.arraycopy(model.inertialParameters(i).centreOfMass(), 0, centreOfMass, 3 * i, 3);
             System.arraycopy(model.inertialParameters(i).inertiaAtCentreOfMass(), 0, inertiaAtCentre, 9 * i, 9);
         }
-        rotation = poses.rotation;
-        position = poses.origin;
+        rotation = new double[9 * bodyCount];
+        position = new double[3 * bodyCount];
         axis = new double[6 * bodyCount];
         firstMoment = new double[3 * bodyCount];
         inertia = new double[9 * bodyCount];
         velocity = new double[6 * bodyCount];
         axisRate = new double[6 * bodyCount];
         jointRate = new double[bodyCount];
+        angularMomentum = new double[3 * bodyCount];
         compositeMass = new double[bodyCount];
         compositeFirstMoment = new double[3 * bodyCount];
         compositeInertia = new double[9 * bodyCount];
@@ -122,12 +126,174 @@ final class BaseFrameBodies
      */
     void placements(final double[] q)
     {
-        poses.positions(q);
+        jointTransforms(q);
         for (int i = 0; i < bodyCount; i++)
         {
-            jointAxis(i);
-            baseFrameInertia(i);
+            place(i);
         }
+    }
+
+    /** Every joint's transform from its parent at q. Real-time safe. */
+    void jointTransforms(final double[] q)
+    {
+        tree.update(q);
+    }
+
+    /**
+     * Body i's pose 0R_i = 0R_p pR_i, 0p_i = 0p_p + 0R_p pp_i, its joint axis S_i and its inertia
+     * about the base origin, on locals, each result stored once. Requires the joint transforms at
+     * q ({@link KinematicTree#update}) and the parent placed. Real-time safe.
+     */
+    void place(final int i)
+    {
+        final int p = parent[i];
+        final int r = 9 * i;
+        final int t = 3 * i;
+        final double[] jr = tree.rotation;
+        final double[] jp = tree.position;
+        final double[] rot = rotation;
+        final double[] org = position;
+        final double j00 = jr[r];
+        final double j01 = jr[r + 1];
+        final double j02 = jr[r + 2];
+        final double j10 = jr[r + 3];
+        final double j11 = jr[r + 4];
+        final double j12 = jr[r + 5];
+        final double j20 = jr[r + 6];
+        final double j21 = jr[r + 7];
+        final double j22 = jr[r + 8];
+        final double lx = jp[t];
+        final double ly = jp[t + 1];
+        final double lz = jp[t + 2];
+        final double r00;
+        final double r01;
+        final double r02;
+        final double r10;
+        final double r11;
+        final double r12;
+        final double r20;
+        final double r21;
+        final double r22;
+        final double ox;
+        final double oy;
+        final double oz;
+        if (p < 0)
+        {
+            r00 = j00;
+            r01 = j01;
+            r02 = j02;
+            r10 = j10;
+            r11 = j11;
+            r12 = j12;
+            r20 = j20;
+            r21 = j21;
+            r22 = j22;
+            ox = lx;
+            oy = ly;
+            oz = lz;
+        }
+        else
+        {
+            final int rp = 9 * p;
+            final int tp = 3 * p;
+            final double p00 = rot[rp];
+            final double p01 = rot[rp + 1];
+            final double p02 = rot[rp + 2];
+            final double p10 = rot[rp + 3];
+            final double p11 = rot[rp + 4];
+            final double p12 = rot[rp + 5];
+            final double p20 = rot[rp + 6];
+            final double p21 = rot[rp + 7];
+            final double p22 = rot[rp + 8];
+            r00 = p00 * j00 + p01 * j10 + p02 * j20;
+            r01 = p00 * j01 + p01 * j11 + p02 * j21;
+            r02 = p00 * j02 + p01 * j12 + p02 * j22;
+            r10 = p10 * j00 + p11 * j10 + p12 * j20;
+            r11 = p10 * j01 + p11 * j11 + p12 * j21;
+            r12 = p10 * j02 + p11 * j12 + p12 * j22;
+            r20 = p20 * j00 + p21 * j10 + p22 * j20;
+            r21 = p20 * j01 + p21 * j11 + p22 * j21;
+            r22 = p20 * j02 + p21 * j12 + p22 * j22;
+            ox = org[tp] + p00 * lx + p01 * ly + p02 * lz;
+            oy = org[tp + 1] + p10 * lx + p11 * ly + p12 * lz;
+            oz = org[tp + 2] + p20 * lx + p21 * ly + p22 * lz;
+        }
+        rot[r] = r00;
+        rot[r + 1] = r01;
+        rot[r + 2] = r02;
+        rot[r + 3] = r10;
+        rot[r + 4] = r11;
+        rot[r + 5] = r12;
+        rot[r + 6] = r20;
+        rot[r + 7] = r21;
+        rot[r + 8] = r22;
+        org[t] = ox;
+        org[t + 1] = oy;
+        org[t + 2] = oz;
+        // S = (p x z, z) for a revolute joint, (z, 0) for a prismatic one, z = third column of 0R_i
+        final int s = 6 * i;
+        final int sigma = sigmas[i];
+        if (sigma == KinematicTree.REVOLUTE)
+        {
+            axis[s] = oy * r22 - oz * r12;
+            axis[s + 1] = oz * r02 - ox * r22;
+            axis[s + 2] = ox * r12 - oy * r02;
+            axis[s + 3] = r02;
+            axis[s + 4] = r12;
+            axis[s + 5] = r22;
+        }
+        else if (sigma == KinematicTree.PRISMATIC)
+        {
+            axis[s] = r02;
+            axis[s + 1] = r12;
+            axis[s + 2] = r22;
+        }
+        // h = m c_w and O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T), c_w = p + R c: the parallel-axis
+        // theorem about the base origin; O's upper triangle computed and mirrored
+        final double m = mass[i];
+        final double cx = centreOfMass[t];
+        final double cy = centreOfMass[t + 1];
+        final double cz = centreOfMass[t + 2];
+        final double wx = r00 * cx + r01 * cy + r02 * cz + ox;
+        final double wy = r10 * cx + r11 * cy + r12 * cz + oy;
+        final double wz = r20 * cx + r21 * cy + r22 * cz + oz;
+        firstMoment[t] = m * wx;
+        firstMoment[t + 1] = m * wy;
+        firstMoment[t + 2] = m * wz;
+        final double c2 = wx * wx + wy * wy + wz * wz;
+        final double[] ic = inertiaAtCentre;
+        final double i00 = ic[r];
+        final double i01 = ic[r + 1];
+        final double i02 = ic[r + 2];
+        final double i10 = ic[r + 3];
+        final double i11 = ic[r + 4];
+        final double i12 = ic[r + 5];
+        final double i20 = ic[r + 6];
+        final double i21 = ic[r + 7];
+        final double i22 = ic[r + 8];
+        // T = R Ic (Ic as given, not assumed exactly symmetric), then the upper triangle of T R^T
+        final double t00 = r00 * i00 + r01 * i10 + r02 * i20;
+        final double t01 = r00 * i01 + r01 * i11 + r02 * i21;
+        final double t02 = r00 * i02 + r01 * i12 + r02 * i22;
+        final double t10 = r10 * i00 + r11 * i10 + r12 * i20;
+        final double t11 = r10 * i01 + r11 * i11 + r12 * i21;
+        final double t12 = r10 * i02 + r11 * i12 + r12 * i22;
+        final double t20 = r20 * i00 + r21 * i10 + r22 * i20;
+        final double t21 = r20 * i01 + r21 * i11 + r22 * i21;
+        final double t22 = r20 * i02 + r21 * i12 + r22 * i22;
+        final double oxy = t00 * r10 + t01 * r11 + t02 * r12 - m * wx * wy;
+        final double oxz = t00 * r20 + t01 * r21 + t02 * r22 - m * wx * wz;
+        final double oyz = t10 * r20 + t11 * r21 + t12 * r22 - m * wy * wz;
+        final double[] o = inertia;
+        o[r] = t00 * r00 + t01 * r01 + t02 * r02 + m * (c2 - wx * wx);
+        o[r + 1] = oxy;
+        o[r + 2] = oxz;
+        o[r + 3] = oxy;
+        o[r + 4] = t10 * r10 + t11 * r11 + t12 * r12 + m * (c2 - wy * wy);
+        o[r + 5] = oyz;
+        o[r + 6] = oxz;
+        o[r + 7] = oyz;
+        o[r + 8] = t20 * r20 + t21 * r21 + t22 * r22 + m * (c2 - wz * wz);
     }
 
     /**
@@ -313,92 +479,6 @@ final class BaseFrameBodies
         return Arrays.copyOf(entries, count);
     }
 
-    /** S = (p x z, z) for a revolute joint about the body z axis, (z, 0) for a prismatic one. */
-    private void jointAxis(final int i)
-    {
-        final int r = 9 * i;
-        final int s = 6 * i;
-        final int z = sigma[i] == KinematicTree.REVOLUTE ? s + 3 : s;
-        if (sigma[i] != KinematicTree.FIXED)
-        {
-            // z is the third column of the body's base-frame rotation.
-            axis[z] = rotation[r + 2];
-            axis[z + 1] = rotation[r + 5];
-            axis[z + 2] = rotation[r + 8];
-        }
-        if (sigma[i] == KinematicTree.REVOLUTE)
-        {
-            Vec3.cross(position, 3 * i, axis, s + 3, axis, s);
-        }
-    }
-
-    /**
-     * h = m c_w and O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T) with c_w = p + R c: the parallel-axis
-     * theorem about the base origin. On locals (this runs for every body on every call of the
-     * base-frame algorithms), O's upper triangle computed and mirrored.
-     */
-    private void baseFrameInertia(final int i)
-    {
-        final int r = 9 * i;
-        final int t = 3 * i;
-        final double m = mass[i];
-        final double[] rot = rotation;
-        final double r00 = rot[r];
-        final double r01 = rot[r + 1];
-        final double r02 = rot[r + 2];
-        final double r10 = rot[r + 3];
-        final double r11 = rot[r + 4];
-        final double r12 = rot[r + 5];
-        final double r20 = rot[r + 6];
-        final double r21 = rot[r + 7];
-        final double r22 = rot[r + 8];
-        final double cx = centreOfMass[t];
-        final double cy = centreOfMass[t + 1];
-        final double cz = centreOfMass[t + 2];
-        final double wx = r00 * cx + r01 * cy + r02 * cz + position[t];
-        final double wy = r10 * cx + r11 * cy + r12 * cz + position[t + 1];
-        final double wz = r20 * cx + r21 * cy + r22 * cz + position[t + 2];
-        firstMoment[t] = m * wx;
-        firstMoment[t + 1] = m * wy;
-        firstMoment[t + 2] = m * wz;
-        final double c2 = wx * wx + wy * wy + wz * wz;
-        final double[] ic = inertiaAtCentre;
-        final double i00 = ic[r];
-        final double i01 = ic[r + 1];
-        final double i02 = ic[r + 2];
-        final double i10 = ic[r + 3];
-        final double i11 = ic[r + 4];
-        final double i12 = ic[r + 5];
-        final double i20 = ic[r + 6];
-        final double i21 = ic[r + 7];
-        final double i22 = ic[r + 8];
-        // T = R Ic (Ic as given, not assumed exactly symmetric), then the upper triangle of T R^T, mirrored
-        final double t00 = r00 * i00 + r01 * i10 + r02 * i20;
-        final double t01 = r00 * i01 + r01 * i11 + r02 * i21;
-        final double t02 = r00 * i02 + r01 * i12 + r02 * i22;
-        final double t10 = r10 * i00 + r11 * i10 + r12 * i20;
-        final double t11 = r10 * i01 + r11 * i11 + r12 * i21;
-        final double t12 = r10 * i02 + r11 * i12 + r12 * i22;
-        final double t20 = r20 * i00 + r21 * i10 + r22 * i20;
-        final double t21 = r20 * i01 + r21 * i11 + r22 * i21;
-        final double t22 = r20 * i02 + r21 * i12 + r22 * i22;
-        final double oxx = t00 * r00 + t01 * r01 + t02 * r02 + m * (c2 - wx * wx);
-        final double oyy = t10 * r10 + t11 * r11 + t12 * r12 + m * (c2 - wy * wy);
-        final double ozz = t20 * r20 + t21 * r21 + t22 * r22 + m * (c2 - wz * wz);
-        final double oxy = t00 * r10 + t01 * r11 + t02 * r12 - m * wx * wy;
-        final double oxz = t00 * r20 + t01 * r21 + t02 * r22 - m * wx * wz;
-        final double oyz = t10 * r20 + t11 * r21 + t12 * r22 - m * wy * wz;
-        inertia[r] = oxx;
-        inertia[r + 1] = oxy;
-        inertia[r + 2] = oxz;
-        inertia[r + 3] = oxy;
-        inertia[r + 4] = oyy;
-        inertia[r + 5] = oyz;
-        inertia[r + 6] = oxz;
-        inertia[r + 7] = oyz;
-        inertia[r + 8] = ozz;
-    }
-
     /**
      * Body i's own momentum and coupling block X, stored into the composite arrays (before any
      * subtree summation). On locals: O is symmetric (stored mirrored), so X's symmetric part needs
@@ -433,6 +513,9 @@ final class BaseFrameBodies
         final double nx = o00 * wx + o01 * wy + o02 * wz + hy * vz - hz * vy;
         final double ny = o01 * wx + o11 * wy + o12 * wz + hz * vx - hx * vz;
         final double nz = o02 * wx + o12 * wy + o22 * wz + hx * vy - hy * vx;
+        angularMomentum[t] = nx;
+        angularMomentum[t + 1] = ny;
+        angularMomentum[t + 2] = nz;
         // A = w^ O; X = A + A^T - (h v^T + v h^T) + 2 (v.h) 1 - n^
         final double vh2 = 2.0 * (vx * hx + vy * hy + vz * hz);
         final double a00 = wy * o02 - wz * o01;

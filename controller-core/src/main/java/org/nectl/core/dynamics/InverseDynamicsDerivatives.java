@@ -55,6 +55,7 @@ public final class InverseDynamicsDerivatives
     private final double[] subtreeWrenchRate;
     private final double[] scratch = new double[CoriolisMatrix.SCRATCH];
     private final double[] column = new double[12];
+    private static final double[] ZERO_MOTION = new double[6];
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
@@ -139,10 +140,12 @@ public final class InverseDynamicsDerivatives
             Arrays.fill(dtauDqd, 0, bodies.dof * bodies.dof, 0.0);
             Arrays.fill(dtauDqdd, 0, bodies.dof * bodies.dof, 0.0);
         }
-        bodies.placements(q);
-        bodies.velocities(qd);
-        newtonEuler.forwardPass(qdd);
-        bodyTerms();
+        bodies.jointTransforms(q);
+        for (int i = 0; i < bodies.bodyCount; i++)
+        {
+            bodies.place(i);
+            bodyMotion(i, qd, qdd);
+        }
         backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
     }
 
@@ -224,61 +227,125 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Forward, after the Newton-Euler forward pass: each body's own momentum and coupling block
-     * into the composite arrays, its own inertia likewise, and da_j = -S_j x a_j - S_j-dot x v_j,
-     * which every descendant reads.
+     * Forward, after {@link BaseFrameBodies#place}: body i's velocity v_i = v_p + S_i qd_i, axis rate
+     * S_i-dot = v_i x S_i, acceleration a_i = a_p + S_i qdd_i + S_i-dot qd_i, wrench
+     * f_i = I_i a_i + v_i x* I_i v_i - f_ext,i (Featherstone 2008, §5.3, base coordinates), its
+     * momentum and coupling block X into the composite arrays with its inertia, and
+     * da_i = -S_i x a_i - S_i-dot x v_i, which every descendant reads. On locals, each input read
+     * once and each result stored once.
      */
-    private void bodyTerms()
+    private void bodyMotion(final int i, final double[] qd, final double[] qdd)
     {
         final BaseFrameBodies b = bodies;
-        System.arraycopy(b.mass, 0, b.compositeMass, 0, b.bodyCount);
-        System.arraycopy(b.firstMoment, 0, b.compositeFirstMoment, 0, 3 * b.bodyCount);
-        System.arraycopy(b.inertia, 0, b.compositeInertia, 0, 9 * b.bodyCount);
-        final double[] a = newtonEuler.acceleration;
-        final double[] v = b.velocity;
+        final int p = b.parent[i];
+        final int k = b.coordinate[i];
+        final double rate = k >= 0 ? qd[k] : 0.0;
+        final double jointAcceleration = k >= 0 ? qdd[k] : 0.0;
         final double[] axis = b.axis;
-        final double[] rate = b.axisRate;
+        final double[] vel = b.velocity;
+        final double[] acc = newtonEuler.acceleration;
+        final int s = 6 * i;
+        final double sx = axis[s];
+        final double sy = axis[s + 1];
+        final double sz = axis[s + 2];
+        final double sa = axis[s + 3];
+        final double sb = axis[s + 4];
+        final double sc = axis[s + 5];
+        final double[] from = p < 0 ? ZERO_MOTION : vel;
+        final int fp = p < 0 ? 0 : 6 * p;
+        final double vx = from[fp] + sx * rate;
+        final double vy = from[fp + 1] + sy * rate;
+        final double vz = from[fp + 2] + sz * rate;
+        final double wx = from[fp + 3] + sa * rate;
+        final double wy = from[fp + 4] + sb * rate;
+        final double wz = from[fp + 5] + sc * rate;
+        vel[s] = vx;
+        vel[s + 1] = vy;
+        vel[s + 2] = vz;
+        vel[s + 3] = wx;
+        vel[s + 4] = wy;
+        vel[s + 5] = wz;
+        // S-dot = v x S, motion cross product (w x S_v + v x S_w, w x S_w)
+        final double rx = wy * sz - wz * sy + vy * sc - vz * sb;
+        final double ry = wz * sx - wx * sz + vz * sa - vx * sc;
+        final double rz = wx * sy - wy * sx + vx * sb - vy * sa;
+        final double ra = wy * sc - wz * sb;
+        final double rb = wz * sa - wx * sc;
+        final double rc = wx * sb - wy * sa;
+        final double[] rate6 = b.axisRate;
+        rate6[s] = rx;
+        rate6[s + 1] = ry;
+        rate6[s + 2] = rz;
+        rate6[s + 3] = ra;
+        rate6[s + 4] = rb;
+        rate6[s + 5] = rc;
+        final double[] fromA = p < 0 ? newtonEuler.loads.baseAcceleration : acc;
+        final double ax = fromA[fp] + sx * jointAcceleration + rx * rate;
+        final double ay = fromA[fp + 1] + sy * jointAcceleration + ry * rate;
+        final double az = fromA[fp + 2] + sz * jointAcceleration + rz * rate;
+        final double aa = fromA[fp + 3] + sa * jointAcceleration + ra * rate;
+        final double ab = fromA[fp + 4] + sb * jointAcceleration + rb * rate;
+        final double ac = fromA[fp + 5] + sc * jointAcceleration + rc * rate;
+        acc[s] = ax;
+        acc[s + 1] = ay;
+        acc[s + 2] = az;
+        acc[s + 3] = aa;
+        acc[s + 4] = ab;
+        acc[s + 5] = ac;
+        // -(S x a) - (S-dot x v), motion cross products
         final double[] da = accelerationShift;
-        for (int j = 0; j < b.bodyCount; j++)
-        {
-            b.coupling(j);
-            if (!b.movable(j))
-            {
-                continue;
-            }
-            final int s = 6 * j;
-            final double sx = axis[s];
-            final double sy = axis[s + 1];
-            final double sz = axis[s + 2];
-            final double sa = axis[s + 3];
-            final double sb = axis[s + 4];
-            final double sc = axis[s + 5];
-            final double rx = rate[s];
-            final double ry = rate[s + 1];
-            final double rz = rate[s + 2];
-            final double ra = rate[s + 3];
-            final double rb = rate[s + 4];
-            final double rc = rate[s + 5];
-            final double ax = a[s];
-            final double ay = a[s + 1];
-            final double az = a[s + 2];
-            final double aa = a[s + 3];
-            final double ab = a[s + 4];
-            final double ac = a[s + 5];
-            final double vx = v[s];
-            final double vy = v[s + 1];
-            final double vz = v[s + 2];
-            final double va = v[s + 3];
-            final double vb = v[s + 4];
-            final double vc = v[s + 5];
-            // -(S x a) - (S-dot x v), motion cross products (w x v' + v x w', w x w')
-            da[s] = -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * vc - rz * vb);
-            da[s + 1] = -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * va - rx * vc);
-            da[s + 2] = -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * vb - ry * va);
-            da[s + 3] = -(sb * ac - sc * ab) - (rb * vc - rc * vb);
-            da[s + 4] = -(sc * aa - sa * ac) - (rc * va - ra * vc);
-            da[s + 5] = -(sa * ab - sb * aa) - (ra * vb - rb * va);
-        }
+        da[s] = -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * wz - rz * wy);
+        da[s + 1] = -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * wx - rx * wz);
+        da[s + 2] = -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * wy - ry * wx);
+        da[s + 3] = -(sb * ac - sc * ab) - (rb * wz - rc * wy);
+        da[s + 4] = -(sc * aa - sa * ac) - (rc * wx - ra * wz);
+        da[s + 5] = -(sa * ab - sb * aa) - (ra * wy - rb * wx);
+        final int t = 3 * i;
+        final int r = 9 * i;
+        final double m = b.mass[i];
+        final double hx = b.firstMoment[t];
+        final double hy = b.firstMoment[t + 1];
+        final double hz = b.firstMoment[t + 2];
+        final double[] o = b.inertia;
+        final double o00 = o[r];
+        final double o01 = o[r + 1];
+        final double o02 = o[r + 2];
+        final double o11 = o[r + 4];
+        final double o12 = o[r + 5];
+        final double o22 = o[r + 8];
+        b.compositeMass[i] = m;
+        final double[] ch = b.compositeFirstMoment;
+        ch[t] = hx;
+        ch[t + 1] = hy;
+        ch[t + 2] = hz;
+        final double[] co = b.compositeInertia;
+        co[r] = o00;
+        co[r + 1] = o01;
+        co[r + 2] = o02;
+        co[r + 3] = o01;
+        co[r + 4] = o11;
+        co[r + 5] = o12;
+        co[r + 6] = o02;
+        co[r + 7] = o12;
+        co[r + 8] = o22;
+        b.coupling(i);
+        final double[] cp = b.compositeMomentum;
+        final double px = cp[t];
+        final double py = cp[t + 1];
+        final double pz = cp[t + 2];
+        final double[] angular = b.angularMomentum;
+        final double nx = angular[t];
+        final double ny = angular[t + 1];
+        final double nz = angular[t + 2];
+        // f = I a + v x* I v = (m a - h x a_w + w x p, O a_w + h x a + w x n + v x p)
+        final double[] f = newtonEuler.wrench;
+        f[s] = m * ax + ab * hz - ac * hy + wy * pz - wz * py;
+        f[s + 1] = m * ay + ac * hx - aa * hz + wz * px - wx * pz;
+        f[s + 2] = m * az + aa * hy - ab * hx + wx * py - wy * px;
+        f[s + 3] = o00 * aa + o01 * ab + o02 * ac + hy * az - hz * ay + wy * nz - wz * ny + vy * pz - vz * py;
+        f[s + 4] = o01 * aa + o11 * ab + o12 * ac + hz * ax - hx * az + wz * nx - wx * nz + vz * px - vx * pz;
+        f[s + 5] = o02 * aa + o12 * ab + o22 * ac + hx * ay - hy * ax + wx * ny - wy * nx + vx * py - vy * px;
+        newtonEuler.loads.subtractExternalWrenchInBase(b, i, scratch, f, s);
     }
 
     /**
@@ -311,15 +378,6 @@ public final class InverseDynamicsDerivatives
         for (int i = b.bodyCount - 1; i >= 0; i--)
         {
             final int p = parent[i];
-            if (p >= 0)
-            {
-                addSubtree(i, p);
-            }
-            final int ci = coordinate[i];
-            if (ci < 0)
-            {
-                continue;
-            }
             final int t = 3 * i;
             final int r = 9 * i;
             final int s = 6 * i;
@@ -333,9 +391,9 @@ public final class InverseDynamicsDerivatives
             final double o11 = co[r + 4];
             final double o12 = co[r + 5];
             final double o22 = co[r + 8];
-            final double px2 = 2.0 * cp[t];
-            final double py2 = 2.0 * cp[t + 1];
-            final double pz2 = 2.0 * cp[t + 2];
+            final double px = cp[t];
+            final double py = cp[t + 1];
+            final double pz = cp[t + 2];
             final double x00 = cx[r];
             final double x01 = cx[r + 1];
             final double x02 = cx[r + 2];
@@ -345,18 +403,64 @@ public final class InverseDynamicsDerivatives
             final double x20 = cx[r + 6];
             final double x21 = cx[r + 7];
             final double x22 = cx[r + 8];
-            final double sx = axis[s];
-            final double sy = axis[s + 1];
-            final double sz = axis[s + 2];
-            final double sa = axis[s + 3];
-            final double sb = axis[s + 4];
-            final double sc = axis[s + 5];
             final double fx = f[s];
             final double fy = f[s + 1];
             final double fz = f[s + 2];
             final double fa = f[s + 3];
             final double fb = f[s + 4];
             final double fc = f[s + 5];
+            if (p >= 0)
+            {
+                // the subtree's sums, complete now (children have higher indices), into the parent's
+                final int tp = 3 * p;
+                final int rp = 9 * p;
+                final int sp = 6 * p;
+                cm[p] += m;
+                ch[tp] += hx;
+                ch[tp + 1] += hy;
+                ch[tp + 2] += hz;
+                co[rp] += o00;
+                co[rp + 1] += o01;
+                co[rp + 2] += o02;
+                co[rp + 3] += o01;
+                co[rp + 4] += o11;
+                co[rp + 5] += o12;
+                co[rp + 6] += o02;
+                co[rp + 7] += o12;
+                co[rp + 8] += o22;
+                cp[tp] += px;
+                cp[tp + 1] += py;
+                cp[tp + 2] += pz;
+                cx[rp] += x00;
+                cx[rp + 1] += x01;
+                cx[rp + 2] += x02;
+                cx[rp + 3] += x10;
+                cx[rp + 4] += x11;
+                cx[rp + 5] += x12;
+                cx[rp + 6] += x20;
+                cx[rp + 7] += x21;
+                cx[rp + 8] += x22;
+                f[sp] += fx;
+                f[sp + 1] += fy;
+                f[sp + 2] += fz;
+                f[sp + 3] += fa;
+                f[sp + 4] += fb;
+                f[sp + 5] += fc;
+            }
+            final int ci = coordinate[i];
+            if (ci < 0)
+            {
+                continue;
+            }
+            final double px2 = 2.0 * px;
+            final double py2 = 2.0 * py;
+            final double pz2 = 2.0 * pz;
+            final double sx = axis[s];
+            final double sy = axis[s + 1];
+            final double sz = axis[s + 2];
+            final double sa = axis[s + 3];
+            final double sb = axis[s + 4];
+            final double sc = axis[s + 5];
             tau[ci] = sx * fx + sy * fy + sz * fz + sa * fa + sb * fb + sc * fc
                 + b.rotorInertia[ci] * qdd[ci] + newtonEuler.loads.frictionTorque(b, ci, qd[ci]);
             // u = Ic S
@@ -370,13 +474,29 @@ public final class InverseDynamicsDerivatives
             final double wa = x00 * sa + x10 * sb + x20 * sc + py2 * sz - pz2 * sy;
             final double wb = x01 * sa + x11 * sb + x21 * sc + pz2 * sx - px2 * sz;
             final double wc = x02 * sa + x12 * sb + x22 * sc + px2 * sy - py2 * sx;
-            // phi = Bc S + 2 Ic S-dot, Bc m = (2 m_w x p, X m_w)
             final double rx = rate[s];
             final double ry = rate[s + 1];
             final double rz = rate[s + 2];
             final double ra = rate[s + 3];
             final double rb = rate[s + 4];
             final double rc = rate[s + 5];
+            final double dx = da[s];
+            final double dy = da[s + 1];
+            final double dz = da[s + 2];
+            final double dA = da[s + 3];
+            final double dB = da[s + 4];
+            final double dC = da[s + 5];
+            final int d = ci * n + ci;
+            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + b.rotorInertia[ci];
+            dtauDqd[d] = wa * sa + wb * sb + wc * sc + 2.0 * (ux * rx + uy * ry + uz * rz + ua * ra + ub * rb + uc * rc)
+                + (friction ? b.viscousFriction[ci] : 0.0);
+            dtauDq[d] = ux * dx + uy * dy + uz * dz + ua * dA + ub * dB + uc * dC + wa * ra + wb * rb + wc * rc;
+            if (p < 0)
+            {
+                // no ancestor: no off-diagonal entry, and no reaction wrench moves with this joint
+                continue;
+            }
+            // phi = Bc S + 2 Ic S-dot, Bc m = (2 m_w x p, X m_w)
             final double phix = sb * pz2 - sc * py2 + 2.0 * (m * rx + rb * hz - rc * hy);
             final double phiy = sc * px2 - sa * pz2 + 2.0 * (m * ry + rc * hx - ra * hz);
             final double phiz = sa * py2 - sb * px2 + 2.0 * (m * rz + ra * hy - rb * hx);
@@ -384,12 +504,6 @@ public final class InverseDynamicsDerivatives
             final double phib = x10 * sa + x11 * sb + x12 * sc + 2.0 * (o01 * ra + o11 * rb + o12 * rc + hz * rx - hx * rz);
             final double phic = x20 * sa + x21 * sb + x22 * sc + 2.0 * (o02 * ra + o12 * rb + o22 * rc + hx * ry - hy * rx);
             // psi = S x* F + Ic da + Bc S-dot, S x* F = (S_w x f, S_w x n + S_v x f)
-            final double dx = da[s];
-            final double dy = da[s + 1];
-            final double dz = da[s + 2];
-            final double dA = da[s + 3];
-            final double dB = da[s + 4];
-            final double dC = da[s + 5];
             final double psix = sb * fz - sc * fy + m * dx + dB * hz - dC * hy + rb * pz2 - rc * py2;
             final double psiy = sc * fx - sa * fz + m * dy + dC * hx - dA * hz + rc * px2 - ra * pz2;
             final double psiz = sa * fy - sb * fx + m * dz + dA * hy - dB * hx + ra * py2 - rb * px2;
@@ -405,11 +519,6 @@ public final class InverseDynamicsDerivatives
             psi[s + 3] = psia;
             psi[s + 4] = psib;
             psi[s + 5] = psic;
-            final int d = ci * n + ci;
-            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + b.rotorInertia[ci];
-            dtauDqd[d] = wa * sa + wb * sb + wc * sc + 2.0 * (ux * rx + uy * ry + uz * rz + ua * ra + ub * rb + uc * rc)
-                + (friction ? b.viscousFriction[ci] : 0.0);
-            dtauDq[d] = ux * dx + uy * dy + uz * dz + ua * dA + ub * dB + uc * dC + wa * ra + wb * rb + wc * rc;
             for (int j = p; j >= 0; j = parent[j])
             {
                 final int cj = coordinate[j];
@@ -442,28 +551,6 @@ public final class InverseDynamicsDerivatives
                     + uc * da[sj + 5] + wa * jra + wb * jrb + wc * jrc;
                 dtauDq[ji] = psix * jx + psiy * jy + psiz * jz + psia * ja + psib * jb + psic * jc;
             }
-        }
-    }
-
-    /** Adds body i's subtree sums (inertia, momentum, coupling block, wrench) into its parent p's. */
-    private void addSubtree(final int i, final int p)
-    {
-        final BaseFrameBodies b = bodies;
-        b.compositeMass[p] += b.compositeMass[i];
-        for (int c = 0; c < 3; c++)
-        {
-            b.compositeFirstMoment[3 * p + c] += b.compositeFirstMoment[3 * i + c];
-            b.compositeMomentum[3 * p + c] += b.compositeMomentum[3 * i + c];
-        }
-        for (int c = 0; c < 9; c++)
-        {
-            b.compositeInertia[9 * p + c] += b.compositeInertia[9 * i + c];
-            b.compositeCoupling[9 * p + c] += b.compositeCoupling[9 * i + c];
-        }
-        final double[] f = newtonEuler.wrench;
-        for (int c = 0; c < 6; c++)
-        {
-            f[6 * p + c] += f[6 * i + c];
         }
     }
 }
