@@ -73,7 +73,10 @@ final class BaseFrameBodies
     private final KinematicTree tree;
     private final int[] sigmas;
     private final double[] centreOfMass;
-    private final double[] inertiaAtCentre;
+    /** Smallest principal moment lambda of each body's inertia Ic about its centre of mass, kg m^2. */
+    private final double[] isotropicInertia;
+    /** g then k per body (6 per body, body axes) with Ic = lambda 1 + g g^T + k k^T. */
+    private final double[] inertiaFactors;
 
     /** Not real-time safe: allocates every array, sized from the model. */
     BaseFrameBodies(final RobotModel model)
@@ -90,11 +93,13 @@ final class BaseFrameBodies
         mass = tree.mass;
         sigmas = tree.sigma;
         centreOfMass = new double[3 * bodyCount];
-        inertiaAtCentre = new double[9 * bodyCount];
+        isotropicInertia = new double[bodyCount];
+        inertiaFactors = new double[6 * bodyCount];
         for (int i = 0; i < bodyCount; i++)
         {
             System.arraycopy(model.inertialParameters(i).centreOfMass(), 0, centreOfMass, 3 * i, 3);
-            System.arraycopy(model.inertialParameters(i).inertiaAtCentreOfMass(), 0, inertiaAtCentre, 9 * i, 9);
+            isotropicInertia[i] = RankTwoInertia.split(
+                model.inertialParameters(i).inertiaAtCentreOfMass(), inertiaFactors, 6 * i);
         }
         rotation = new double[9 * bodyCount];
         position = new double[3 * bodyCount];
@@ -249,7 +254,8 @@ final class BaseFrameBodies
             axis[s + 2] = r22;
         }
         // h = m c_w and O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T), c_w = p + R c: the parallel-axis
-        // theorem about the base origin; O's upper triangle computed and mirrored
+        // theorem about the base origin, with R Ic R^T = lambda 1 + (R g)(R g)^T + (R k)(R k)^T
+        // (two rotated vectors instead of a rotated tensor); O's upper triangle, mirrored
         final double m = mass[i];
         final double cx = centreOfMass[t];
         final double cy = centreOfMass[t + 1];
@@ -257,43 +263,41 @@ final class BaseFrameBodies
         final double wx = r00 * cx + r01 * cy + r02 * cz + ox;
         final double wy = r10 * cx + r11 * cy + r12 * cz + oy;
         final double wz = r20 * cx + r21 * cy + r22 * cz + oz;
-        firstMoment[t] = m * wx;
-        firstMoment[t + 1] = m * wy;
-        firstMoment[t + 2] = m * wz;
-        final double c2 = wx * wx + wy * wy + wz * wz;
-        final double[] ic = inertiaAtCentre;
-        final double i00 = ic[r];
-        final double i01 = ic[r + 1];
-        final double i02 = ic[r + 2];
-        final double i10 = ic[r + 3];
-        final double i11 = ic[r + 4];
-        final double i12 = ic[r + 5];
-        final double i20 = ic[r + 6];
-        final double i21 = ic[r + 7];
-        final double i22 = ic[r + 8];
-        // T = R Ic (Ic as given, not assumed exactly symmetric), then the upper triangle of T R^T
-        final double t00 = r00 * i00 + r01 * i10 + r02 * i20;
-        final double t01 = r00 * i01 + r01 * i11 + r02 * i21;
-        final double t02 = r00 * i02 + r01 * i12 + r02 * i22;
-        final double t10 = r10 * i00 + r11 * i10 + r12 * i20;
-        final double t11 = r10 * i01 + r11 * i11 + r12 * i21;
-        final double t12 = r10 * i02 + r11 * i12 + r12 * i22;
-        final double t20 = r20 * i00 + r21 * i10 + r22 * i20;
-        final double t21 = r20 * i01 + r21 * i11 + r22 * i21;
-        final double t22 = r20 * i02 + r21 * i12 + r22 * i22;
-        final double oxy = t00 * r10 + t01 * r11 + t02 * r12 - m * wx * wy;
-        final double oxz = t00 * r20 + t01 * r21 + t02 * r22 - m * wx * wz;
-        final double oyz = t10 * r20 + t11 * r21 + t12 * r22 - m * wy * wz;
+        final double hx = m * wx;
+        final double hy = m * wy;
+        final double hz = m * wz;
+        firstMoment[t] = hx;
+        firstMoment[t + 1] = hy;
+        firstMoment[t + 2] = hz;
+        final double[] factors = inertiaFactors;
+        final int e = 6 * i;
+        final double g0 = factors[e];
+        final double g1 = factors[e + 1];
+        final double g2 = factors[e + 2];
+        final double k0 = factors[e + 3];
+        final double k1 = factors[e + 4];
+        final double k2 = factors[e + 5];
+        final double gx = r00 * g0 + r01 * g1 + r02 * g2;
+        final double gy = r10 * g0 + r11 * g1 + r12 * g2;
+        final double gz = r20 * g0 + r21 * g1 + r22 * g2;
+        final double kx = r00 * k0 + r01 * k1 + r02 * k2;
+        final double ky = r10 * k0 + r11 * k1 + r12 * k2;
+        final double kz = r20 * k0 + r21 * k1 + r22 * k2;
+        // lambda + m |c_w|^2 on the diagonal
+        final double d = isotropicInertia[i] + hx * wx + hy * wy + hz * wz;
+        final double oxy = gx * gy + kx * ky - hx * wy;
+        final double oxz = gx * gz + kx * kz - hx * wz;
+        final double oyz = gy * gz + ky * kz - hy * wz;
         final double[] o = inertia;
-        o[r] = t00 * r00 + t01 * r01 + t02 * r02 + m * (c2 - wx * wx);
+        o[r] = d + gx * gx + kx * kx - hx * wx;
         o[r + 1] = oxy;
         o[r + 2] = oxz;
         o[r + 3] = oxy;
-        o[r + 4] = t10 * r10 + t11 * r11 + t12 * r12 + m * (c2 - wy * wy);
+        o[r + 4] = d + gy * gy + ky * ky - hy * wy;
         o[r + 5] = oyz;
         o[r + 6] = oxz;
         o[r + 7] = oyz;
-        o[r + 8] = t20 * r20 + t21 * r21 + t22 * r22 + m * (c2 - wz * wz);
+        o[r + 8] = d + gz * gz + kz * kz - hz * wz;
     }
 
     /**

@@ -265,20 +265,38 @@ public final class InverseDynamicsDerivatives
         vel[s + 3] = wx;
         vel[s + 4] = wy;
         vel[s + 5] = wz;
-        // S-dot = v x S, motion cross product (w x S_v + v x S_w, w x S_w)
-        final double rx = wy * sz - wz * sy + vy * sc - vz * sb;
-        final double ry = wz * sx - wx * sz + vz * sa - vx * sc;
-        final double rz = wx * sy - wy * sx + vx * sb - vy * sa;
-        final double ra = wy * sc - wz * sb;
-        final double rb = wz * sa - wx * sc;
-        final double rc = wx * sb - wy * sa;
-        final double[] rate6 = b.axisRate;
-        rate6[s] = rx;
-        rate6[s + 1] = ry;
-        rate6[s + 2] = rz;
-        rate6[s + 3] = ra;
-        rate6[s + 4] = rb;
-        rate6[s + 5] = rc;
+        final double rx;
+        final double ry;
+        final double rz;
+        final double ra;
+        final double rb;
+        final double rc;
+        if (k >= 0)
+        {
+            // S-dot = v x S, motion cross product (w x S_v + v x S_w, w x S_w); a fixed joint's is 0
+            rx = wy * sz - wz * sy + vy * sc - vz * sb;
+            ry = wz * sx - wx * sz + vz * sa - vx * sc;
+            rz = wx * sy - wy * sx + vx * sb - vy * sa;
+            ra = wy * sc - wz * sb;
+            rb = wz * sa - wx * sc;
+            rc = wx * sb - wy * sa;
+            final double[] rate6 = b.axisRate;
+            rate6[s] = rx;
+            rate6[s + 1] = ry;
+            rate6[s + 2] = rz;
+            rate6[s + 3] = ra;
+            rate6[s + 4] = rb;
+            rate6[s + 5] = rc;
+        }
+        else
+        {
+            rx = 0.0;
+            ry = 0.0;
+            rz = 0.0;
+            ra = 0.0;
+            rb = 0.0;
+            rc = 0.0;
+        }
         final double[] fromA = p < 0 ? newtonEuler.loads.baseAcceleration : acc;
         final double ax = fromA[fp] + sx * jointAcceleration + rx * rate;
         final double ay = fromA[fp + 1] + sy * jointAcceleration + ry * rate;
@@ -292,14 +310,17 @@ public final class InverseDynamicsDerivatives
         acc[s + 3] = aa;
         acc[s + 4] = ab;
         acc[s + 5] = ac;
-        // -(S x a) - (S-dot x v), motion cross products
-        final double[] da = accelerationShift;
-        da[s] = -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * wz - rz * wy);
-        da[s + 1] = -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * wx - rx * wz);
-        da[s + 2] = -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * wy - ry * wx);
-        da[s + 3] = -(sb * ac - sc * ab) - (rb * wz - rc * wy);
-        da[s + 4] = -(sc * aa - sa * ac) - (rc * wx - ra * wz);
-        da[s + 5] = -(sa * ab - sb * aa) - (ra * wy - rb * wx);
+        if (k >= 0)
+        {
+            // -(S x a) - (S-dot x v), motion cross products; only joints with a coordinate are read
+            final double[] da = accelerationShift;
+            da[s] = -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * wz - rz * wy);
+            da[s + 1] = -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * wx - rx * wz);
+            da[s + 2] = -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * wy - ry * wx);
+            da[s + 3] = -(sb * ac - sc * ab) - (rb * wz - rc * wy);
+            da[s + 4] = -(sc * aa - sa * ac) - (rc * wx - ra * wz);
+            da[s + 5] = -(sa * ab - sb * aa) - (ra * wy - rb * wx);
+        }
         final int t = 3 * i;
         final int r = 9 * i;
         final double m = b.mass[i];
