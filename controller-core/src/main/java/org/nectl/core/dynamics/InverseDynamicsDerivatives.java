@@ -55,7 +55,8 @@ public final class InverseDynamicsDerivatives
     private final double[] subtreeWrenchRate;
     private final double[] scratch = new double[CoriolisMatrix.SCRATCH];
     private final double[] column = new double[12];
-    private static final double[] ZERO_MOTION = new double[6];
+    /** The base's spatial velocity: at rest. */
+    private final double[] baseVelocity = new double[6];
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
@@ -251,7 +252,7 @@ public final class InverseDynamicsDerivatives
         final double sa = axis[s + 3];
         final double sb = axis[s + 4];
         final double sc = axis[s + 5];
-        final double[] from = p < 0 ? ZERO_MOTION : vel;
+        final double[] from = p < 0 ? baseVelocity : vel;
         final int fp = p < 0 ? 0 : 6 * p;
         final double vx = from[fp] + sx * rate;
         final double vy = from[fp + 1] + sy * rate;

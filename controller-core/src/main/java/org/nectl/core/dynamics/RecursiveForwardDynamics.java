@@ -25,7 +25,7 @@ public final class RecursiveForwardDynamics
     /** Unique entries of a symmetric 6x6 articulated inertia. */
     private static final int PACKED = 21;
 
-    private final KinematicTree tree;
+    private final BaseFrameBodies bodies;
     private final AppliedLoads loads;
     /**
      * Articulated inertia J*_i = [[A, B], [B^T, C]], base frame, 21 per body: the upper triangle of
@@ -35,16 +35,6 @@ public final class RecursiveForwardDynamics
     private final double[] articulatedInertia;
     /** Articulated bias wrench (-beta*_i), base frame, 6 per body. */
     private final double[] biasWrench;
-    /** Centre of mass per body, body frame, m, 3 per body. */
-    private final double[] centreOfMass;
-    /** Inertia about the centre of mass per body, body axes, kg m^2, 9 per body, row-major. */
-    private final double[] inertiaAtCentre;
-    /** 0R_i: body i's axes in the base frame, 9 per body, row-major. */
-    private final double[] rotation;
-    /** Body i's origin in the base frame, m, 3 per body. */
-    private final double[] origin;
-    /** Joint motion subspace S_i, base frame, 6 per body; zero for fixed joints. */
-    private final double[] axis;
     /** Spatial velocity v_i, base frame, 6 per body. */
     private final double[] velocity;
     /** gamma_i = S_i-dot qd_i = (v_i x S_i) qd_i, base frame, 6 per body (zero for fixed joints). */
@@ -66,19 +56,9 @@ public final class RecursiveForwardDynamics
      */
     public RecursiveForwardDynamics(final RobotModel model)
     {
-        tree = new KinematicTree(model);
-        final int n = tree.bodyCount;
+        bodies = new BaseFrameBodies(model);
+        final int n = bodies.bodyCount;
         loads = new AppliedLoads(n);
-        centreOfMass = new double[3 * n];
-        inertiaAtCentre = new double[9 * n];
-        for (int i = 0; i < n; i++)
-        {
-            System.arraycopy(model.inertialParameters(i).centreOfMass(), 0, centreOfMass, 3 * i, 3);
-            System.arraycopy(model.inertialParameters(i).inertiaAtCentreOfMass(), 0, inertiaAtCentre, 9 * i, 9);
-        }
-        rotation = new double[9 * n];
-        origin = new double[3 * n];
-        axis = new double[6 * n];
         articulatedInertia = new double[PACKED * n];
         biasWrench = new double[6 * n];
         velocity = new double[6 * n];
@@ -148,18 +128,18 @@ public final class RecursiveForwardDynamics
      */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final double[] qdd)
     {
-        tree.update(q);
-        for (int i = 0; i < tree.bodyCount; i++)
+        bodies.jointTransforms(q);
+        for (int i = 0; i < bodies.bodyCount; i++)
         {
             firstForward(i, qd);
         }
         boolean solvable = true;
-        for (int i = tree.bodyCount - 1; i >= 0; i--)
+        for (int i = bodies.bodyCount - 1; i >= 0; i--)
         {
-            final int k = tree.coordinate[i];
+            final int k = bodies.coordinate[i];
             solvable &= k < 0 ? transmitFixed(i) : articulate(i, k, tau[k] - frictionTorque(k, qd[k]));
         }
-        for (int i = 0; i < tree.bodyCount; i++)
+        for (int i = 0; i < bodies.bodyCount; i++)
         {
             secondForward(i, qdd);
         }
@@ -167,144 +147,25 @@ public final class RecursiveForwardDynamics
     }
 
     /**
-     * Body i's pose, joint axis and rigid inertia in the base frame, then v_i = v_parent + S_i qd_i,
-     * gamma_i = (v_i x S_i) qd_i, -beta_i = v_i x* J_i v_i - f_ext,i and J*_i = J_i (eqs. 33-35).
-     * The pose and inertia lines repeat {@link WorldKinematics} and {@link BaseFrameBodies}
-     * (placements) so that pose, axis and inertia stay on locals and feed the bias wrench and J*
-     * directly, without a store and reload per body: 1 213 instructions per call fewer on the
-     * Panda (docs/PERFORMANCE.md).
+     * Body i's pose, joint axis and rigid inertia in the base frame ({@link BaseFrameBodies#place}),
+     * then v_i = v_parent + S_i qd_i, gamma_i = (v_i x S_i) qd_i, -beta_i = v_i x* J_i v_i - f_ext,i
+     * and J*_i = J_i (eqs. 33-35).
      */
     private void firstForward(final int i, final double[] qd)
     {
-        final int p = tree.parent[i];
+        bodies.place(i);
+        final int p = bodies.parent[i];
         final int r = 9 * i;
         final int t = 3 * i;
-        final double[] jr = tree.rotation;
-        final double[] jp = tree.position;
-        final double[] rot = rotation;
-        final double[] org = origin;
-        final double r00;
-        final double r01;
-        final double r02;
-        final double r10;
-        final double r11;
-        final double r12;
-        final double r20;
-        final double r21;
-        final double r22;
-        final double ox;
-        final double oy;
-        final double oz;
-        if (p < 0)
-        {
-            r00 = jr[r];
-            r01 = jr[r + 1];
-            r02 = jr[r + 2];
-            r10 = jr[r + 3];
-            r11 = jr[r + 4];
-            r12 = jr[r + 5];
-            r20 = jr[r + 6];
-            r21 = jr[r + 7];
-            r22 = jr[r + 8];
-            ox = jp[t];
-            oy = jp[t + 1];
-            oz = jp[t + 2];
-        }
-        else
-        {
-            // 0R_i = 0R_p pR_i, 0p_i = 0p_p + 0R_p pp_i
-            final int rp = 9 * p;
-            final int tp = 3 * p;
-            final double p00 = rot[rp];
-            final double p01 = rot[rp + 1];
-            final double p02 = rot[rp + 2];
-            final double p10 = rot[rp + 3];
-            final double p11 = rot[rp + 4];
-            final double p12 = rot[rp + 5];
-            final double p20 = rot[rp + 6];
-            final double p21 = rot[rp + 7];
-            final double p22 = rot[rp + 8];
-            final double j00 = jr[r];
-            final double j01 = jr[r + 1];
-            final double j02 = jr[r + 2];
-            final double j10 = jr[r + 3];
-            final double j11 = jr[r + 4];
-            final double j12 = jr[r + 5];
-            final double j20 = jr[r + 6];
-            final double j21 = jr[r + 7];
-            final double j22 = jr[r + 8];
-            r00 = p00 * j00 + p01 * j10 + p02 * j20;
-            r01 = p00 * j01 + p01 * j11 + p02 * j21;
-            r02 = p00 * j02 + p01 * j12 + p02 * j22;
-            r10 = p10 * j00 + p11 * j10 + p12 * j20;
-            r11 = p10 * j01 + p11 * j11 + p12 * j21;
-            r12 = p10 * j02 + p11 * j12 + p12 * j22;
-            r20 = p20 * j00 + p21 * j10 + p22 * j20;
-            r21 = p20 * j01 + p21 * j11 + p22 * j21;
-            r22 = p20 * j02 + p21 * j12 + p22 * j22;
-            final double lx = jp[t];
-            final double ly = jp[t + 1];
-            final double lz = jp[t + 2];
-            ox = org[tp] + p00 * lx + p01 * ly + p02 * lz;
-            oy = org[tp + 1] + p10 * lx + p11 * ly + p12 * lz;
-            oz = org[tp + 2] + p20 * lx + p21 * ly + p22 * lz;
-        }
-        rot[r] = r00;
-        rot[r + 1] = r01;
-        rot[r + 2] = r02;
-        rot[r + 3] = r10;
-        rot[r + 4] = r11;
-        rot[r + 5] = r12;
-        rot[r + 6] = r20;
-        rot[r + 7] = r21;
-        rot[r + 8] = r22;
-        org[t] = ox;
-        org[t + 1] = oy;
-        org[t + 2] = oz;
-        // S = (p x z, z) for a revolute joint, (z, 0) for a prismatic one, z = third column of 0R_i
-        final int sigma = tree.sigma[i];
-        final double s0;
-        final double s1;
-        final double s2;
-        final double s3;
-        final double s4;
-        final double s5;
-        if (sigma == KinematicTree.REVOLUTE)
-        {
-            s0 = oy * r22 - oz * r12;
-            s1 = oz * r02 - ox * r22;
-            s2 = ox * r12 - oy * r02;
-            s3 = r02;
-            s4 = r12;
-            s5 = r22;
-        }
-        else if (sigma == KinematicTree.PRISMATIC)
-        {
-            s0 = r02;
-            s1 = r12;
-            s2 = r22;
-            s3 = 0.0;
-            s4 = 0.0;
-            s5 = 0.0;
-        }
-        else
-        {
-            s0 = 0.0;
-            s1 = 0.0;
-            s2 = 0.0;
-            s3 = 0.0;
-            s4 = 0.0;
-            s5 = 0.0;
-        }
         final int s = 6 * i;
-        final double[] axis = this.axis;
-        axis[s] = s0;
-        axis[s + 1] = s1;
-        axis[s + 2] = s2;
-        axis[s + 3] = s3;
-        axis[s + 4] = s4;
-        axis[s + 5] = s5;
-        final int k = tree.coordinate[i];
+        final double[] axis = bodies.axis;
+        final double s0 = axis[s];
+        final double s1 = axis[s + 1];
+        final double s2 = axis[s + 2];
+        final double s3 = axis[s + 3];
+        final double s4 = axis[s + 4];
+        final double s5 = axis[s + 5];
+        final int k = bodies.coordinate[i];
         final double rate = k >= 0 ? qd[k] : 0.0;
         final double[] v = velocity;
         final double vx;
@@ -346,45 +207,17 @@ public final class RecursiveForwardDynamics
         g[s + 3] = (wy * s5 - wz * s4) * rate;
         g[s + 4] = (wz * s3 - wx * s5) * rate;
         g[s + 5] = (wx * s4 - wy * s3) * rate;
-        // h = m c_w, O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T), c_w = p + R c (parallel axes to the base origin)
-        final double m = tree.mass[i];
-        final double[] com = centreOfMass;
-        final double cx = com[t];
-        final double cy = com[t + 1];
-        final double cz = com[t + 2];
-        final double qx = r00 * cx + r01 * cy + r02 * cz + ox;
-        final double qy = r10 * cx + r11 * cy + r12 * cz + oy;
-        final double qz = r20 * cx + r21 * cy + r22 * cz + oz;
-        final double hx = m * qx;
-        final double hy = m * qy;
-        final double hz = m * qz;
-        final double c2 = qx * qx + qy * qy + qz * qz;
-        final double[] ic = inertiaAtCentre;
-        final double i00 = ic[r];
-        final double i01 = ic[r + 1];
-        final double i02 = ic[r + 2];
-        final double i10 = ic[r + 3];
-        final double i11 = ic[r + 4];
-        final double i12 = ic[r + 5];
-        final double i20 = ic[r + 6];
-        final double i21 = ic[r + 7];
-        final double i22 = ic[r + 8];
-        // T = R Ic (Ic as given, not assumed exactly symmetric), then the upper triangle of T R^T
-        final double t00 = r00 * i00 + r01 * i10 + r02 * i20;
-        final double t01 = r00 * i01 + r01 * i11 + r02 * i21;
-        final double t02 = r00 * i02 + r01 * i12 + r02 * i22;
-        final double t10 = r10 * i00 + r11 * i10 + r12 * i20;
-        final double t11 = r10 * i01 + r11 * i11 + r12 * i21;
-        final double t12 = r10 * i02 + r11 * i12 + r12 * i22;
-        final double t20 = r20 * i00 + r21 * i10 + r22 * i20;
-        final double t21 = r20 * i01 + r21 * i11 + r22 * i21;
-        final double t22 = r20 * i02 + r21 * i12 + r22 * i22;
-        final double o00 = t00 * r00 + t01 * r01 + t02 * r02 + m * (c2 - qx * qx);
-        final double o11 = t10 * r10 + t11 * r11 + t12 * r12 + m * (c2 - qy * qy);
-        final double o22 = t20 * r20 + t21 * r21 + t22 * r22 + m * (c2 - qz * qz);
-        final double o01 = t00 * r10 + t01 * r11 + t02 * r12 - m * qx * qy;
-        final double o02 = t00 * r20 + t01 * r21 + t02 * r22 - m * qx * qz;
-        final double o12 = t10 * r20 + t11 * r21 + t12 * r22 - m * qy * qz;
+        final double m = bodies.mass[i];
+        final double hx = bodies.firstMoment[t];
+        final double hy = bodies.firstMoment[t + 1];
+        final double hz = bodies.firstMoment[t + 2];
+        final double[] o = bodies.inertia;
+        final double o00 = o[r];
+        final double o01 = o[r + 1];
+        final double o02 = o[r + 2];
+        final double o11 = o[r + 4];
+        final double o12 = o[r + 5];
+        final double o22 = o[r + 8];
         // J v = (m v - h x w, O w + h x v), then v x* (J v) = (w x f, w x n + v x f)
         final double fx = m * vx + wy * hz - wz * hy;
         final double fy = m * vy + wz * hx - wx * hz;
@@ -402,7 +235,7 @@ public final class RecursiveForwardDynamics
         final double[] e = loads.externalWrench;
         if (e[s] != 0.0 || e[s + 1] != 0.0 || e[s + 2] != 0.0 || e[s + 3] != 0.0 || e[s + 4] != 0.0 || e[s + 5] != 0.0)
         {
-            SpatialAlgebra.wrenchToBase(rot, r, org, t, e, s, scratch, 0);
+            SpatialAlgebra.wrenchToBase(bodies.rotation, r, bodies.position, t, e, s, scratch, 0);
             for (int c = 0; c < 6; c++)
             {
                 b[s + c] -= scratch[c];
@@ -467,7 +300,7 @@ public final class RecursiveForwardDynamics
         final double c11 = j[a + 18];
         final double c12 = j[a + 19];
         final double c22 = j[a + 20];
-        final double[] axis = this.axis;
+        final double[] axis = bodies.axis;
         final double s0 = axis[s];
         final double s1 = axis[s + 1];
         final double s2 = axis[s + 2];
@@ -480,7 +313,7 @@ public final class RecursiveForwardDynamics
         final double u3 = b00 * s0 + b10 * s1 + b20 * s2 + c00 * s3 + c01 * s4 + c02 * s5;
         final double u4 = b01 * s0 + b11 * s1 + b21 * s2 + c01 * s3 + c11 * s4 + c12 * s5;
         final double u5 = b02 * s0 + b12 * s1 + b22 * s2 + c02 * s3 + c12 * s4 + c22 * s5;
-        final double h = s0 * u0 + s1 * u1 + s2 * u2 + s3 * u3 + s4 * u4 + s5 * u5 + tree.rotorInertia[k];
+        final double h = s0 * u0 + s1 * u1 + s2 * u2 + s3 * u3 + s4 * u4 + s5 * u5 + bodies.rotorInertia[k];
         final double inv = 1.0 / h;
         final double[] bias = biasWrench;
         final double f0 = bias[s];
@@ -499,7 +332,7 @@ public final class RecursiveForwardDynamics
         u[s + 5] = u5;
         inverseH[i] = inv;
         drive[i] = d;
-        final int p = tree.parent[i];
+        final int p = bodies.parent[i];
         if (p >= 0)
         {
             final double[] g = velocityProduct;
@@ -552,13 +385,13 @@ public final class RecursiveForwardDynamics
     /** @return Fs sign(qd) + Fv qd of the coordinate when friction is on, else 0 (Khalil 2010, eq. 31). */
     private double frictionTorque(final int k, final double rate)
     {
-        return loads.friction ? tree.coulombFriction[k] * Math.signum(rate) + tree.viscousFriction[k] * rate : 0.0;
+        return loads.friction ? bodies.coulombFriction[k] * Math.signum(rate) + bodies.viscousFriction[k] * rate : 0.0;
     }
 
     /** A fixed joint transmits J* and -beta* unchanged (eqs. 39, 40 with no joint freedom). */
     private boolean transmitFixed(final int i)
     {
-        final int p = tree.parent[i];
+        final int p = bodies.parent[i];
         if (p >= 0)
         {
             final double[] j = articulatedInertia;
@@ -581,7 +414,7 @@ public final class RecursiveForwardDynamics
     private void secondForward(final int i, final double[] qdd)
     {
         final int s = 6 * i;
-        final int p = tree.parent[i];
+        final int p = bodies.parent[i];
         final double[] from = p < 0 ? loads.baseAcceleration : acceleration;
         final int f = p < 0 ? 0 : 6 * p;
         final double[] g = velocityProduct;
@@ -591,14 +424,14 @@ public final class RecursiveForwardDynamics
         double x3 = from[f + 3] + g[s + 3];
         double x4 = from[f + 4] + g[s + 4];
         double x5 = from[f + 5] + g[s + 5];
-        final int k = tree.coordinate[i];
+        final int k = bodies.coordinate[i];
         if (k >= 0)
         {
             final double[] u = projected;
             final double accel = (drive[i] - (u[s] * x0 + u[s + 1] * x1 + u[s + 2] * x2 + u[s + 3] * x3
                 + u[s + 4] * x4 + u[s + 5] * x5)) * inverseH[i];
             qdd[k] = accel;
-            final double[] axis = this.axis;
+            final double[] axis = bodies.axis;
             x0 += axis[s] * accel;
             x1 += axis[s + 1] * accel;
             x2 += axis[s + 2] * accel;
