@@ -47,6 +47,8 @@ final class BaseFrameBodies
     final double[] velocity;
     /** S_i-dot = v_i x S_i, the joint axis's time derivative, base frame, 6 per body (zero for fixed joints). */
     final double[] axisRate;
+    /** The base's spatial velocity: at rest. */
+    private final double[] baseVelocity = new double[6];
     /** Joint rate of each body's joint (0 for fixed joints), rad/s or m/s. */
     final double[] jointRate;
 
@@ -310,15 +312,56 @@ final class BaseFrameBodies
     {
         for (int i = 0; i < bodyCount; i++)
         {
-            final int v = 6 * i;
-            final int p = parent[i];
-            final double rate = movable(i) ? qd[coordinate[i]] : 0.0;
-            jointRate[i] = rate;
-            for (int c = 0; c < 6; c++)
-            {
-                velocity[v + c] = (p < 0 ? 0.0 : velocity[6 * p + c]) + axis[v + c] * rate;
-            }
-            SpatialAlgebra.crossMotion(velocity, v, axis, v, axisRate, v);
+            velocity(i, qd);
+        }
+    }
+
+    /**
+     * Body i's v_i = v_parent + S_i qd_i and, for a joint with a coordinate, S_i-dot = v_i x S_i
+     * (a fixed joint's stays 0), on locals, each stored once. Requires {@link #place} of body i and
+     * the parent's velocity. Real-time safe.
+     *
+     * @param i body index.
+     * @param qd joint velocities by coordinate, rad/s or m/s.
+     */
+    void velocity(final int i, final double[] qd)
+    {
+        final int p = parent[i];
+        final int k = coordinate[i];
+        final double rate = k >= 0 ? qd[k] : 0.0;
+        jointRate[i] = rate;
+        final int s = 6 * i;
+        final double sx = axis[s];
+        final double sy = axis[s + 1];
+        final double sz = axis[s + 2];
+        final double sa = axis[s + 3];
+        final double sb = axis[s + 4];
+        final double sc = axis[s + 5];
+        final double[] vel = velocity;
+        final double[] from = p < 0 ? baseVelocity : vel;
+        final int fp = p < 0 ? 0 : 6 * p;
+        final double vx = from[fp] + sx * rate;
+        final double vy = from[fp + 1] + sy * rate;
+        final double vz = from[fp + 2] + sz * rate;
+        final double wx = from[fp + 3] + sa * rate;
+        final double wy = from[fp + 4] + sb * rate;
+        final double wz = from[fp + 5] + sc * rate;
+        vel[s] = vx;
+        vel[s + 1] = vy;
+        vel[s + 2] = vz;
+        vel[s + 3] = wx;
+        vel[s + 4] = wy;
+        vel[s + 5] = wz;
+        if (k >= 0)
+        {
+            // v x S, motion cross product (w x S_v + v x S_w, w x S_w)
+            final double[] rate6 = axisRate;
+            rate6[s] = wy * sz - wz * sy + vy * sc - vz * sb;
+            rate6[s + 1] = wz * sx - wx * sz + vz * sa - vx * sc;
+            rate6[s + 2] = wx * sy - wy * sx + vx * sb - vy * sa;
+            rate6[s + 3] = wy * sc - wz * sb;
+            rate6[s + 4] = wz * sa - wx * sc;
+            rate6[s + 5] = wx * sb - wy * sa;
         }
     }
 

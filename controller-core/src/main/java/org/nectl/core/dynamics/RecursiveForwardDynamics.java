@@ -35,8 +35,6 @@ public final class RecursiveForwardDynamics
     private final double[] articulatedInertia;
     /** Articulated bias wrench (-beta*_i), base frame, 6 per body. */
     private final double[] biasWrench;
-    /** Spatial velocity v_i, base frame, 6 per body. */
-    private final double[] velocity;
     /** gamma_i = S_i-dot qd_i = (v_i x S_i) qd_i, base frame, 6 per body (zero for fixed joints). */
     private final double[] velocityProduct;
     /** U_i = J*_i S_i, 6 per body. */
@@ -61,7 +59,6 @@ public final class RecursiveForwardDynamics
         loads = new AppliedLoads(n);
         articulatedInertia = new double[PACKED * n];
         biasWrench = new double[6 * n];
-        velocity = new double[6 * n];
         velocityProduct = new double[6 * n];
         projected = new double[6 * n];
         inverseH = new double[n];
@@ -147,66 +144,32 @@ public final class RecursiveForwardDynamics
     }
 
     /**
-     * Body i's pose, joint axis and rigid inertia in the base frame ({@link BaseFrameBodies#place}),
-     * then v_i = v_parent + S_i qd_i, gamma_i = (v_i x S_i) qd_i, -beta_i = v_i x* J_i v_i - f_ext,i
-     * and J*_i = J_i (eqs. 33-35).
+     * Body i's pose, joint axis and rigid inertia in the base frame ({@link BaseFrameBodies#place})
+     * and v_i = v_parent + S_i qd_i ({@link BaseFrameBodies#velocity}), then gamma_i = (v_i x S_i) qd_i,
+     * -beta_i = v_i x* J_i v_i - f_ext,i and J*_i = J_i (eqs. 33-35).
      */
     private void firstForward(final int i, final double[] qd)
     {
         bodies.place(i);
-        final int p = bodies.parent[i];
         final int r = 9 * i;
         final int t = 3 * i;
         final int s = 6 * i;
-        final double[] axis = bodies.axis;
-        final double s0 = axis[s];
-        final double s1 = axis[s + 1];
-        final double s2 = axis[s + 2];
-        final double s3 = axis[s + 3];
-        final double s4 = axis[s + 4];
-        final double s5 = axis[s + 5];
-        final int k = bodies.coordinate[i];
-        final double rate = k >= 0 ? qd[k] : 0.0;
-        final double[] v = velocity;
-        final double vx;
-        final double vy;
-        final double vz;
-        final double wx;
-        final double wy;
-        final double wz;
-        if (p < 0)
-        {
-            vx = s0 * rate;
-            vy = s1 * rate;
-            vz = s2 * rate;
-            wx = s3 * rate;
-            wy = s4 * rate;
-            wz = s5 * rate;
-        }
-        else
-        {
-            final int f = 6 * p;
-            vx = v[f] + s0 * rate;
-            vy = v[f + 1] + s1 * rate;
-            vz = v[f + 2] + s2 * rate;
-            wx = v[f + 3] + s3 * rate;
-            wy = v[f + 4] + s4 * rate;
-            wz = v[f + 5] + s5 * rate;
-        }
-        v[s] = vx;
-        v[s + 1] = vy;
-        v[s + 2] = vz;
-        v[s + 3] = wx;
-        v[s + 4] = wy;
-        v[s + 5] = wz;
-        // gamma = (v x S) qd: (w x S_v + v x S_w, w x S_w) qd
+        bodies.velocity(i, qd);
+        final double rate = bodies.jointRate[i];
+        final double[] v = bodies.velocity;
+        final double vx = v[s];
+        final double vy = v[s + 1];
+        final double vz = v[s + 2];
+        final double wx = v[s + 3];
+        final double wy = v[s + 4];
+        final double wz = v[s + 5];
+        // gamma = S-dot qd
+        final double[] sdot = bodies.axisRate;
         final double[] g = velocityProduct;
-        g[s] = (wy * s2 - wz * s1 + vy * s5 - vz * s4) * rate;
-        g[s + 1] = (wz * s0 - wx * s2 + vz * s3 - vx * s5) * rate;
-        g[s + 2] = (wx * s1 - wy * s0 + vx * s4 - vy * s3) * rate;
-        g[s + 3] = (wy * s5 - wz * s4) * rate;
-        g[s + 4] = (wz * s3 - wx * s5) * rate;
-        g[s + 5] = (wx * s4 - wy * s3) * rate;
+        for (int c = 0; c < 6; c++)
+        {
+            g[s + c] = sdot[s + c] * rate;
+        }
         final double m = bodies.mass[i];
         final double hx = bodies.firstMoment[t];
         final double hy = bodies.firstMoment[t + 1];
