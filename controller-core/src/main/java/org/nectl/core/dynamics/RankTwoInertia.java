@@ -1,5 +1,7 @@
 package org.nectl.core.dynamics;
 
+import java.util.Arrays;
+
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
@@ -37,7 +39,7 @@ final class RankTwoInertia
         final EigenDecomposition_F64<DMatrixRMaj> eigen = DecompositionFactory_DDRM.eig(3, true, true);
         if (!eigen.decompose(symmetric))
         {
-            throw new IllegalArgumentException("no principal axes for the inertia " + java.util.Arrays.toString(inertia));
+            throw new IllegalArgumentException("no principal axes for the inertia " + Arrays.toString(inertia));
         }
         final double[] moments = new double[3];
         for (int e = 0; e < 3; e++)
