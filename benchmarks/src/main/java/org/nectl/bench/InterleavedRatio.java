@@ -1,0 +1,168 @@
+package org.nectl.bench;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.function.IntToLongFunction;
+
+import org.nectl.config.RobotDescriptions;
+import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.dynamics.InverseDynamicsDerivatives;
+import org.nectl.core.model.RobotModel;
+
+/**
+ * The ratio of the inverse-dynamics derivatives to RNEA for several builds of nectl side by side in
+ * one JVM: each build's jar gets its own class loader, and round after round each build runs a
+ * batch of RNEA calls then a batch of derivative calls, so every build sees the same host state and
+ * the per-round ratios of different builds can be compared (a host whose speed drifts biases
+ * ratios taken from separate JVMs). Reports per build the median ns per call and the median and
+ * quartiles of the per-round ratio. Code layout alone moves a build's ratio by a few percent
+ * between class loaders, so compare builds over repeated runs. {@code scripts/interleaved-ratio.sh}
+ * builds the jars of given revisions and runs this. Not part of the tests; not real-time code.
+ *
+ * <p>{@code java -cp benchmarks.jar org.nectl.bench.InterleavedRatio MODEL ROUNDS BATCH JAR...}
+ */
+public final class InterleavedRatio
+{
+    private static final int STATES = 1024;
+    private static final int WARM_UP_ROUNDS = 40;
+
+    private InterleavedRatio()
+    {
+    }
+
+    /**
+     * @param args robot description, rounds, calls per batch, then one benchmarks jar per build.
+     * @throws Exception if a jar cannot be loaded.
+     */
+    public static void main(final String[] args) throws Exception
+    {
+        if (args.length < 4)
+        {
+            System.err.println("usage: InterleavedRatio MODEL ROUNDS BATCH JAR...");
+            System.exit(2);
+        }
+        final String model = args[0];
+        final int rounds = Integer.parseInt(args[1]);
+        final int batch = Integer.parseInt(args[2]);
+        final int builds = args.length - 3;
+        final IntToLongFunction[] drivers = new IntToLongFunction[builds];
+        for (int b = 0; b < builds; b++)
+        {
+            final URLClassLoader loader = new URLClassLoader(
+                new URL[] {Path.of(args[3 + b]).toUri().toURL(), InterleavedRatio.class.getProtectionDomain()
+                    .getCodeSource().getLocation()}, ClassLoader.getPlatformClassLoader());
+            drivers[b] = (IntToLongFunction) loader.loadClass(Driver.class.getName())
+                .getConstructor(String.class, Integer.class).newInstance(model, batch);
+        }
+        for (int w = 0; w < WARM_UP_ROUNDS; w++)
+        {
+            for (final IntToLongFunction d : drivers)
+            {
+                d.applyAsLong(Driver.RNEA);
+                d.applyAsLong(Driver.DERIVATIVES);
+            }
+        }
+        final double[][] rnea = new double[builds][rounds];
+        final double[][] derivatives = new double[builds][rounds];
+        final double[][] ratio = new double[builds][rounds];
+        for (int r = 0; r < rounds; r++)
+        {
+            for (int b = 0; b < builds; b++)
+            {
+                final long reference = drivers[b].applyAsLong(Driver.RNEA);
+                final long measured = drivers[b].applyAsLong(Driver.DERIVATIVES);
+                rnea[b][r] = reference / (double) batch;
+                derivatives[b][r] = measured / (double) batch;
+                ratio[b][r] = measured / (double) reference;
+            }
+        }
+        for (int b = 0; b < builds; b++)
+        {
+            Arrays.sort(rnea[b]);
+            Arrays.sort(derivatives[b]);
+            Arrays.sort(ratio[b]);
+            System.out.printf("%s %s: rnea %.0f ns, derivatives %.0f ns, ratio %.3f [%.3f, %.3f]%n", args[3 + b], model,
+                rnea[b][rounds / 2], derivatives[b][rounds / 2], ratio[b][rounds / 2], ratio[b][rounds / 4],
+                ratio[b][3 * rounds / 4]);
+        }
+    }
+
+    /** One build's workload; loaded once per build, so it links against that build's classes. */
+    public static final class Driver implements IntToLongFunction
+    {
+        static final int RNEA = 0;
+        static final int DERIVATIVES = 1;
+
+        private final InverseDynamics inverseDynamics;
+        private final InverseDynamicsDerivatives derivatives;
+        private final double[][] q;
+        private final double[][] qd;
+        private final double[][] qdd;
+        private final double[] tau;
+        private final double[] dtauDq;
+        private final double[] dtauDqd;
+        private final double[] massMatrix;
+        private final int batch;
+        /** Every result feeds this field, so no call can be optimised away. */
+        private double sink;
+
+        /**
+         * @param model robot description path.
+         * @param batch calls per batch.
+         */
+        public Driver(final String model, final Integer batch)
+        {
+            final RobotModel robot = RobotDescriptions.load(Path.of(model));
+            final int n = robot.dof();
+            final SplittableRandom random = new SplittableRandom(42);
+            q = states(random, n, Math.PI);
+            qd = states(random, n, 2.0);
+            qdd = states(random, n, 5.0);
+            inverseDynamics = new InverseDynamics(robot);
+            derivatives = new InverseDynamicsDerivatives(robot);
+            tau = new double[n];
+            dtauDq = new double[n * n];
+            dtauDqd = new double[n * n];
+            massMatrix = new double[n * n];
+            this.batch = batch;
+        }
+
+        private static double[][] states(final SplittableRandom random, final int n, final double scale)
+        {
+            final double[][] values = new double[STATES][n];
+            for (final double[] v : values)
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    v[i] = random.nextDouble(-scale, scale);
+                }
+            }
+            return values;
+        }
+
+        /** Runs one batch of RNEA ({@link #RNEA}) or derivative calls; returns its duration, ns. */
+        @Override
+        public long applyAsLong(final int what)
+        {
+            final long start = System.nanoTime();
+            for (int k = 0; k < batch; k++)
+            {
+                final int i = k & (STATES - 1);
+                if (what == RNEA)
+                {
+                    inverseDynamics.compute(q[i], qd[i], qdd[i], tau);
+                    sink += tau[0];
+                }
+                else
+                {
+                    derivatives.compute(q[i], qd[i], qdd[i], tau, dtauDq, dtauDqd, massMatrix);
+                    sink += dtauDq[dtauDq.length - 1];
+                }
+            }
+            return System.nanoTime() - start;
+        }
+    }
+}
