@@ -4,7 +4,6 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.SplittableRandom;
 import java.util.function.IntToLongFunction;
 
 import org.nectl.config.RobotDescriptions;
@@ -18,15 +17,15 @@ import org.nectl.core.model.RobotModel;
  * batch of RNEA calls then a batch of derivative calls, so every build sees the same host state and
  * the per-round ratios of different builds can be compared (a host whose speed drifts biases
  * ratios taken from separate JVMs). Reports per build the median ns per call and the median and
- * quartiles of the per-round ratio. Code layout alone moves a build's ratio by a few percent
- * between class loaders, so compare builds over repeated runs. {@code scripts/interleaved-ratio.sh}
- * builds the jars of given revisions and runs this. Not part of the tests; not real-time code.
+ * quartiles of the per-round ratio. The states are those of the JMH benchmarks
+ * ({@link RandomStates}). Code layout alone moves a build's ratio by a few percent between class
+ * loaders, so compare builds over repeated runs. {@code scripts/interleaved-ratio.sh} builds the
+ * jars of given revisions and runs this. Not part of the tests; not real-time code.
  *
  * <p>{@code java -cp benchmarks.jar org.nectl.bench.InterleavedRatio MODEL ROUNDS BATCH JAR...}
  */
 public final class InterleavedRatio
 {
-    private static final int STATES = 1024;
     private static final int WARM_UP_ROUNDS = 40;
 
     private InterleavedRatio()
@@ -98,9 +97,7 @@ public final class InterleavedRatio
 
         private final InverseDynamics inverseDynamics;
         private final InverseDynamicsDerivatives derivatives;
-        private final double[][] q;
-        private final double[][] qd;
-        private final double[][] qdd;
+        private final RandomStates states;
         private final double[] tau;
         private final double[] dtauDq;
         private final double[] dtauDqd;
@@ -117,10 +114,7 @@ public final class InterleavedRatio
         {
             final RobotModel robot = RobotDescriptions.load(Path.of(model));
             final int n = robot.dof();
-            final SplittableRandom random = new SplittableRandom(42);
-            q = states(random, n, Math.PI);
-            qd = states(random, n, 2.0);
-            qdd = states(random, n, 5.0);
+            states = new RandomStates(n, 42);
             inverseDynamics = new InverseDynamics(robot);
             derivatives = new InverseDynamicsDerivatives(robot);
             tau = new double[n];
@@ -130,35 +124,23 @@ public final class InterleavedRatio
             this.batch = batch;
         }
 
-        private static double[][] states(final SplittableRandom random, final int n, final double scale)
-        {
-            final double[][] values = new double[STATES][n];
-            for (final double[] v : values)
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    v[i] = random.nextDouble(-scale, scale);
-                }
-            }
-            return values;
-        }
-
         /** Runs one batch of RNEA ({@link #RNEA}) or derivative calls; returns its duration, ns. */
         @Override
         public long applyAsLong(final int what)
         {
             final long start = System.nanoTime();
+            final RandomStates s = states;
             for (int k = 0; k < batch; k++)
             {
-                final int i = k & (STATES - 1);
+                final int i = s.advance();
                 if (what == RNEA)
                 {
-                    inverseDynamics.compute(q[i], qd[i], qdd[i], tau);
+                    inverseDynamics.compute(s.q(i), s.qd(i), s.qdd(i), tau);
                     sink += tau[0];
                 }
                 else
                 {
-                    derivatives.compute(q[i], qd[i], qdd[i], tau, dtauDq, dtauDqd, massMatrix);
+                    derivatives.compute(s.q(i), s.qd(i), s.qdd(i), tau, dtauDq, dtauDqd, massMatrix);
                     sink += dtauDq[dtauDq.length - 1];
                 }
             }
