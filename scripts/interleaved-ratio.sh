@@ -57,8 +57,9 @@ for rev in "$@"; do
         git worktree add -q --detach "$source" "$rev"
         (cd "$source" && ./mvnw -B -q package -pl benchmarks -am -DskipTests) >&2
     fi
-    cp "$source/benchmarks/target/benchmarks.jar" "$work/$index-$(echo "$rev" | tr '/~^' '___').jar"
-    jars+=("$work/$index-$(echo "$rev" | tr '/~^' '___').jar")
+    jar="$work/$index-$(echo "$rev" | tr '/~^' '___').jar"
+    cp "$source/benchmarks/target/benchmarks.jar" "$jar"
+    jars+=("$jar")
 done
 
 runner="$work/runner.jar"

@@ -7,8 +7,9 @@ import org.nectl.core.model.RobotModel;
  * origin (Featherstone, "Rigid Body Dynamics Algorithms", 2008, §5.3 and Table 5.1 with
  * base-coordinate transforms equal to the identity): spatial accelerations forward, body wrenches,
  * subtree wrenches backward, projection on the joint axes plus Khalil's rotor and friction terms
- * (ICINCO 2010, eq. 31). Shared by {@link BiasForces} and {@link InverseDynamicsDerivatives}, whose
- * derivative recursion needs exactly these base-frame intermediates. Not thread safe.
+ * (ICINCO 2010, eq. 31). Run by {@link BiasForces}; {@link InverseDynamicsDerivatives} fills the same
+ * acceleration and wrench arrays with its own fused forward step, and reads the applied loads from
+ * here. Not thread safe.
  */
 final class BaseFrameNewtonEuler
 {

@@ -55,8 +55,6 @@ public final class InverseDynamicsDerivatives
     private final double[] subtreeWrenchRate;
     private final double[] scratch = new double[CoriolisMatrix.SCRATCH];
     private final double[] column = new double[12];
-    /** The base's spatial velocity: at rest. */
-    private final double[] baseVelocity = new double[6];
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
@@ -254,7 +252,7 @@ public final class InverseDynamicsDerivatives
         final double sa = axis[s + 3];
         final double sb = axis[s + 4];
         final double sc = axis[s + 5];
-        final double[] from = p < 0 ? baseVelocity : vel;
+        final double[] from = p < 0 ? b.baseVelocity : vel;
         final int fp = p < 0 ? 0 : 6 * p;
         final double vx = from[fp] + sx * rate;
         final double vy = from[fp + 1] + sy * rate;
