@@ -8,8 +8,14 @@
 #   scripts/interleaved-ratio.sh [--rounds N] [--batch N] [--repeat N] [--cpu C] [--models "panda tree-32"] REV...
 #   e.g. scripts/interleaved-ratio.sh --cpu 1 --repeat 2 HEAD~1 HEAD
 #
-# REV is any git revision; WORKTREE stands for the uncommitted working tree.
+# REV is any git revision; WORKTREE stands for the uncommitted working tree. A model is a file name
+# under config/robots/ without .yaml, or the path of a robot description
+# (e.g. benchmarks/models/chain-28.yaml).
 set -euo pipefail
+
+model_path() {
+    if [[ "$1" == */* || "$1" == *.yaml || "$1" == *.urdf ]]; then echo "$1"; else echo "config/robots/$1.yaml"; fi
+}
 
 rounds=150
 batch=10000
@@ -23,7 +29,7 @@ while [[ $# -gt 0 ]]; do
         --repeat) repeat="$2"; shift 2 ;;
         --cpu) cpu="$2"; shift 2 ;;
         --models) models="$2"; shift 2 ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         --*) echo "interleaved-ratio: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
@@ -71,6 +77,6 @@ fi
 for run in $(seq 1 "$repeat"); do
     for model in $models; do
         ${pin[@]+"${pin[@]}"} java -XX:+UseParallelGC -cp "$runner" org.nectl.bench.InterleavedRatio \
-            "config/robots/${model}.yaml" "$rounds" "$batch" "${jars[@]}"
+            "$(model_path "$model")" "$rounds" "$batch" "${jars[@]}"
     done
 done

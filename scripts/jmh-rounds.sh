@@ -9,12 +9,17 @@
 #   e.g. scripts/jmh-rounds.sh --rounds 8 --cpu 1 --models "panda puma560 tree-32" \
 #          InverseDynamicsBenchmark.rnea InverseDynamicsBenchmark.rneaAndTorqueDerivative
 #
-# Benchmarks are Class.method; models are file names under config/robots/ without .yaml. Each fork
+# Benchmarks are Class.method; a model is a file name under config/robots/ without .yaml, or the
+# path of a robot description (e.g. benchmarks/models/chain-28.yaml). Each fork
 # runs 5 x 1 s warm-up and 5 x 1 s measurement with -prof gc. --cpu pins every fork to that CPU with
 # taskset. Output: one line per fork (round, model, benchmark, ns/op, error, B/op), then per model
 # and benchmark the median ns/op and the median and spread of the per-round ratios. The jar
 # (benchmarks/target/benchmarks.jar) is built when missing; rebuild it after changing the code.
 set -euo pipefail
+
+model_path() {
+    if [[ "$1" == */* || "$1" == *.yaml || "$1" == *.urdf ]]; then echo "$1"; else echo "config/robots/$1.yaml"; fi
+}
 
 rounds=5
 cpu=""
@@ -24,7 +29,7 @@ while [[ $# -gt 0 ]]; do
         --rounds) rounds="$2"; shift 2 ;;
         --cpu) cpu="$2"; shift 2 ;;
         --models) models="$2"; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         --*) echo "jmh-rounds: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
@@ -53,7 +58,7 @@ trap 'rm -f "$results"' EXIT
 for round in $(seq 1 "$rounds"); do
     for model in $models; do
         for benchmark in "$@"; do
-            out=$(${pin[@]+"${pin[@]}"} java -jar "$jar" "${benchmark}\$" -p model="config/robots/${model}.yaml" \
+            out=$(${pin[@]+"${pin[@]}"} java -jar "$jar" "${benchmark}\$" -p model="$(model_path "$model")" \
                 -f 1 -wi 5 -i 5 -w 1 -r 1 -prof gc 2>&1) || { echo "$out" >&2; exit 1; }
             score=$(echo "$out" | awk -v b="$benchmark" '$1 == b { print $(NF-3), $(NF-1) }')
             bytes=$(echo "$out" | awk '$1 ~ /gc\.alloc\.rate\.norm$/ { print $(NF-3) }')
