@@ -2,7 +2,7 @@
 """Cross-checks `nectl dynamics` against Orocos KDL, an independent rigid-body library, on random
 URDF robots that are not in this repository (docs/VALIDATION.md, "Against an independent library").
 
-    scripts/kdl-crosscheck.py [--robots N] [--states N] [--seed S] [--keep DIR]
+    scripts/kdl-crosscheck.py [--robots N] [--states N] [--seed S] [--keep DIR] [--urdf FILE...]
 
 Needs Debian's python3-pykdl and python3-numpy (apt-get install python3-pykdl python3-numpy) and
 runs with /usr/bin/python3. Each robot is a serial chain of 3-9 joints written as URDF: revolute,
@@ -15,7 +15,8 @@ states it compares
   M         with KDL's ChainDynParam.JntToMass,
   qdd       (forward dynamics of a given tau) with numpy.linalg.solve(M_kdl, tau - RNE(q, qd, 0)),
   dtau_dq and dtau_dqd with 4th-order central differences of KDL's RNE (step 1e-4),
-each as the largest entry error relative to the largest entry of KDL's value (or to 1e-3 when
+--urdf checks given serial-chain URDF files (the path from the root link to the one leaf) instead
+of random robots. Each is compared as the largest entry error relative to the largest entry of KDL's value (or to 1e-3 when
 that is smaller, in the output's SI unit). Exit status 1 when
 any error exceeds its bound (1e-9 for tau, M and qdd; 1e-6 for the differenced derivatives).
 """
@@ -26,6 +27,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 import PyKDL as kdl
@@ -96,6 +98,63 @@ def random_robot(rng, index):
     return {"name": f"random{index}", "joints": joints}
 
 
+def numbers(element, attribute, default):
+    if element is None or element.get(attribute) is None:
+        return np.array(default, dtype=float)
+    return np.array([float(v) for v in element.get(attribute).split()])
+
+
+def read_urdf(path):
+    """A serial-chain URDF as the joints list random_robot makes (root link's inertia ignored)."""
+    root = ElementTree.parse(path).getroot()
+    links = {link.get("name"): link for link in root.findall("link")}
+    joints = {}
+    children = set()
+    for joint in root.findall("joint"):
+        parent = joint.find("parent").get("link")
+        if parent in joints:
+            raise ValueError(f"{path}: link {parent} has several child joints; only chains are checked")
+        joints[parent] = joint
+        children.add(joint.find("child").get("link"))
+    roots = [name for name in links if name not in children]
+    if len(roots) != 1:
+        raise ValueError(f"{path}: expected one root link, found {roots}")
+    chain = []
+    link = roots[0]
+    while link in joints:
+        joint = joints[link]
+        kind = joint.get("type")
+        if kind not in ("revolute", "continuous", "prismatic", "fixed"):
+            raise ValueError(f"{path}: joint {joint.get('name')} of type {kind} is not checked")
+        child = joint.find("child").get("link")
+        origin = joint.find("origin")
+        axis = numbers(joint.find("axis"), "xyz", [1.0, 0.0, 0.0])
+        inertial = None
+        element = links[child].find("inertial")
+        if element is not None:
+            i = element.find("inertia")
+            io = element.find("origin")
+            get = lambda name: float(i.get(name, "0"))
+            inertial = {
+                "mass": float(element.find("mass").get("value")),
+                "xyz": numbers(io, "xyz", [0.0, 0.0, 0.0]),
+                "rpy": numbers(io, "rpy", [0.0, 0.0, 0.0]),
+                "tensor": np.array([[get("ixx"), get("ixy"), get("ixz")],
+                                    [get("ixy"), get("iyy"), get("iyz")],
+                                    [get("ixz"), get("iyz"), get("izz")]]),
+            }
+        chain.append({
+            "name": joint.get("name"),
+            "kind": kind,
+            "xyz": numbers(origin, "xyz", [0.0, 0.0, 0.0]),
+            "rpy": numbers(origin, "rpy", [0.0, 0.0, 0.0]),
+            "axis": axis / np.linalg.norm(axis),
+            "inertial": inertial,
+        })
+        link = child
+    return {"name": os.path.basename(path), "joints": chain}
+
+
 def fmt(values):
     return " ".join(repr(float(v)) for v in values)
 
@@ -163,7 +222,7 @@ def kdl_chain(robot):
             inertia = kdl.RigidBodyInertia(
                 inertial["mass"], vector(inertial["xyz"]),
                 kdl.RotationalInertia(t[0, 0], t[1, 1], t[2, 2], t[0, 1], t[0, 2], t[1, 2]))
-        chain.addSegment(kdl.Segment(f"l{robot['joints'].index(joint)}", k_joint, frame, inertia))
+        chain.addSegment(kdl.Segment(joint["name"] + "_child", k_joint, frame, inertia))
     return chain
 
 
@@ -230,6 +289,7 @@ def main():
     parser.add_argument("--states", type=int, default=10)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--keep", help="directory to keep the generated URDF files in")
+    parser.add_argument("--urdf", nargs="+", help="serial-chain URDF files to check instead of random robots")
     args = parser.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if args.keep:
@@ -243,11 +303,15 @@ def check(root, args, directory):
     rng = np.random.default_rng(args.seed)
     worst = {"tau": 0.0, "M": 0.0, "qdd": 0.0, "dtau_dq": 0.0, "dtau_dqd": 0.0}
     failed = False
-    for r in range(args.robots):
-        robot = random_robot(rng, r)
-        path = os.path.join(directory, robot["name"] + ".urdf")
-        with open(path, "w") as f:
-            f.write(urdf(robot))
+    jobs = [(os.path.abspath(p), read_urdf(p)) for p in args.urdf] if args.urdf else range(args.robots)
+    for job in jobs:
+        if args.urdf:
+            path, robot = job
+        else:
+            robot = random_robot(rng, job)
+            path = os.path.join(directory, robot["name"] + ".urdf")
+            with open(path, "w") as f:
+                f.write(urdf(robot))
         model = KdlDynamics(kdl_chain(robot))
         n = model.n
         states = []
