@@ -15,10 +15,12 @@ states it compares
   M         with KDL's ChainDynParam.JntToMass,
   qdd       (forward dynamics of a given tau) with numpy.linalg.solve(M_kdl, tau - RNE(q, qd, 0)),
   dtau_dq and dtau_dqd with 4th-order central differences of KDL's RNE (step 1e-4),
+  tau_dot   (the torque derivative, given qddd) with 4th-order central differences in time of
+            KDL's RNE along q(t) = q + qd t + qdd t^2/2 + qddd t^3/6 (step 1e-4 s),
 --urdf checks given serial-chain URDF files (the path from the root link to the one leaf) instead
 of random robots. Each is compared as the largest entry error relative to the largest entry of KDL's value (or to 1e-3 when
 that is smaller, in the output's SI unit). Exit status 1 when
-any error exceeds its bound (1e-9 for tau, M and qdd; 1e-6 for the differenced derivatives).
+any error exceeds its bound (1e-9 for tau, M and qdd; 1e-6 for the differenced ones).
 """
 import argparse
 import json
@@ -37,6 +39,7 @@ BOUND_EXACT = 1e-9
 BOUND_DIFFERENCED = 1e-6
 STEP = 1e-4
 SCALE_FLOOR = 1e-3
+DIFFERENCED = ("dtau_dq", "dtau_dqd", "tau_dot")
 
 
 def rpy_matrix(roll, pitch, yaw):
@@ -252,6 +255,13 @@ class KdlDynamics:
         self.params.JntToMass(self._array(q), m)
         return np.array([[m[i, j] for j in range(self.n)] for i in range(self.n)])
 
+    def rate(self, q, qd, qdd, qddd):
+        """d tau/dt along q(t) = q + qd t + qdd t^2/2 + qddd t^3/6, by 4th-order central differences."""
+        def at(t):
+            return self.tau(q + qd * t + qdd * t * t / 2 + qddd * t ** 3 / 6, qd + qdd * t + qddd * t * t / 2,
+                            qdd + qddd * t)
+        return (-at(2 * STEP) + 8 * at(STEP) - 8 * at(-STEP) + at(-2 * STEP)) / (12 * STEP)
+
     def differenced(self, q, qd, qdd, which):
         """4th-order central differences of tau by q (which = 0) or qd (which = 1); row i = d tau_i."""
         columns = []
@@ -301,7 +311,7 @@ def main():
 
 def check(root, args, directory):
     rng = np.random.default_rng(args.seed)
-    worst = {"tau": 0.0, "M": 0.0, "qdd": 0.0, "dtau_dq": 0.0, "dtau_dqd": 0.0}
+    worst = {"tau": 0.0, "M": 0.0, "qdd": 0.0, "dtau_dq": 0.0, "dtau_dqd": 0.0, "tau_dot": 0.0}
     failed = False
     jobs = [(os.path.abspath(p), read_urdf(p)) for p in args.urdf] if args.urdf else range(args.robots)
     for job in jobs:
@@ -317,11 +327,12 @@ def check(root, args, directory):
         states = []
         for _ in range(args.states):
             states.append({"q": list(rng.uniform(-1, 1, n)), "qd": list(rng.uniform(-2, 2, n)),
-                           "qdd": list(rng.uniform(-3, 3, n)), "tau": list(rng.uniform(-20, 20, n))})
+                           "qdd": list(rng.uniform(-3, 3, n)), "qddd": list(rng.uniform(-10, 10, n)),
+                           "tau": list(rng.uniform(-20, 20, n))})
         outputs = run_nectl(root, path, states)
         errors = {k: 0.0 for k in worst}
         for state, out in zip(states, outputs):
-            q, qd, qdd, tau = (np.array(state[k]) for k in ("q", "qd", "qdd", "tau"))
+            q, qd, qdd, qddd, tau = (np.array(state[k]) for k in ("q", "qd", "qdd", "qddd", "tau"))
             m = model.mass_matrix(q)
             bias = model.tau(q, qd, np.zeros(n))
             checks = {
@@ -330,6 +341,7 @@ def check(root, args, directory):
                 "qdd": (out["qdd"], np.linalg.solve(m, tau - bias)),
                 "dtau_dq": (out["dtau_dq"], model.differenced(q, qd, qdd, 0)),
                 "dtau_dqd": (out["dtau_dqd"], model.differenced(q, qd, qdd, 1)),
+                "tau_dot": (out["tau_dot"], model.rate(q, qd, qdd, qddd)),
             }
             for key, (actual, expected) in checks.items():
                 errors[key] = max(errors[key], relative_error(actual, expected))
@@ -338,7 +350,7 @@ def check(root, args, directory):
               + ", ".join(f"{k} {v:.1e}" for k, v in errors.items()))
         for key, value in errors.items():
             worst[key] = max(worst[key], value)
-            bound = BOUND_DIFFERENCED if key.startswith("dtau") else BOUND_EXACT
+            bound = BOUND_DIFFERENCED if key in DIFFERENCED else BOUND_EXACT
             if not value <= bound:
                 failed = True
                 print(f"  {key}: relative error {value:.3e} exceeds {bound:.0e}"
