@@ -354,14 +354,7 @@ final class BaseFrameBodies
         vel[s + 5] = wz;
         if (k >= 0)
         {
-            // v x S, motion cross product (w x S_v + v x S_w, w x S_w)
-            final double[] rate6 = axisRate;
-            rate6[s] = wy * sz - wz * sy + vy * sc - vz * sb;
-            rate6[s + 1] = wz * sx - wx * sz + vz * sa - vx * sc;
-            rate6[s + 2] = wx * sy - wy * sx + vx * sb - vy * sa;
-            rate6[s + 3] = wy * sc - wz * sb;
-            rate6[s + 4] = wz * sa - wx * sc;
-            rate6[s + 5] = wx * sb - wy * sa;
+            SpatialAlgebra.crossMotion(vel, s, axis, s, axisRate, s);
         }
     }
 

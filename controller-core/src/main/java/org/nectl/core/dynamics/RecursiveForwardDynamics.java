@@ -181,13 +181,15 @@ public final class RecursiveForwardDynamics
         final double o11 = o[r + 4];
         final double o12 = o[r + 5];
         final double o22 = o[r + 8];
-        // J v = (m v - h x w, O w + h x v), then v x* (J v) = (w x f, w x n + v x f)
-        final double fx = m * vx + wy * hz - wz * hy;
-        final double fy = m * vy + wz * hx - wx * hz;
-        final double fz = m * vz + wx * hy - wy * hx;
-        final double nx = o00 * wx + o01 * wy + o02 * wz + hy * vz - hz * vy;
-        final double ny = o01 * wx + o11 * wy + o12 * wz + hz * vx - hx * vz;
-        final double nz = o02 * wx + o12 * wy + o22 * wz + hx * vy - hy * vx;
+        // J v = (f, n), then v x* (J v) = (w x f, w x n + v x f)
+        final double[] momentum = scratch;
+        bodies.inertiaTimes(i, v, s, momentum, 0);
+        final double fx = momentum[0];
+        final double fy = momentum[1];
+        final double fz = momentum[2];
+        final double nx = momentum[3];
+        final double ny = momentum[4];
+        final double nz = momentum[5];
         final double[] b = biasWrench;
         b[s] = wy * fz - wz * fy;
         b[s + 1] = wz * fx - wx * fz;

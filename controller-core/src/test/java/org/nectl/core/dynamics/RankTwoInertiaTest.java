@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.testing.RandomRobots;
 
 /**
  * The split Ic = lambda 1 + g g^T + k k^T of {@link RankTwoInertia} rebuilds the inertia it was
@@ -59,22 +60,10 @@ final class RankTwoInertiaTest
         }
     }
 
-    /** Q diag(a, b, c) Q^T for a random rotation Q (a random unit quaternion). */
+    /** Q diag(a, b, c) Q^T for a uniformly random rotation Q. */
     private static double[] rotated(final SplittableRandom random, final double a, final double b, final double c)
     {
-        double w = random.nextGaussian();
-        double x = random.nextGaussian();
-        double y = random.nextGaussian();
-        double z = random.nextGaussian();
-        final double norm = Math.sqrt(w * w + x * x + y * y + z * z);
-        w /= norm;
-        x /= norm;
-        y /= norm;
-        z /= norm;
-        final double[] q = {
-            1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-            2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-            2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)};
+        final double[] q = RandomRobots.randomRotation(random);
         final double[] d = {a, b, c};
         final double[] out = new double[9];
         for (int r = 0; r < 3; r++)
