@@ -318,7 +318,7 @@ final class BaseFrameBodies
 
     /**
      * Body i's v_i = v_parent + S_i qd_i and, for a joint with a coordinate, S_i-dot = v_i x S_i
-     * (a fixed joint's stays 0), on locals, each stored once. Requires {@link #place} of body i and
+     * (a fixed joint's stays 0), each stored once. Requires {@link #place} of body i and
      * the parent's velocity. Real-time safe.
      *
      * @param i body index.
