@@ -30,6 +30,8 @@ import picocli.CommandLine.Option;
         "  {\"tau\":[..],\"tau_dot\":[..],\"M\":[[..],..],\"dtau_dq\":[[..],..],\"dtau_dqd\":[[..],..],\"qdd\":[..]}",
         "(tau_dot when qddd was given; qdd = forward dynamics of the given tau; qdd may then be omitted,",
         "and the other outputs are evaluated at that forward-dynamics qdd; matrix row i = d tau_i / d .).",
+        "--reactions adds \"reactions\": one object per body with its joint reaction wrench and its",
+        "sensitivities (docs/PLANNING.md, \"nectl dynamics\").",
         "A bad line yields {\"line\":N,\"error\":\"..\"}; processing goes on; exit status 1 if any line failed."
     })
 final class DynamicsCommand implements Callable<Integer>
@@ -42,6 +44,11 @@ final class DynamicsCommand implements Callable<Integer>
         + "as rigid-body libraries compute them.")
     private boolean friction;
 
+    @Option(names = "--reactions", description = "Also print each body's joint reaction wrench (the force and moment "
+        + "its parent exerts on it, body frame, moment about the body origin) and its derivatives with respect to "
+        + "q, qd and qdd.")
+    private boolean reactions;
+
     @Override
     public Integer call() throws IOException
     {
@@ -50,7 +57,7 @@ final class DynamicsCommand implements Callable<Integer>
         {
             return 2;
         }
-        final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, friction);
+        final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, friction, reactions);
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         final PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         final boolean allGood = evaluator.evaluateLines(in, out);

@@ -40,10 +40,25 @@ final class DynamicsEvaluator
     private final double[] dtauDq;
     private final double[] dtauDqd;
     private final double[] massMatrix;
+    private final boolean reactions;
+    private final double[] reactionWrench = new double[6];
+    private final double[] reactionDq;
+    private final double[] reactionDqd;
+    private final double[] reactionDqdd;
 
     DynamicsEvaluator(final RobotModel model, final boolean jointFriction)
     {
+        this(model, jointFriction, false);
+    }
+
+    /**
+     * @param reactions also print each body's joint reaction wrench and its sensitivities
+     *        (Barman 2020, the internal joint forces of Section 3).
+     */
+    DynamicsEvaluator(final RobotModel model, final boolean jointFriction, final boolean reactions)
+    {
         this.model = model;
+        this.reactions = reactions;
         inverseDynamics = new InverseDynamics(model);
         torqueDerivative = new TorqueDerivative(model);
         derivatives = new InverseDynamicsDerivatives(model);
@@ -59,6 +74,9 @@ final class DynamicsEvaluator
         dtauDq = new double[n * n];
         dtauDqd = new double[n * n];
         massMatrix = new double[n * n];
+        reactionDq = new double[6 * n];
+        reactionDqd = new double[6 * n];
+        reactionDqdd = new double[6 * n];
     }
 
     /**
@@ -138,6 +156,10 @@ final class DynamicsEvaluator
             if (appliedTau != null)
             {
                 writeArray(json, "qdd", forwardQdd);
+            }
+            if (reactions)
+            {
+                writeReactions(json);
             }
             json.writeEndObject();
         }
@@ -239,16 +261,48 @@ final class DynamicsEvaluator
         json.writeEndArray();
     }
 
+    /**
+     * One object per body, in description order: the wrench its parent exerts on it through its
+     * joint (force, then moment about the body-frame origin, both in the body frame) and that
+     * wrench's 6 x dof sensitivities, rows in wrench order.
+     */
+    private void writeReactions(final JsonGenerator json) throws IOException
+    {
+        final int n = model.dof();
+        json.writeArrayFieldStart("reactions");
+        for (int body = 0; body < model.bodyCount(); body++)
+        {
+            derivatives.reactionWrench(body, reactionWrench);
+            derivatives.reactionWrenchDerivatives(body, reactionDq, reactionDqd, reactionDqdd);
+            json.writeStartObject();
+            json.writeStringField("body", model.bodyName(body));
+            json.writeStringField("joint", model.jointName(body));
+            writeArray(json, "wrench", reactionWrench);
+            writeMatrix(json, "dwrench_dq", reactionDq, 6, n);
+            writeMatrix(json, "dwrench_dqd", reactionDqd, 6, n);
+            writeMatrix(json, "dwrench_dqdd", reactionDqdd, 6, n);
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+    }
+
     private static void writeMatrix(final JsonGenerator json, final String name, final double[] rowMajor, final int n)
         throws IOException
     {
+        writeMatrix(json, name, rowMajor, n, n);
+    }
+
+    private static void writeMatrix(
+        final JsonGenerator json, final String name, final double[] rowMajor, final int rows, final int columns)
+        throws IOException
+    {
         json.writeArrayFieldStart(name);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < rows; i++)
         {
             json.writeStartArray();
-            for (int j = 0; j < n; j++)
+            for (int j = 0; j < columns; j++)
             {
-                json.writeNumber(rowMajor[i * n + j]);
+                json.writeNumber(rowMajor[i * columns + j]);
             }
             json.writeEndArray();
         }

@@ -151,4 +151,71 @@ class DynamicsEvaluatorTest
         assertEquals(lineNumber, node.get("line").intValue(), line);
         assertTrue(node.get("error").textValue().contains(fragment), line);
     }
+
+    @Test
+    void reactionSensitivitiesMatchCentralDifferencesOfThePrintedWrenches() throws Exception
+    {
+        for (long seed = 50; seed < 60; seed++)
+        {
+            final RobotModel model = RandomRobots.any(seed);
+            final SplittableRandom rnd = new SplittableRandom(seed);
+            final int n = model.dof();
+            final double[] q = RandomRobots.vector(rnd, n, 2.0);
+            final double[] qd = RandomRobots.vector(rnd, n, 2.0);
+            final double[] qdd = RandomRobots.vector(rnd, n, 2.0);
+            final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, false, true);
+            final JsonNode reactions = reply(evaluator, q, qd, qdd).get("reactions");
+            assertEquals(model.bodyCount(), reactions.size());
+            final double[][] states = {q, qd, qdd};
+            final String[] names = {"dwrench_dq", "dwrench_dqd", "dwrench_dqdd"};
+            final double h = 1e-5;
+            for (int x = 0; x < 3; x++)
+            {
+                for (int k = 0; k < n; k++)
+                {
+                    final double saved = states[x][k];
+                    states[x][k] = saved + h;
+                    final JsonNode plus = reply(evaluator, q, qd, qdd).get("reactions");
+                    states[x][k] = saved - h;
+                    final JsonNode minus = reply(evaluator, q, qd, qdd).get("reactions");
+                    states[x][k] = saved;
+                    for (int b = 0; b < model.bodyCount(); b++)
+                    {
+                        for (int r = 0; r < 6; r++)
+                        {
+                            final double difference = (plus.get(b).get("wrench").get(r).doubleValue()
+                                - minus.get(b).get("wrench").get(r).doubleValue()) / (2 * h);
+                            final double printed = reactions.get(b).get(names[x]).get(r).get(k).doubleValue();
+                            // Central difference error ~ h^2 times third derivatives of order 1-100 here.
+                            assertEquals(difference, printed, 1e-6 * Math.max(1.0, Math.abs(difference)),
+                                "seed " + seed + " body " + b + " " + names[x] + "[" + r + "][" + k + "]");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void atRestTheRootJointCarriesTheWholeWeight() throws Exception
+    {
+        final RobotModel model = RandomRobots.robot(11, 6, false, RandomRobots.Joints.MOVABLE, true);
+        final double[] q = RandomRobots.vector(new SplittableRandom(11), 6, 2.0);
+        final JsonNode reactions = reply(new DynamicsEvaluator(model, false, true), q, new double[6], new double[6])
+            .get("reactions");
+        final JsonNode root = reactions.get(0).get("wrench");
+        final double force = Math.sqrt(Math.pow(root.get(0).doubleValue(), 2) + Math.pow(root.get(1).doubleValue(), 2)
+            + Math.pow(root.get(2).doubleValue(), 2));
+        assertEquals(model.totalMass() * 9.81, force, 1e-10 * model.totalMass() * 9.81);
+        assertEquals(model.bodyName(0), reactions.get(0).get("body").asText());
+        assertFalse(new ObjectMapper().readTree(new DynamicsEvaluator(model, false).evaluate(
+            "{\"q\":" + Arrays.toString(q) + ",\"qd\":[0,0,0,0,0,0],\"qdd\":[0,0,0,0,0,0]}")).has("reactions"));
+    }
+
+    private JsonNode reply(final DynamicsEvaluator evaluator, final double[] q, final double[] qd, final double[] qdd)
+        throws Exception
+    {
+        return mapper.readTree(evaluator.evaluate("{\"q\":" + Arrays.toString(q) + ",\"qd\":" + Arrays.toString(qd)
+            + ",\"qdd\":" + Arrays.toString(qdd) + "}"));
+    }
 }
