@@ -109,10 +109,15 @@ public final class DeploymentConfigs
     {
         final Path directory = path.toAbsolutePath().getParent();
         final Path resolved = directory.resolve(field.text()).normalize();
-        if (!Files.isRegularFile(resolved))
+        if (!Files.exists(resolved))
         {
             throw field.error("robot description '" + field.text() + "' not found (looked for " + resolved
                 + "; a relative path is taken from the deployment file's directory)");
+        }
+        if (!Files.isRegularFile(resolved))
+        {
+            throw field.error("robot description '" + field.text() + "' is not a regular file ("
+                + (Files.isDirectory(resolved) ? "a directory" : "a device, pipe or socket") + ": " + resolved + ")");
         }
         return resolved;
     }

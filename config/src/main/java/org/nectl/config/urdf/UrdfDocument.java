@@ -18,11 +18,18 @@ import org.nectl.config.DescriptionException;
 
 /**
  * Reads URDF text into a tree of {@link UrdfElement}s with the JDK's streaming parser (StAX), which,
- * unlike DOM, reports where every start tag is. DTDs and external entities are refused.
- * Not real-time safe; thread safe (no shared state).
+ * unlike DOM, reports where every start tag is. DTDs and external entities are refused, and elements
+ * nested deeper than {@link #MAX_DEPTH} are refused as they are met, so that memory stays linear in
+ * the text. Not real-time safe; thread safe (no shared state).
  */
 final class UrdfDocument
 {
+    /**
+     * The deepest element nesting accepted; {@code <robot>} is level 1. URDF itself needs 4
+     * ({@code robot/link/inertial/origin}); simulator extensions such as Gazebo sensor blocks reach 7.
+     */
+    static final int MAX_DEPTH = 64;
+
     private final String text;
     private final List<Integer> lineStarts = new ArrayList<>();
 
@@ -59,6 +66,9 @@ final class UrdfDocument
         factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
         // Without namespaces a prefixed extension tag such as drake:gear_ratio keeps its prefix as its name.
         factory.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, false);
+        // The JDK's own limit backs the check below (which names the element) and bounds depth in
+        // parts of the document StAX reads ahead.
+        factory.setProperty("jdk.xml.maxElementDepth", String.valueOf(MAX_DEPTH + 1));
         final Deque<UrdfElement> open = new ArrayDeque<>();
         UrdfElement root = null;
         try
@@ -72,7 +82,12 @@ final class UrdfDocument
                     final int start = tagStart(xml.getLocation());
                     final int line = lineOf(start);
                     final UrdfElement element = new UrdfElement(source, xml.getLocalName(), line + 1,
-                        start - lineStarts.get(line) + 1, open.isEmpty() ? "" : open.peek().path(), attributes(xml));
+                        start - lineStarts.get(line) + 1, open.peek(), attributes(xml));
+                    if (open.size() == MAX_DEPTH)
+                    {
+                        throw element.error("elements are nested more than " + MAX_DEPTH
+                            + " levels deep here; the limit is " + MAX_DEPTH);
+                    }
                     if (open.isEmpty())
                     {
                         root = element;
@@ -144,6 +159,10 @@ final class UrdfDocument
 
     private static Map<String, String> attributes(final XMLStreamReader xml)
     {
+        if (xml.getAttributeCount() == 0)
+        {
+            return Map.of();
+        }
         final Map<String, String> result = new LinkedHashMap<>();
         for (int i = 0; i < xml.getAttributeCount(); i++)
         {
