@@ -24,7 +24,10 @@ import org.nectl.config.urdf.UrdfReader;
  */
 class HostileDescriptionFilesTest
 {
-    /** Before the limits, the 1.4 MB nested URDF allocated 6.4 GB; a bound three orders lower tells the two apart. */
+    /**
+     * Before the limits, the 1.4 MB nested URDF allocated 6.4 GB; now 7 MB (the nested YAML 3 MB).
+     * A bound two orders below the old figure tells the two apart.
+     */
     private static final long ALLOCATION_BOUND_BYTES = 64L << 20;
 
     @TempDir
@@ -43,6 +46,19 @@ class HostileDescriptionFilesTest
         // <robot> is level 1, so the 64th <x> is level 65, the first too deep.
         assertEquals(1 + 3 * (UrdfReader.MAX_DEPTH - 1), e.column(), e.getMessage());
         assertTrue(e.getMessage().contains("nested more than 64 levels deep here; the limit is 64"), e.getMessage());
+    }
+
+    @Test
+    void aUrdfOfAMillionEmptyElementsIsRefusedAtTheElementLimitInBoundedMemory() throws IOException
+    {
+        final Path file = dir.resolve("flat.urdf");
+        Files.writeString(file, "<robot name=\"r\">\n<link name=\"a\"/>\n" + "<x/>".repeat(1_000_000) + "\n</robot>\n");
+        // 200 000 elements are kept before the refusal: measured 44 MB.
+        final DescriptionException e = refusedWithin(96L << 20, () -> RobotDescriptions.load(file));
+        assertEquals(3, e.line(), e.getMessage());
+        // The root and the link are the first two elements.
+        assertEquals(1 + 4 * (UrdfReader.MAX_ELEMENTS - 2), e.column(), e.getMessage());
+        assertTrue(e.reason().equals("the file has more than 200000 elements; the limit is 200000"), e.getMessage());
     }
 
     @Test

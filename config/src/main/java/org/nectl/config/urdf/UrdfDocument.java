@@ -30,6 +30,13 @@ final class UrdfDocument
      */
     static final int MAX_DEPTH = 64;
 
+    /**
+     * The most elements accepted in one file: an average of 20 bytes each in a file of the size
+     * limit, a hundred times the count of the largest public robot file checked (iCub, about 2 000).
+     * Elements are kept in memory, so their count bounds the memory as the size limit bounds the text.
+     */
+    static final int MAX_ELEMENTS = 200_000;
+
     private final String text;
     private final List<Integer> lineStarts = new ArrayList<>();
 
@@ -71,6 +78,7 @@ final class UrdfDocument
         factory.setProperty("jdk.xml.maxElementDepth", String.valueOf(MAX_DEPTH + 1));
         final Deque<UrdfElement> open = new ArrayDeque<>();
         UrdfElement root = null;
+        int elements = 0;
         try
         {
             final XMLStreamReader xml = factory.createXMLStreamReader(new StringReader(text));
@@ -83,6 +91,11 @@ final class UrdfDocument
                     final int line = lineOf(start);
                     final UrdfElement element = new UrdfElement(source, xml.getLocalName(), line + 1,
                         start - lineStarts.get(line) + 1, open.peek(), attributes(xml));
+                    if (++elements > MAX_ELEMENTS)
+                    {
+                        throw element.error("the file has more than " + MAX_ELEMENTS
+                            + " elements; the limit is " + MAX_ELEMENTS);
+                    }
                     if (open.size() == MAX_DEPTH)
                     {
                         throw element.error("elements are nested more than " + MAX_DEPTH

@@ -39,6 +39,9 @@ public final class UrdfReader
     /** The deepest element nesting read; {@code <robot>} is level 1. */
     public static final int MAX_DEPTH = UrdfDocument.MAX_DEPTH;
 
+    /** The most XML elements read from one file. */
+    public static final int MAX_ELEMENTS = UrdfDocument.MAX_ELEMENTS;
+
     private UrdfReader()
     {
     }
@@ -48,7 +51,8 @@ public final class UrdfReader
      * @return the canonical model.
      * @throws DescriptionException naming file, line, column, element path and what was expected if the
      *     file cannot be read, is not a regular file, is larger than {@link #MAX_FILE_BYTES}, is not
-     *     UTF-8, nests elements deeper than {@link #MAX_DEPTH}, or the description is invalid.
+     *     UTF-8, nests elements deeper than {@link #MAX_DEPTH}, has more than {@link #MAX_ELEMENTS}
+     *     elements, or the description is invalid.
      */
     public static RobotModel read(final Path file)
     {
