@@ -33,7 +33,7 @@ import org.nectl.core.model.Transforms;
  */
 public final class UrdfReader
 {
-    /** The largest URDF file read, bytes: 50 times the largest public robot file checked (iCub, 78 kB). */
+    /** The largest URDF file read, bytes: about 50 times the largest public robot file checked (iCub, 78 kB). */
     public static final int MAX_FILE_BYTES = 4 << 20;
 
     /** The deepest element nesting read; {@code <robot>} is level 1. */
