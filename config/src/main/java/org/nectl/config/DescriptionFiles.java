@@ -69,7 +69,8 @@ public final class DescriptionFiles
         return decode(file, bytes);
     }
 
-    private static DescriptionException tooLarge(final String file, final long size, final long maxBytes, final String what)
+    private static DescriptionException tooLarge(
+        final String file, final long size, final long maxBytes, final String what)
     {
         return new DescriptionException(file, 0, 0, "", "the file is " + size + " bytes, more than the limit of "
             + maxBytes + " bytes for " + what);
