@@ -41,8 +41,8 @@ public final class DescriptionFiles
         }
         if (!Files.isRegularFile(path))
         {
-            throw new DescriptionException(file, 0, 0, "", "not a regular file ("
-                + (Files.isDirectory(path) ? "a directory" : "a device, pipe or socket") + "); expected " + what);
+            throw new DescriptionException(
+                file, 0, 0, "", "not a regular file (" + kindOf(path) + "); expected " + what);
         }
         final byte[] bytes;
         try
@@ -67,6 +67,15 @@ public final class DescriptionFiles
             throw tooLarge(file, bytes.length, maxBytes, what);
         }
         return decode(file, bytes);
+    }
+
+    /**
+     * @param path an existing path that is not a regular file.
+     * @return what it is instead, for messages: {@code a directory} or {@code a device, pipe or socket}.
+     */
+    public static String kindOf(final Path path)
+    {
+        return Files.isDirectory(path) ? "a directory" : "a device, pipe or socket";
     }
 
     private static DescriptionException tooLarge(

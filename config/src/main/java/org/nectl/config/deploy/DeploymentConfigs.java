@@ -10,6 +10,7 @@ import java.util.OptionalInt;
 import java.util.function.Function;
 
 import org.nectl.config.DescriptionException;
+import org.nectl.config.DescriptionFiles;
 import org.nectl.config.ElasticDescriptions;
 import org.nectl.config.YamlField;
 import org.nectl.core.elastic.ElasticRobotModel;
@@ -117,7 +118,7 @@ public final class DeploymentConfigs
         if (!Files.isRegularFile(resolved))
         {
             throw field.error("robot description '" + field.text() + "' is not a regular file ("
-                + (Files.isDirectory(resolved) ? "a directory" : "a device, pipe or socket") + ": " + resolved + ")");
+                + DescriptionFiles.kindOf(resolved) + ": " + resolved + ")");
         }
         return resolved;
     }
