@@ -50,7 +50,13 @@ final class LinkInertia
                 throw at.error("inertia reference point '" + at.text() + "'"
                     + Suggestions.didYouMean(at.text(), List.of("com", "origin")) + " must be com or origin");
         }
-        final String problem = InertiaChecks.checkInertiaAtCentreOfMass(parameters.inertiaAtCentreOfMass());
+        check(link.child(link.has("com") ? "com" : "first_moment"), InertiaChecks.checkFinite(parameters));
+        // A tensor given about the centre of mass is checked as written, not after a round trip through
+        // the origin, whose rounding grows with m |c|^2.
+        final String problem = "com".equals(at.text())
+            ? InertiaChecks.checkInertiaAtCentreOfMass(tensor)
+            : InertiaChecks.checkInertiaAtCentreOfMass(
+                parameters.inertiaAtCentreOfMass(), InertiaChecks.largestMagnitude(tensor));
         if (problem != null)
         {
             throw inertiaField.error(problem + ("origin".equals(at.text()) ? " (about the centre of mass)" : ""));

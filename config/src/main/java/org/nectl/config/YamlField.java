@@ -1,9 +1,5 @@
 package org.nectl.config;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,7 +10,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.composer.Composer;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -24,6 +20,9 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.parser.Parser;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 
 /**
  * One node of a composed YAML document together with its file and its dotted field path, so that
@@ -33,6 +32,12 @@ import org.snakeyaml.engine.v2.nodes.Tag;
  */
 public final class YamlField
 {
+    /** The largest YAML file read, bytes (also the code-point limit given to the parser). */
+    public static final int MAX_FILE_BYTES = 1 << 20;
+
+    /** The deepest nesting of lists and mappings read (the root mapping is level 1). */
+    public static final int MAX_NESTING_DEPTH = 64;
+
     private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
 
     private final String file;
@@ -51,19 +56,25 @@ public final class YamlField
     }
 
     /**
-     * Reads a YAML file into its root field.
+     * Reads a YAML file into its root field. The size, UTF-8 and nesting limits are checked before
+     * and while parsing, so that memory and time stay proportional to {@link #MAX_FILE_BYTES}.
      *
      * @param path the file; messages name it as given.
      * @return the root field (empty path).
-     * @throws DescriptionException if the file cannot be read, is malformed or holds no document.
+     * @throws DescriptionException if the file cannot be read, is not a regular file, is larger than
+     *     {@link #MAX_FILE_BYTES}, is not UTF-8, nests deeper than {@link #MAX_NESTING_DEPTH}, is
+     *     malformed or holds no document.
      */
     public static YamlField load(final Path path)
     {
         final String file = path.toString();
-        final LoadSettings settings = LoadSettings.builder().setLabel(file).build();
-        try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8))
+        final String text = DescriptionFiles.readUtf8(path, MAX_FILE_BYTES, "a YAML file");
+        final LoadSettings settings = LoadSettings.builder().setLabel(file).setCodePointLimit(MAX_FILE_BYTES).build();
+        try
         {
-            return root(file, new Compose(settings).composeReader(reader)
+            final Parser parser = new NestingLimitedParser(
+                new ParserImpl(settings, new StreamReader(settings, text)), file, MAX_NESTING_DEPTH);
+            return root(file, new Composer(settings, parser).getSingleNode()
                 .orElseThrow(() -> new DescriptionException(file, 0, 0, "", "the file holds no YAML document")));
         }
         catch (final MarkedYamlEngineException e)
@@ -75,10 +86,6 @@ public final class YamlField
         catch (final YamlEngineException e)
         {
             throw new DescriptionException(file, 0, 0, "", "malformed YAML: " + e.getMessage());
-        }
-        catch (final IOException e)
-        {
-            throw new DescriptionException(file, 0, 0, "", "cannot read the file: " + e);
         }
     }
 

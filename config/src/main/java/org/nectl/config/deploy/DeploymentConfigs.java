@@ -10,6 +10,7 @@ import java.util.OptionalInt;
 import java.util.function.Function;
 
 import org.nectl.config.DescriptionException;
+import org.nectl.config.DescriptionFiles;
 import org.nectl.config.ElasticDescriptions;
 import org.nectl.config.YamlField;
 import org.nectl.core.elastic.ElasticRobotModel;
@@ -109,10 +110,15 @@ public final class DeploymentConfigs
     {
         final Path directory = path.toAbsolutePath().getParent();
         final Path resolved = directory.resolve(field.text()).normalize();
-        if (!Files.isRegularFile(resolved))
+        if (!Files.exists(resolved))
         {
             throw field.error("robot description '" + field.text() + "' not found (looked for " + resolved
                 + "; a relative path is taken from the deployment file's directory)");
+        }
+        if (!Files.isRegularFile(resolved))
+        {
+            throw field.error("robot description '" + field.text() + "' is not a regular file ("
+                + DescriptionFiles.kindOf(resolved) + ": " + resolved + ")");
         }
         return resolved;
     }

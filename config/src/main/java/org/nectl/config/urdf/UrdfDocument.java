@@ -18,11 +18,25 @@ import org.nectl.config.DescriptionException;
 
 /**
  * Reads URDF text into a tree of {@link UrdfElement}s with the JDK's streaming parser (StAX), which,
- * unlike DOM, reports where every start tag is. DTDs and external entities are refused.
- * Not real-time safe; thread safe (no shared state).
+ * unlike DOM, reports where every start tag is. DTDs and external entities are refused, and elements
+ * nested deeper than {@link #MAX_DEPTH} are refused as they are met, so that memory stays linear in
+ * the text. Not real-time safe; thread safe (no shared state).
  */
 final class UrdfDocument
 {
+    /**
+     * The deepest element nesting accepted; {@code <robot>} is level 1. URDF itself needs 4
+     * ({@code robot/link/inertial/origin}); simulator extensions such as Gazebo sensor blocks reach 7.
+     */
+    static final int MAX_DEPTH = 64;
+
+    /**
+     * The most elements accepted in one file: an average of 20 bytes each in a file of the size
+     * limit. Elements are kept in memory, so their count bounds the memory as the size limit bounds
+     * the text (a file of empty elements stops at 44 MB allocated).
+     */
+    static final int MAX_ELEMENTS = 200_000;
+
     private final String text;
     private final List<Integer> lineStarts = new ArrayList<>();
 
@@ -59,8 +73,11 @@ final class UrdfDocument
         factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
         // Without namespaces a prefixed extension tag such as drake:gear_ratio keeps its prefix as its name.
         factory.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, false);
+        // A second guard inside the parser, one level above the check below, which names the element.
+        factory.setProperty("jdk.xml.maxElementDepth", String.valueOf(MAX_DEPTH + 1));
         final Deque<UrdfElement> open = new ArrayDeque<>();
         UrdfElement root = null;
+        int elements = 0;
         try
         {
             final XMLStreamReader xml = factory.createXMLStreamReader(new StringReader(text));
@@ -72,7 +89,17 @@ final class UrdfDocument
                     final int start = tagStart(xml.getLocation());
                     final int line = lineOf(start);
                     final UrdfElement element = new UrdfElement(source, xml.getLocalName(), line + 1,
-                        start - lineStarts.get(line) + 1, open.isEmpty() ? "" : open.peek().path(), attributes(xml));
+                        start - lineStarts.get(line) + 1, open.peek(), attributes(xml));
+                    if (++elements > MAX_ELEMENTS)
+                    {
+                        throw element.error("the file has more than " + MAX_ELEMENTS
+                            + " elements; the limit is " + MAX_ELEMENTS);
+                    }
+                    if (open.size() == MAX_DEPTH)
+                    {
+                        throw element.error("elements are nested more than " + MAX_DEPTH
+                            + " levels deep here; the limit is " + MAX_DEPTH);
+                    }
                     if (open.isEmpty())
                     {
                         root = element;
@@ -144,6 +171,10 @@ final class UrdfDocument
 
     private static Map<String, String> attributes(final XMLStreamReader xml)
     {
+        if (xml.getAttributeCount() == 0)
+        {
+            return Map.of();
+        }
         final Map<String, String> result = new LinkedHashMap<>();
         for (int i = 0; i < xml.getAttributeCount(); i++)
         {

@@ -1,7 +1,6 @@
 package org.nectl.config.urdf;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -10,8 +9,10 @@ import org.nectl.config.DescriptionException;
 
 /**
  * One XML element of a URDF file with the line and column its start tag begins on and its path
- * from the root, so that every rejection can name them. Attribute values are read strictly: numbers must be finite
- * decimal literals. Not thread safe while being built; immutable afterwards by convention.
+ * from the root, so that every rejection can name them. The path is built only when a message needs
+ * it, from the parent links: storing it in every element would take memory quadratic in the nesting
+ * depth. Attribute values are read strictly: numbers must be finite decimal literals. Not thread
+ * safe while being built; immutable afterwards by convention.
  */
 final class UrdfElement
 {
@@ -22,23 +23,24 @@ final class UrdfElement
     private final String name;
     private final int line;
     private final int column;
-    private final String path;
+    private final UrdfElement parent;
     private final Map<String, String> attributes;
     private final List<UrdfElement> children = new ArrayList<>();
 
+    /**
+     * @param parent the enclosing element, null for the root.
+     * @param attributes the element's attributes, owned by this element from now on.
+     */
     UrdfElement(
-        final String source, final String name, final int line, final int column, final String parentPath,
+        final String source, final String name, final int line, final int column, final UrdfElement parent,
         final Map<String, String> attributes)
     {
         this.source = source;
         this.name = name;
         this.line = line;
         this.column = column;
-        this.attributes = new LinkedHashMap<>(attributes);
-        final String nameAttribute = attributes.get("name");
-        // The root is unique, so only elements below it are told apart by their name attribute.
-        final boolean named = nameAttribute != null && !parentPath.isEmpty();
-        this.path = parentPath + "/" + name + (named ? "[@name='" + nameAttribute + "']" : "");
+        this.parent = parent;
+        this.attributes = attributes;
     }
 
     void addChild(final UrdfElement child)
@@ -58,10 +60,27 @@ final class UrdfElement
         return line;
     }
 
-    /** @return the element's path from the document root. */
+    /** @return the element's path from the document root, e.g. {@code /robot/joint[@name='j2']/axis}. */
     String path()
     {
-        return path;
+        final StringBuilder sb = new StringBuilder();
+        appendPath(sb);
+        return sb.toString();
+    }
+
+    private void appendPath(final StringBuilder sb)
+    {
+        if (parent != null)
+        {
+            parent.appendPath(sb);
+        }
+        sb.append('/').append(name);
+        final String nameAttribute = attributes.get("name");
+        // The root is unique, so only elements below it are told apart by their name attribute.
+        if (nameAttribute != null && parent != null)
+        {
+            sb.append("[@name='").append(nameAttribute).append("']");
+        }
     }
 
     /** @return the child elements with that tag name, in document order. */
@@ -155,7 +174,7 @@ final class UrdfElement
     /** @return an exception locating this element (field = element path), with the problem and what was expected. */
     DescriptionException error(final String problem)
     {
-        return new DescriptionException(source, line, column, path, problem);
+        return new DescriptionException(source, line, column, path(), problem);
     }
 
     private double parseNumber(final String attribute, final String text)

@@ -78,8 +78,10 @@ record UrdfJoint(
                 return JointType.FIXED;
             case "floating":
             case "planar":
-                throw joint.error("joint type '" + typeName + "' is not supported (the base is fixed: mobile bases"
-                    + " are not supported yet); expected revolute, continuous, prismatic or fixed");
+                throw joint.error("joint type '" + typeName + "' is not supported: nectl models a fixed base"
+                    + " (mobile bases are not supported yet); expected revolute, continuous, prismatic or fixed."
+                    + " To load the robot on a fixed base, remove this joint and the link it hangs from (usually"
+                    + " a 'world' link), so that its child link becomes the root");
             default:
                 throw joint.error("unknown joint type '" + typeName
                     + "'; expected revolute, continuous, prismatic or fixed");

@@ -5,27 +5,33 @@ import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.Transforms;
 
 /**
- * A URDF {@code <link>}: its name and, if it has an {@code <inertial>}, its inertial parameters
- * expressed in the link frame.
+ * A URDF {@code <link>}: its name and element. Its {@code <inertial>} is read on request only, so
+ * that the root's, which a fixed base never uses, is not read at all.
  *
  * @param name link name.
  * @param element the {@code <link>} element, for messages.
- * @param inertiaInLinkFrame inertial parameters about the link frame origin, link-frame axes; null
- *     when the link has no {@code <inertial>}.
  */
-record UrdfLink(String name, UrdfElement element, InertialParameters inertiaInLinkFrame)
+record UrdfLink(String name, UrdfElement element)
 {
     private static final double[] ZERO = new double[3];
 
     /**
      * @param link a {@code <link>} element.
-     * @return the link, its inertial checked for physical consistency.
+     * @return the link.
      */
     static UrdfLink parse(final UrdfElement link)
     {
-        final String name = link.requiredAttribute("name", "a unique link name");
-        final UrdfElement inertial = link.optionalChild("inertial");
-        return new UrdfLink(name, link, inertial == null ? null : inertial(inertial));
+        return new UrdfLink(link.requiredAttribute("name", "a unique link name"), link);
+    }
+
+    /**
+     * @return the inertial parameters about the link frame origin, link-frame axes, checked for
+     *     physical consistency; null when the link has no {@code <inertial>}.
+     */
+    InertialParameters inertiaInLinkFrame()
+    {
+        final UrdfElement inertial = element.optionalChild("inertial");
+        return inertial == null ? null : inertial(inertial);
     }
 
     /**
@@ -58,7 +64,13 @@ record UrdfLink(String name, UrdfElement element, InertialParameters inertiaInLi
         {
             throw tensor.error(tensorProblem + "; expected a physically consistent inertia about the centre of mass");
         }
-        return InertialParameters.ofCentreOfMass(mass, ZERO, inertiaInInertialFrame)
+        final InertialParameters inLinkFrame = InertialParameters.ofCentreOfMass(mass, ZERO, inertiaInInertialFrame)
             .transformed(Transforms.rpy(rpy[0], rpy[1], rpy[2]), xyz);
+        final String overflow = InertiaChecks.checkFinite(inLinkFrame);
+        if (overflow != null)
+        {
+            throw (origin == null ? inertial : origin).error(overflow);
+        }
+        return inLinkFrame;
     }
 }

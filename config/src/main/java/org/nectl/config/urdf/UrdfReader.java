@@ -1,8 +1,5 @@
 package org.nectl.config.urdf;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.nectl.config.DescriptionException;
+import org.nectl.config.DescriptionFiles;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.RobotModel;
@@ -35,6 +33,15 @@ import org.nectl.core.model.Transforms;
  */
 public final class UrdfReader
 {
+    /** The largest URDF file read, bytes: about 50 times the largest public robot file checked (iCub, 78 kB). */
+    public static final int MAX_FILE_BYTES = 4 << 20;
+
+    /** The deepest element nesting read; {@code <robot>} is level 1. */
+    public static final int MAX_DEPTH = UrdfDocument.MAX_DEPTH;
+
+    /** The most XML elements read from one file. */
+    public static final int MAX_ELEMENTS = UrdfDocument.MAX_ELEMENTS;
+
     private UrdfReader()
     {
     }
@@ -43,20 +50,13 @@ public final class UrdfReader
      * @param file a {@code .urdf} file.
      * @return the canonical model.
      * @throws DescriptionException naming file, line, column, element path and what was expected if the
-     *     file cannot be read or the description is invalid.
+     *     file cannot be read, is not a regular file, is larger than {@link #MAX_FILE_BYTES}, is not
+     *     UTF-8, nests elements deeper than {@link #MAX_DEPTH}, has more than {@link #MAX_ELEMENTS}
+     *     elements, or the description is invalid.
      */
     public static RobotModel read(final Path file)
     {
-        final String text;
-        try
-        {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        }
-        catch (final IOException e)
-        {
-            throw new DescriptionException(file.toString(), 0, 0, "", "cannot read the file: " + e);
-        }
-        return read(text, file.toString());
+        return read(DescriptionFiles.readUtf8(file, MAX_FILE_BYTES, "a URDF file"), file.toString());
     }
 
     /**
@@ -121,15 +121,17 @@ public final class UrdfReader
     /**
      * A link without {@code <inertial>} is massless, as the URDF specification defines it (zero mass
      * and zero inertia) and other URDF readers take it: intermediate frames of multi-axis joints are
-     * often written that way.
+     * often written that way. Only links below the root get here: the root is the fixed base, whose
+     * {@code <inertial>} no dynamics uses, so it is neither read nor checked.
      */
     private static InertialParameters inertiaInBodyFrame(final UrdfLink link, final double[] a)
     {
-        if (link.inertiaInLinkFrame() == null)
+        final InertialParameters inLinkFrame = link.inertiaInLinkFrame();
+        if (inLinkFrame == null)
         {
             return InertialParameters.ofFirstMoment(0.0, new double[3], new double[9]);
         }
-        return link.inertiaInLinkFrame().transformed(Transforms.transpose(a), new double[3]);
+        return inLinkFrame.transformed(Transforms.transpose(a), new double[3]);
     }
 
     private static Map<String, UrdfLink> links(final UrdfElement robot)

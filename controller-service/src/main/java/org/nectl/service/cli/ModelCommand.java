@@ -73,7 +73,8 @@ final class ModelCommand
             try
             {
                 final RobotModel model = RobotDescriptions.load(file);
-                System.out.println(file + ": ok (" + model.name() + ", " + model.dof() + " dof)");
+                System.out.println(file + ": ok (" + model.name() + ", " + model.dof() + " dof, fixed base '"
+                    + model.baseName() + "')");
                 return 0;
             }
             catch (final DescriptionException e)
@@ -172,6 +173,8 @@ final class ModelCommand
     {
         out.printf(Locale.ROOT, "%s: %d dof, %d bodies, total mass %.4f kg%n",
             model.name(), model.dof(), model.bodyCount(), model.totalMass());
+        out.printf(Locale.ROOT, "fixed base: root link '%s' (mobile bases are not supported yet; the root's own mass"
+            + " is not part of the model)%n", model.baseName());
         out.printf(Locale.ROOT, "%-4s %-20s %-10s %-20s %-20s %12s %12s %10s %10s%n",
             "k", "joint", "type", "parent link", "child link", "q min", "q max", "qd max", "tau max");
         for (int k = 0; k < model.dof(); k++)
