@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -112,7 +113,15 @@ public final class DriverDirectory
 
     private static void clean(final String directory, final long driverTimeoutMs, final boolean beforeStart)
     {
-        final Path path = Path.of(directory).toAbsolutePath();
+        final Path path;
+        try
+        {
+            path = Path.of(directory).toAbsolutePath();
+        }
+        catch (final InvalidPathException e)
+        {
+            throw refusal(directory, "it is not a valid path: " + e.getMessage());
+        }
         final Path parentPath = path.getParent();
         final Path name = path.getFileName();
         if (parentPath == null || name == null || name.toString().equals(".") || name.toString().equals(".."))
@@ -121,6 +130,10 @@ public final class DriverDirectory
         }
         if (!Files.isDirectory(parentPath))
         {
+            if (Files.exists(parentPath, LinkOption.NOFOLLOW_LINKS))
+            {
+                throw refusal(directory, "its parent " + parentPath + " is not a directory");
+            }
             // Nothing there: the driver creates the directory and its parents.
             return;
         }

@@ -78,6 +78,10 @@ final class DriverDirectoryTest
         final DriverDirectoryException notDirectory = assertThrows(DriverDirectoryException.class,
             () -> AeronTransport.launch(embedded(file)));
         assertTrue(notDirectory.getMessage().contains("it exists and is a file, not a directory"), notDirectory.getMessage());
+        final DriverDirectoryException parentNotDirectory = assertThrows(DriverDirectoryException.class,
+            () -> AeronTransport.launch(embedded(file.resolve("aeron"))));
+        assertTrue(parentNotDirectory.getMessage().contains("its parent " + file + " is not a directory"),
+            parentNotDirectory.getMessage());
         assertEquals(SENTINEL, Files.readString(file));
 
         Files.createDirectory(temp.resolve("sub"));

@@ -64,6 +64,7 @@ class RunCommandTest
         assertEquals(2, runInProcess(deployment, err), err.toString());
 
         final String message = err.toString();
+        System.out.print(message);
         assertTrue(message.startsWith("nectl run: " + deployment + ": media driver directory " + directory + " refused: it holds "),
             message);
         assertTrue(message.contains("'images' (a symbolic link to " + elsewhere + ")") && message.contains("'notes.txt' (a file)")
@@ -96,6 +97,7 @@ class RunCommandTest
         final StringBuilder err = new StringBuilder();
         assertEquals(2, runInProcess(deployment, err), err.toString());
 
+        System.out.print(err);
         assertTrue(err.toString().contains(directory + " refused: a live media driver uses it (its heartbeat is "), err.toString());
         assertEquals(driverFiles, entries(directory), "nothing of the first service's driver deleted");
         assertTrue(service.isAlive() && sim.isAlive(), "the first service and its simulator run on");
