@@ -100,7 +100,14 @@ public final class AeronTransport implements AutoCloseable
         }
         catch (final RuntimeException ex)
         {
-            closeDriver(driver, config.aeronDirectory(), config.driverTimeoutMs());
+            try
+            {
+                closeDriver(driver, config.aeronDirectory(), config.driverTimeoutMs());
+            }
+            catch (final RuntimeException closeFailure)
+            {
+                ex.addSuppressed(closeFailure);
+            }
             throw ex;
         }
     }
