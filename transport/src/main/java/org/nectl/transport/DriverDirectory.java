@@ -73,6 +73,8 @@ public final class DriverDirectory
     private static final List<String> LOG_DIRECTORIES = List.of("publications", "images");
     /** The end of the line Aeron's driver-active check logs: the heartbeat's age, ms. */
     private static final Pattern HEARTBEAT_AGE = Pattern.compile("(-?[0-9]+)\\s*$");
+    /** Foreign entries a message names; it counts the rest. */
+    private static final int ENTRIES_LISTED = 5;
     private static final Pattern LOG_BUFFER = Pattern.compile("[0-9]+\\.logbuffer");
     private static final String KNOWN_CONTENTS = "a media driver makes only " + CncFileDescriptor.CNC_FILE + ", "
         + LossReportUtil.LOSS_REPORT_FILE_NAME + ", publications/ and images/ holding <id>.logbuffer files";
@@ -172,7 +174,7 @@ public final class DriverDirectory
                 contents = inspect(directory, path, driverFiles);
                 if (beforeStart && !contents.foreign.isEmpty())
                 {
-                    throw refusal(directory, "it holds " + String.join(", ", contents.foreign) + ", which a media driver does "
+                    throw refusal(directory, "it holds " + listed(contents.foreign) + ", which a media driver does "
                         + "not make; " + KNOWN_CONTENTS);
                 }
                 if (contents.cnc)
@@ -184,7 +186,7 @@ public final class DriverDirectory
             if (!contents.foreign.isEmpty())
             {
                 throw new DriverDirectoryException("media driver directory " + directory + ": the driver's files deleted; left "
-                    + "in place with the directory: " + String.join(", ", contents.foreign) + ", which a media driver does not "
+                    + "in place with the directory: " + listed(contents.foreign) + ", which a media driver does not "
                     + "make");
             }
             parent.deleteDirectory(name);
@@ -327,6 +329,13 @@ public final class DriverDirectory
     private static BasicFileAttributes attributes(final SecureDirectoryStream<Path> directory, final Path name) throws IOException
     {
         return directory.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).readAttributes();
+    }
+
+    /** @return the first {@value #ENTRIES_LISTED} entries, and how many more (a typo such as /etc would list hundreds). */
+    private static String listed(final List<String> entries)
+    {
+        final int more = entries.size() - ENTRIES_LISTED;
+        return more > 0 ? String.join(", ", entries.subList(0, ENTRIES_LISTED)) + " and " + more + " more" : String.join(", ", entries);
     }
 
     private static String describe(final Path directory, final Path entry, final BasicFileAttributes attributes)

@@ -55,6 +55,21 @@ final class DriverDirectoryTest
         assertEquals(List.of(foreign, link), sortedEntries(directory));
     }
 
+    /** A typo naming a full directory (as /etc would be) gets a message of bounded length. */
+    @Test
+    void refusalNamesTheFirstFiveForeignEntriesAndCountsTheRest() throws IOException
+    {
+        final Path directory = Files.createDirectory(temp.resolve("aeron"));
+        for (int i = 0; i < 8; i++)
+        {
+            Files.writeString(directory.resolve("file" + i), SENTINEL);
+        }
+        final DriverDirectoryException refused = assertThrows(DriverDirectoryException.class,
+            () -> DriverDirectory.prepare(directory.toString(), AeronConfig.DEFAULT_DRIVER_TIMEOUT_MS));
+        assertTrue(refused.getMessage().contains("(a file) and 3 more, which a media driver does not make"), refused.getMessage());
+        assertEquals(8, sortedEntries(directory).size());
+    }
+
     @Test
     void directoryThatIsALinkIsRefusedAndItsTargetStays() throws IOException
     {
