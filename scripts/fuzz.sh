@@ -12,6 +12,12 @@ cd "$(dirname "$0")/.."
 root="$(pwd)"
 count="${1:-1000000}"
 port="${2:-47650}"
+# The services make their driver directories /dev/shm/nectl-fuzz-PID-NAME; the clean-up removes them
+# only because none was there before (a leftover of an earlier run with the same process id).
+if compgen -G "/dev/shm/nectl-fuzz-$$-*" > /dev/null; then
+    echo "fuzz: /dev/shm/nectl-fuzz-$$-* already exists (not this run's); remove it or run again" >&2
+    exit 2
+fi
 work="$(mktemp -d /tmp/nectl-fuzz.XXXXXX)"
 pids=()
 cleanup() {

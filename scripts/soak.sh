@@ -13,7 +13,8 @@
 #
 # Defaults: 3600 s, 30 s warm-up, 1000 us, the shipped supervision (max_missing_states 2,
 # heartbeat_timeout_ms 50, the simulated drives' 20 ms watchdog), demo moves of 0.3 rad, no
-# pinning, default scheduling, output in a fresh /tmp/nectl-soak.* directory. --core pins the control
+# pinning, default scheduling, output in a fresh /tmp/nectl-soak.* directory (--out: a new or empty
+# directory, refused otherwise, so that the soak replaces none but its own files). --core pins the control
 # loop to that CPU and runs everything else the script starts on the other CPUs, as isolcpus would
 # on the control PC. --priority gives the
 # control loop a SCHED_FIFO priority (root or CAP_SYS_NICE, real-time throttling off: see
@@ -57,7 +58,7 @@ while [ $# -gt 0 ]; do
     --nice) nice_value="$2"; shift 2 ;;
     --heap-slack-kb) heap_slack_kb="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "soak: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -75,9 +76,22 @@ if [ "$core" != "-1" ] && [ -z "${NECTL_SOAK_CONFINED:-}" ]; then
   exec taskset -c "$others" "$0" "${args[@]}"
 fi
 
-out="${out:-$(mktemp -d /tmp/nectl-soak.XXXXXX)}"
-mkdir -p "$out"
+# --out must be new or empty: everything the script then writes or replaces there is its own.
+if [ -n "$out" ]; then
+  if [ -L "$out" ] || { [ -e "$out" ] && ! [ -d "$out" ]; } || { [ -d "$out" ] && [ -n "$(ls -A "$out")" ]; }; then
+    echo "soak: --out $out must be a new or empty directory (not a link): the soak writes its files there" >&2
+    exit 2
+  fi
+  mkdir -p "$out"
+else
+  out="$(mktemp -d /tmp/nectl-soak.XXXXXX)"
+fi
 aeron_dir="/dev/shm/nectl-soak-$$"
+# The service makes the driver directory; the clean-up below removes it only if it was not there before.
+if [ -e "$aeron_dir" ] || [ -L "$aeron_dir" ]; then
+  echo "soak: $aeron_dir already exists (not this run's); remove it or run again" >&2
+  exit 2
+fi
 port="$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 ready="0,-0.7853981633974483,0,-2.356194490192345,0,1.5707963267948966,0.7853981633974483"
 
@@ -101,7 +115,9 @@ pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$aeron_dir"
+  # The service deletes its driver's files on SIGTERM; this is for a service that died. Not a link
+  # (checked at the start, and rm does not follow links inside).
+  [ -L "$aeron_dir" ] || rm -rf "$aeron_dir"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -152,7 +168,7 @@ planner() {
 }
 # One Telemetry sample as CSV: the counters at that moment.
 sample() {
-  "$nectl" monitor --aeron-dir "$aeron_dir" --quiet --count 1 --duration 10 --csv "$1" > /dev/null 2>&1 || true
+  "$nectl" monitor --aeron-dir "$aeron_dir" --quiet --count 1 --duration 10 --csv "$1" --force > /dev/null 2>&1 || true
 }
 field() {
   awk -F, -v name="$2" 'NR==1 { for (i = 1; i <= NF; i++) if ($i == name) c = i } NR==2 { print $c }' "$1"

@@ -10,8 +10,9 @@ import io.aeron.driver.ThreadingMode;
  *
  * @param embeddedDriver true: start a media driver inside this process; false: connect to an
  *     external (C or Java) driver already running on {@code aeronDirectory}.
- * @param aeronDirectory the driver's directory (under /dev/shm on Linux); for an embedded driver
- *     it is created on start and deleted on start and on close.
+ * @param aeronDirectory the driver's directory (under /dev/shm on Linux); for an embedded driver it
+ *     must be absent, empty or a dead media driver's ({@link DriverDirectory}): a dead driver's files
+ *     are deleted on start, the driver's own files on close, nothing else ever.
  * @param threadingMode embedded driver threading, not INVOKER; SHARED (one thread for conductor, sender and
  *     receiver) leaves the other core of a 2-core host to the control loop.
  * @param driverIdleStrategy how the embedded driver's thread(s) idle.

@@ -10,6 +10,7 @@ import java.util.function.BooleanSupplier;
 
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
+import io.aeron.driver.exceptions.ActiveDriverException;
 import io.aeron.exceptions.ClientTimeoutException;
 import io.aeron.exceptions.ConductorServiceTimeoutException;
 import io.aeron.exceptions.DriverTimeoutException;
@@ -18,7 +19,15 @@ import org.agrona.concurrent.AgentTerminationException;
 
 /**
  * An Aeron client, and the embedded media driver it talks to when configured so. Closing closes
- * the client, then the driver, which deletes its directory.
+ * the client, then the driver, then removes the driver's directory.
+ *
+ * <p>The embedded driver's directory: Aeron's own {@code dirDeleteOnStart} and
+ * {@code dirDeleteOnShutdown} delete it recursively, following symbolic links, whatever it holds,
+ * and so would a second service's driver started on the directory of a running one. They stay
+ * off; before the driver starts, {@link DriverDirectory#prepare} refuses a directory that holds
+ * anything but a media driver's own files or that a live driver uses, and otherwise deletes the
+ * stale files of a dead driver; after it stops, {@link DriverDirectory#removeAfterShutdown}
+ * deletes, under the same proof, only the files the driver made.
  *
  * <p>Loss of the driver: the client notices when the driver's heartbeat is older than the
  * configured driver timeout (or the driver has timed the client out, or the client's own conductor
@@ -56,13 +65,15 @@ public final class AeronTransport implements AutoCloseable
     private final MediaDriver driver;
     private final Aeron aeron;
     private final String aeronDirectory;
+    private final long driverTimeoutMs;
     private final ClientErrors errors;
 
-    private AeronTransport(final MediaDriver driver, final Aeron aeron, final String aeronDirectory, final ClientErrors errors)
+    private AeronTransport(final MediaDriver driver, final Aeron aeron, final AeronConfig config, final ClientErrors errors)
     {
         this.driver = driver;
         this.aeron = aeron;
-        this.aeronDirectory = aeronDirectory;
+        this.aeronDirectory = config.aeronDirectory();
+        this.driverTimeoutMs = config.driverTimeoutMs();
         this.errors = errors;
     }
 
@@ -71,6 +82,8 @@ public final class AeronTransport implements AutoCloseable
      *
      * @param config where the driver runs and the client's driver timeout.
      * @return the connected transport.
+     * @throws DriverDirectoryException if the embedded driver's directory exists and cannot be proved
+     *     to be an unused media driver directory (nothing in it is then deleted).
      */
     public static AeronTransport launch(final AeronConfig config)
     {
@@ -83,21 +96,29 @@ public final class AeronTransport implements AutoCloseable
                 .driverTimeoutMs(config.driverTimeoutMs())
                 .errorHandler(errors::onError)
                 .closeHandler(errors::awaitBufferUsers));
-            return new AeronTransport(driver, aeron, config.aeronDirectory(), errors);
+            return new AeronTransport(driver, aeron, config, errors);
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietClose(driver);
+            try
+            {
+                closeDriver(driver, config.aeronDirectory(), config.driverTimeoutMs());
+            }
+            catch (final RuntimeException closeFailure)
+            {
+                ex.addSuppressed(closeFailure);
+            }
             throw ex;
         }
     }
 
     private static MediaDriver launchDriver(final AeronConfig config)
     {
+        DriverDirectory.prepare(config.aeronDirectory(), config.driverTimeoutMs());
         final MediaDriver.Context context = new MediaDriver.Context()
             .aeronDirectoryName(config.aeronDirectory())
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
+            .dirDeleteOnStart(false)
+            .dirDeleteOnShutdown(false)
             .termBufferSparseFile(true)
             .threadingMode(config.threadingMode());
         switch (config.threadingMode())
@@ -117,7 +138,16 @@ public final class AeronTransport implements AutoCloseable
             default:
                 throw new IllegalArgumentException("unsupported threading mode " + config.threadingMode());
         }
-        return MediaDriver.launch(context);
+        try
+        {
+            return MediaDriver.launch(context);
+        }
+        catch (final ActiveDriverException e)
+        {
+            // Another driver took the directory between the check and the launch.
+            throw new DriverDirectoryException("media driver directory " + config.aeronDirectory() + " refused: a live "
+                + "media driver started there while this one was starting; nothing was deleted", e);
+        }
     }
 
     /** @return the connected client. */
@@ -173,11 +203,38 @@ public final class AeronTransport implements AutoCloseable
         errors.bufferUsers.add(released);
     }
 
-    /** Closes the client, then the embedded driver (deleting its directory). */
+    /**
+     * Closes the client, then the embedded driver, then removes the driver's directory if it holds
+     * only the files the driver made (otherwise it stays, and why is printed on stderr).
+     */
     @Override
     public void close()
     {
-        CloseHelper.closeAll(aeron, driver);
+        try
+        {
+            CloseHelper.close(aeron);
+        }
+        finally
+        {
+            closeDriver(driver, aeronDirectory, driverTimeoutMs);
+        }
+    }
+
+    private static void closeDriver(final MediaDriver driver, final String aeronDirectory, final long driverTimeoutMs)
+    {
+        if (driver == null)
+        {
+            return;
+        }
+        driver.close();
+        try
+        {
+            DriverDirectory.removeAfterShutdown(aeronDirectory, driverTimeoutMs);
+        }
+        catch (final DriverDirectoryException e)
+        {
+            System.err.println("nectl: " + e.getMessage());
+        }
     }
 
     /** The client's error handler and close handler; runs on the client's conductor thread. */

@@ -1,10 +1,9 @@
 package org.nectl.config.urdf;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.nectl.config.OutputFiles;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.JointLimits;
@@ -35,12 +34,14 @@ public final class UrdfWriter
 
     /**
      * @param model the model to write.
-     * @param file destination, overwritten.
-     * @throws IOException if the file cannot be written.
+     * @param file destination, created ({@link OutputFiles}: never through a symbolic link).
+     * @param replace whether an existing regular file may be replaced.
+     * @throws IOException if the file cannot be written, exists and {@code replace} is false, or is a
+     *     link or not a regular file.
      */
-    public static void write(final RobotModel model, final Path file) throws IOException
+    public static void write(final RobotModel model, final Path file, final boolean replace) throws IOException
     {
-        Files.writeString(file, write(model), StandardCharsets.UTF_8);
+        OutputFiles.writeString(file, write(model), replace);
     }
 
     /**

@@ -2,6 +2,7 @@ package org.nectl.service.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -98,8 +99,12 @@ final class ModelCommand
         @Option(names = "--urdf", required = true, description = "Write URDF.")
         private boolean urdf;
 
-        @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "Write to this file instead of stdout.")
+        @Option(names = {"-o", "--output"}, paramLabel = "OUT",
+            description = "Write to this new file instead of stdout; an existing file is refused unless --force.")
         private Path output;
+
+        @Option(names = "--force", description = "Replace an existing --output file (a regular file only, never through a symbolic link).")
+        private boolean force;
 
         @Override
         public Integer call() throws IOException
@@ -115,7 +120,16 @@ final class ModelCommand
             }
             else
             {
-                UrdfWriter.write(model, output);
+                try
+                {
+                    UrdfWriter.write(model, output, force);
+                }
+                catch (final IOException e)
+                {
+                    System.err.println("nectl model export: cannot write " + output + ": " + e.getMessage()
+                        + (e instanceof FileAlreadyExistsException ? " (--force replaces it)" : ""));
+                    return 2;
+                }
             }
             return 0;
         }

@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Locale;
@@ -21,6 +19,7 @@ import io.aeron.logbuffer.Header;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.nectl.config.OutputFiles;
 import org.nectl.service.monitor.ControllerEventText;
 import org.nectl.service.monitor.TelemetryCsv;
 import org.nectl.service.monitor.TelemetryView;
@@ -75,11 +74,15 @@ final class MonitorCommand implements Callable<Integer>
         description = "Telemetry stream id; default ${DEFAULT-VALUE}.")
     private int streamId;
 
-    @Option(names = "--csv", paramLabel = "FILE", description = "Record every sample to this CSV file (overwritten).")
+    @Option(names = "--csv", paramLabel = "FILE", description = "Record every sample to this new CSV file (an existing one is refused unless --force).")
     private Path csvFile;
 
-    @Option(names = "--events-csv", paramLabel = "FILE", description = "Record every controller event to this CSV file (overwritten).")
+    @Option(names = "--events-csv", paramLabel = "FILE",
+        description = "Record every controller event to this new CSV file (an existing one is refused unless --force).")
     private Path eventsCsvFile;
+
+    @Option(names = "--force", description = "Replace existing --csv and --events-csv files (regular files only, never through a symbolic link).")
+    private boolean force;
 
     @Option(names = "--count", paramLabel = "N", defaultValue = "0", description = "Stop after N samples; 0 for no limit.")
     private long count;
@@ -149,7 +152,7 @@ final class MonitorCommand implements Callable<Integer>
 
     private int recordEventsTo(final Subscription subscription) throws IOException
     {
-        try (BufferedWriter writer = Files.newBufferedWriter(eventsCsvFile, StandardCharsets.UTF_8))
+        try (BufferedWriter writer = OutputFiles.newWriter(eventsCsvFile, force))
         {
             eventsCsv = writer;
             eventsCsv.append(ControllerEventText.CSV_HEADER).append('\n');
@@ -164,7 +167,7 @@ final class MonitorCommand implements Callable<Integer>
 
     private int recordTo(final Subscription subscription) throws IOException
     {
-        try (BufferedWriter writer = Files.newBufferedWriter(csvFile, StandardCharsets.UTF_8))
+        try (BufferedWriter writer = OutputFiles.newWriter(csvFile, force))
         {
             csv = new TelemetryCsv(writer);
             return watch(subscription);

@@ -12,6 +12,7 @@ import org.nectl.service.loop.ControllerService;
 import org.nectl.service.loop.ServiceSettings;
 import org.nectl.service.monitor.ControllerEventText;
 import org.nectl.transport.AeronTransport;
+import org.nectl.transport.DriverDirectoryException;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
         "Run the controller service with a deployment configuration (config/deploy/*.yaml) until interrupted.",
-        "Exit status: 0 stopped by SIGINT/SIGTERM, 2 bad configuration, 3 media driver lost (the arm in FAULT)."
+        "Exit status: 0 stopped by SIGINT/SIGTERM, 2 bad configuration (including an aeron dir holding anything but a",
+        "dead media driver's files, or used by a live driver), 3 media driver lost (the arm in FAULT)."
     })
 final class RunCommand implements Callable<Integer>
 {
@@ -55,7 +57,16 @@ final class RunCommand implements Callable<Integer>
         final ServiceSettings settings = ServiceSettings.from(config);
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
-            final ControllerService service = ControllerService.start(settings);
+            final ControllerService service;
+            try
+            {
+                service = ControllerService.start(settings);
+            }
+            catch (final DriverDirectoryException e)
+            {
+                System.err.println("nectl run: " + configFile + ": " + e.getMessage());
+                return 2;
+            }
             service.onTransportLoss(barrier::signal);
             System.out.printf("nectl run: %d-dof %s, %s at %d us, law %s; planner udp %s; aeron dir %s (adapters and "
                 + "monitors connect there); stop with Ctrl-C%n",

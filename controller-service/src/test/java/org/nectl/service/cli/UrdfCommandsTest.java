@@ -1,6 +1,7 @@
 package org.nectl.service.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,6 +54,27 @@ class UrdfCommandsTest
         assertEquals(2, new CommandLine(new NectlCommand()).execute("model", "check", bad.toString()));
         assertEquals(2, new CommandLine(new NectlCommand())
             .execute("model", "export", bad.toString(), "--urdf", "-o", temporary.resolve("x.urdf").toString()));
+    }
+
+    /** An existing output is refused (status 2, untouched) unless --force; a link is never written through. */
+    @Test
+    void exportNeverReplacesAFileUnlessForcedAndNeverFollowsALink() throws Exception
+    {
+        final String robot = ROBOTS.resolve("two-link-rr.yaml").toString();
+        final Path existing = Files.writeString(temporary.resolve("existing.urdf"), "not nectl's\n");
+        final Path target = Files.writeString(temporary.resolve("target.txt"), "not nectl's\n");
+        final Path link = Files.createSymbolicLink(temporary.resolve("link.urdf"), target);
+
+        assertEquals(2, new CommandLine(new NectlCommand()).execute("model", "export", robot, "--urdf", "-o", existing.toString()));
+        assertEquals("not nectl's\n", Files.readString(existing));
+        assertEquals(2, new CommandLine(new NectlCommand())
+            .execute("model", "export", robot, "--urdf", "-o", link.toString(), "--force"));
+        assertEquals("not nectl's\n", Files.readString(target));
+        assertTrue(Files.isSymbolicLink(link));
+
+        assertEquals(0, new CommandLine(new NectlCommand())
+            .execute("model", "export", robot, "--urdf", "-o", existing.toString(), "--force"));
+        assertTrue(Files.readString(existing).startsWith("<?xml"), "replaced when forced");
     }
 
     @Test

@@ -24,7 +24,6 @@ import io.aeron.CncFileDescriptor;
 import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
 import io.aeron.exceptions.DriverTimeoutException;
-import org.agrona.IoUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nectl.core.runtime.ControllerMode;
@@ -34,6 +33,8 @@ import org.nectl.service.cli.NectlProcess;
 import org.nectl.service.planner.JointTrajectory;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.AeronTransport;
+import org.nectl.transport.DriverDirectory;
+import org.nectl.transport.DriverDirectoryException;
 import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
@@ -180,7 +181,29 @@ class DriverLossTest
                 sim.destroyForcibly();
             }
             driver.destroyForcibly();
-            IoUtil.delete(new File(directory), true);
+            removeKilledDriverDirectory(driver, directory);
+        }
+    }
+
+    /**
+     * The killed driver's own files, once its heartbeat is older than the 1 s driverActive allows:
+     * DriverDirectory deletes nothing else and follows no link.
+     */
+    private static void removeKilledDriverDirectory(final Process driver, final String directory) throws InterruptedException
+    {
+        driver.waitFor(30, TimeUnit.SECONDS);
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (driverActive(directory) && System.nanoTime() - deadlineNs < 0)
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+        try
+        {
+            DriverDirectory.removeAfterShutdown(directory, 1_000L);
+        }
+        catch (final DriverDirectoryException e)
+        {
+            System.out.println("driver loss test: " + e.getMessage());
         }
     }
 
