@@ -31,13 +31,15 @@ final class PlanCommandTest
     Path temp;
 
     private GatewayRig rig;
+    private Path developmentKeys;
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
     @BeforeEach
     void start()
     {
-        rig = new GatewayRig(PlannerKeys.read(GatewayRig.DEVELOPMENT_KEYS));
+        developmentKeys = GatewayRig.developmentKeys(temp);
+        rig = new GatewayRig(PlannerKeys.read(developmentKeys));
     }
 
     @AfterEach
@@ -176,7 +178,7 @@ final class PlanCommandTest
         try (DatagramSocket silent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))
         {
             final int status = NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-                .execute("plan", "--target", "127.0.0.1:" + silent.getLocalPort(), "--key-file", GatewayRig.DEVELOPMENT_KEYS.toString(),
+                .execute("plan", "--target", "127.0.0.1:" + silent.getLocalPort(), "--key-file", developmentKeys.toString(),
                     "--timeout-ms", "50", "--enable");
             assertEquals(PlanCommand.NO_REPLY_EXIT_STATUS, status);
         }
@@ -203,7 +205,7 @@ final class PlanCommandTest
         args[1] = "--target";
         args[2] = "127.0.0.1:" + rig.address().getPort();
         args[3] = "--key-file";
-        args[4] = GatewayRig.DEVELOPMENT_KEYS.toString();
+        args[4] = developmentKeys.toString();
         System.arraycopy(options, 0, args, 5, options.length);
         final int status = command.execute(args);
         command.getOut().flush();
