@@ -197,6 +197,42 @@ final class PlanCommandTest
         assertEquals(List.of(), rig.drain().events());
     }
 
+    @Test
+    void aDemoBeyondTheDocumentedLimitsIsRefusedWithOneLine()
+    {
+        assertRefused("nectl plan: --duration must be in (0, 3600] s, got 1.0E9", "--demo", "--duration", "1e9");
+        assertRefused("nectl plan: --duration must be in (0, 3600] s, got NaN", "--demo", "--duration", "NaN");
+        assertRefused("nectl plan: --duration 3600.0 s at --waypoint-ms 20.0 makes more than 65535 waypoints, the most one segment holds",
+            "--demo", "--duration", "3600");
+        assertEquals(List.of(), rig.drain().events());
+    }
+
+    @Test
+    void aTrajectoryFileThatIsNotAReadableFileIsRefusedWithOneLine()
+    {
+        final Path missing = temp.resolve("missing.csv");
+        assertRefused("nectl plan: " + missing + ": not found", "--file", missing.toString());
+        assertRefused("nectl plan: " + temp + ": not a regular file (a directory)", "--file", temp.toString());
+        assertRefused("nectl plan: /dev/zero: not a regular file", "--file", "/dev/zero");
+        assertEquals(List.of(), rig.drain().events());
+    }
+
+    @Test
+    void anUnknownOptionIsOneLineAndAHint()
+    {
+        assertRefused("nectl plan: Unknown option: '--enabel'\nPossible solutions: --enable\n(nectl plan --help lists the options)",
+            "--enabel");
+    }
+
+    private void assertRefused(final String expectedStderr, final String... options)
+    {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan(options), err.toString());
+        assertEquals(expectedStderr, err.toString().strip().replace(System.lineSeparator(), "\n"));
+        assertEquals("", out.toString());
+    }
+
     private int plan(final String... options)
     {
         final CommandLine command = NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
