@@ -15,17 +15,19 @@ import java.util.Locale;
  * Reads a file holding secrets (a planner key file) only if nobody but its owner could have read
  * or changed it, with the rules OpenSSH applies to private keys and {@code authorized_keys}
  * (StrictModes): the file is a regular file owned by the user running nectl or by root, with no
- * permission for group or others (mode 0600 or 0400); its directory is writable by its owner only;
- * every directory above it is writable by its owner only or is sticky (as /tmp), so that nobody
- * else can swap the file or a directory on its path. A symbolic link is followed and the checks
- * apply to the file and directories it leads to (a mounted secret is usually a link). On a file
- * system without POSIX permissions only the file type and size are checked. Not real-time safe.
+ * permission for group or others (mode 0600 or 0400); its directory is writable by its owner only.
+ * No directory above it may be writable by everyone unless sticky (as /tmp), so that no stranger
+ * can swap a directory on its path; a group-writable directory above is accepted, as a clone made
+ * under the common umask 002 (user private groups) has them. A symbolic link is followed and the
+ * checks apply to the file and directories it leads to (a mounted secret is usually a link). On a
+ * file system without POSIX permissions only the file type and size are checked. Not real-time safe.
  */
 final class SecretFile
 {
     /** Mode bits that let group or others read, write or execute. */
     private static final int GROUP_OR_OTHERS = 0077;
     private static final int WRITABLE_BY_GROUP_OR_OTHERS = 0022;
+    private static final int WRITABLE_BY_OTHERS = 0002;
     private static final int STICKY = 01000;
     private static final long ROOT_UID = 0;
 
@@ -89,10 +91,10 @@ final class SecretFile
         for (Path above = directory.getParent(); above != null; above = above.getParent())
         {
             final int mode = mode(above);
-            if ((mode & WRITABLE_BY_GROUP_OR_OTHERS) != 0 && (mode & STICKY) == 0)
+            if ((mode & WRITABLE_BY_OTHERS) != 0 && (mode & STICKY) == 0)
             {
                 throw new SetupException(name + ": directory " + above + " on its path has mode " + modeText(above)
-                    + ", writable by group or others and not sticky: they could swap the directories below it");
+                    + ", writable by anyone and not sticky: anyone could swap the directories below it");
             }
         }
     }

@@ -81,15 +81,17 @@ final class PlannerKeyFileTest
     }
 
     @Test
-    void aDirectoryAboveThatOthersCanWriteIsRefusedUnlessSticky() throws IOException
+    void aDirectoryAboveThatAnyoneCanWriteIsRefusedUnlessSticky() throws IOException
     {
         final Path above = Files.createDirectory(temp.resolve("above"));
         final Path file = keyFile(Files.createDirectory(above.resolve("keys")), "1 " + KEY + "\n", "rw-------");
         Files.setPosixFilePermissions(above, PosixFilePermissions.fromString("rwxrwxrwx"));
         assertRefused("planner key file " + file + ": directory " + above.toRealPath() + " on its path has mode 0777, writable by"
-            + " group or others and not sticky: they could swap the directories below it", file);
+            + " anyone and not sticky: anyone could swap the directories below it", file);
         Files.setAttribute(above, "unix:mode", 01777);
         assertEquals(List.of(1L), List.copyOf(PlannerKeys.read(file).plannerIds()), "a sticky directory above, like /tmp");
+        Files.setPosixFilePermissions(above, PosixFilePermissions.fromString("rwxrwxr-x"));
+        assertEquals(List.of(1L), List.copyOf(PlannerKeys.read(file).plannerIds()), "a group-writable directory above (umask 002)");
     }
 
     @Test
