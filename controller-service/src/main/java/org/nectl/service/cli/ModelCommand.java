@@ -114,7 +114,15 @@ final class ModelCommand
             }
             else
             {
-                UrdfWriter.write(model, output);
+                try
+                {
+                    UrdfWriter.write(model, output);
+                }
+                catch (final IOException e)
+                {
+                    System.err.println("nectl model export: cannot write " + output + ": " + e);
+                    return 2;
+                }
             }
             return 0;
         }
