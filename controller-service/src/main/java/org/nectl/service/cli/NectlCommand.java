@@ -3,6 +3,8 @@ package org.nectl.service.cli;
 import java.io.PrintWriter;
 import java.util.Locale;
 
+import io.aeron.exceptions.DriverTimeoutException;
+
 import org.nectl.config.DescriptionException;
 import org.nectl.service.planner.TrajectoryFormatException;
 import org.nectl.transport.SetupException;
@@ -17,7 +19,8 @@ import picocli.CommandLine.Command;
  * <p>Every subcommand ends the same way on an error that escapes it: bad input (an option, a
  * robot description or deployment file, a trajectory file, a planner key file, an address or a
  * thread placement the host refuses) prints {@code nectl <command>: <message>} and exits with
- * status {@value #USAGE_EXIT_STATUS}; anything else prints one line naming the exception and
+ * status {@value #USAGE_EXIT_STATUS}; no media driver at the Aeron directory is one line and status
+ * {@value #NO_DRIVER_EXIT_STATUS}; anything else prints one line naming the exception and
  * exits with status {@value #INTERNAL_ERROR_EXIT_STATUS}. Neither prints a stack trace unless the
  * environment variable {@value #DEBUG_VARIABLE} is {@code 1} (docs/DEPLOYMENT.md, "Exit status").
  */
@@ -44,6 +47,8 @@ public final class NectlCommand implements Runnable
     static final int USAGE_EXIT_STATUS = 2;
     /** Exit status of every subcommand for an error that is not the user's input (a defect or the host failing). */
     static final int INTERNAL_ERROR_EXIT_STATUS = 1;
+    /** Exit status when no media driver answers at the Aeron directory (an external driver not started). */
+    static final int NO_DRIVER_EXIT_STATUS = 1;
     /** Environment variable that, set to 1, adds the stack trace to an error's one-line message. */
     static final String DEBUG_VARIABLE = "NECTL_DEBUG";
 
@@ -94,6 +99,14 @@ public final class NectlCommand implements Runnable
             printStackTraceIfDebugging(failure, err);
             err.flush();
             return USAGE_EXIT_STATUS;
+        }
+        if (failure instanceof DriverTimeoutException)
+        {
+            err.println(command + ": no media driver answered (" + failure.getMessage() + "): start the media driver first,"
+                + " or check the Aeron directory");
+            printStackTraceIfDebugging(failure, err);
+            err.flush();
+            return NO_DRIVER_EXIT_STATUS;
         }
         return reportUnexpected(failure, command, err);
     }

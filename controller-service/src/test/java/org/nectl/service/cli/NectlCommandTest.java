@@ -9,6 +9,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import io.aeron.exceptions.DriverTimeoutException;
+
 import org.junit.jupiter.api.Test;
 import org.nectl.config.DescriptionException;
 import org.nectl.transport.SetupException;
@@ -35,6 +37,14 @@ final class NectlCommandTest
         assertEquals("nectl test: unexpected java.lang.IllegalStateException: the loop is gone; NECTL_DEBUG=1 prints the stack trace\n"
             + "nectl test: unexpected java.io.UncheckedIOException: fuzzing failed (caused by java.io.IOException: port unreachable);"
             + " NECTL_DEBUG=1 prints the stack trace\n", err.toString().replace(System.lineSeparator(), "\n"));
+    }
+
+    @Test
+    void noMediaDriverIsOneLineWithExitStatus1()
+    {
+        assertEquals(1, report(new DriverTimeoutException("CnC file not created: /dev/shm/none/cnc.dat")));
+        assertEquals("nectl test: no media driver answered (FATAL - CnC file not created: /dev/shm/none/cnc.dat): start the media"
+            + " driver first, or check the Aeron directory\n", err.toString().replace(System.lineSeparator(), "\n"));
     }
 
     @Test
