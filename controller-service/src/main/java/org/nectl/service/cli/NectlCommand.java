@@ -69,7 +69,7 @@ public final class NectlCommand implements Runnable
         {
             // picocli hands Exceptions to the handler below; these Errors pass it.
             final PrintWriter err = new PrintWriter(System.err, true);
-            status = reportUnexpected(e, "nectl", err);
+            status = reportUnexpected(e, args.length > 0 && !args[0].startsWith("-") ? "nectl " + args[0] : "nectl", err);
         }
         System.exit(status);
     }
@@ -124,7 +124,8 @@ public final class NectlCommand implements Runnable
     private static int reportUnexpected(final Throwable failure, final String command, final PrintWriter err)
     {
         final Throwable cause = failure.getCause();
-        err.println(String.format(Locale.ROOT, "%s: unexpected %s: %s%s%s", command, failure.getClass().getName(), failure.getMessage(),
+        err.println(String.format(Locale.ROOT, "%s: unexpected %s%s%s%s", command, failure.getClass().getName(),
+            failure.getMessage() != null ? ": " + failure.getMessage() : "",
             cause != null && cause != failure ? " (caused by " + cause + ")" : "",
             debugging() ? "" : "; " + DEBUG_VARIABLE + "=1 prints the stack trace"));
         printStackTraceIfDebugging(failure, err);
