@@ -126,7 +126,7 @@ final class SecretFile
     }
 
     /** The I/O failure in words: "not found", "permission denied", else the system's reason. */
-    static String describe(final IOException e)
+    private static String describe(final IOException e)
     {
         if (e instanceof NoSuchFileException)
         {
