@@ -150,8 +150,7 @@ final class DemoCommand implements Callable<Integer>
         if (periodUs < DeploymentConfigs.MIN_PERIOD_US || periodUs > DeploymentConfigs.MAX_PERIOD_US)
         {
             throw new ParameterException(spec.commandLine(), "--period-us must be in " + DeploymentConfigs.MIN_PERIOD_US + ".."
-                + DeploymentConfigs.MAX_PERIOD_US
-                + " (as a deployment's period_us), got " + periodUs);
+                + DeploymentConfigs.MAX_PERIOD_US + " (as a deployment's period_us), got " + periodUs);
         }
         if (!(durationS > 0.0 && durationS <= PlanCommand.MAX_DURATION_S))
         {
@@ -171,10 +170,14 @@ final class DemoCommand implements Callable<Integer>
         {
             throw new ParameterException(spec.commandLine(), "--max-rms must be > 0, got " + maxRms);
         }
-        if (core < -1 || priority < 0 || priority > ThreadPlacement.MAX_FIFO_PRIORITY)
+        if (core < -1)
         {
-            throw new ParameterException(spec.commandLine(), "--core must be a CPU number (-1: none) and --priority in 0.."
-                + ThreadPlacement.MAX_FIFO_PRIORITY + " (0: none), got " + core + " and " + priority);
+            throw new ParameterException(spec.commandLine(), "--core must be a CPU number (-1: none), got " + core);
+        }
+        if (priority < 0 || priority > ThreadPlacement.MAX_FIFO_PRIORITY)
+        {
+            throw new ParameterException(spec.commandLine(), "--priority must be in 0.." + ThreadPlacement.MAX_FIFO_PRIORITY
+                + " (0: time-sharing), got " + priority);
         }
         ThreadPinning.refusal(new ThreadPlacement(core, priority), "--core", "--priority").ifPresent(reason ->
         {

@@ -53,8 +53,8 @@ final class NectlCommandTest
         final String hint = "\n(nectl demo --help lists the options)\n";
         assertDemoRefused("nectl demo: --period-us must be in 100..10000 (as a deployment's period_us), got 0" + hint, "--period-us", "0");
         assertDemoRefused("nectl demo: --duration must be in (0, 3600] s, got 1.0E9" + hint, "--duration", "1e9");
-        assertDemoRefused("nectl demo: --core must be a CPU number (-1: none) and --priority in 0..99 (0: none), got -1 and 100" + hint,
-            "--priority", "100");
+        assertDemoRefused("nectl demo: --priority must be in 0..99 (0: time-sharing), got 100" + hint, "--priority", "100");
+        assertDemoRefused("nectl demo: --core must be a CPU number (-1: none), got -2" + hint, "--core", "-2");
         assertDemoRefused("nectl demo: --max-missing-states must be in 1..1000, got 0" + hint, "--max-missing-states", "0");
         assertDemoRefused("nectl demo: --core: CPU 1023 is not one this process may run on (allowed CPUs: " + allowedCpus() + ")\n",
             "--core", "1023");
