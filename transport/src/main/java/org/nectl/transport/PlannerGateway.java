@@ -91,18 +91,46 @@ public final class PlannerGateway implements Agent
         this.clock = clock;
         receiveBuffer = ByteBuffer.allocateDirect(config.maxDatagramLength() + 1);
         datagram = new UnsafeBuffer(receiveBuffer);
+        channel = bind(config.bindAddress());
         try
         {
-            final StandardProtocolFamily family = config.bindAddress().getAddress() instanceof Inet6Address
-                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
-            channel = DatagramChannel.open(family);
-            channel.configureBlocking(false);
-            channel.bind(config.bindAddress());
             localAddress = (InetSocketAddress)channel.getLocalAddress();
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot bind planner gateway to " + config.bindAddress(), ex);
+            CloseHelper.quietClose(channel);
+            throw new UncheckedIOException("cannot read the planner gateway's local address", ex);
+        }
+    }
+
+    /**
+     * @return a non-blocking channel bound to the address.
+     * @throws SetupException if the host does not resolve or the address cannot be bound (in use, not
+     *     an address of this host, a privileged port).
+     */
+    private static DatagramChannel bind(final InetSocketAddress address)
+    {
+        final String host = address.isUnresolved() ? address.getHostString()
+            : address.getAddress() instanceof Inet6Address ? "[" + address.getAddress().getHostAddress() + "]"
+            : address.getAddress().getHostAddress();
+        final String where = "planner gateway: UDP " + host + ":" + address.getPort();
+        if (address.isUnresolved())
+        {
+            throw new SetupException(where + ": host '" + address.getHostString() + "' does not resolve to an address");
+        }
+        DatagramChannel channel = null;
+        try
+        {
+            channel = DatagramChannel.open(address.getAddress() instanceof Inet6Address
+                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+            channel.configureBlocking(false);
+            channel.bind(address);
+            return channel;
+        }
+        catch (final IOException ex)
+        {
+            CloseHelper.quietClose(channel);
+            throw new SetupException(where + ": cannot bind: " + ex.getMessage(), ex);
         }
     }
 

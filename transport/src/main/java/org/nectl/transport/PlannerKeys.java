@@ -1,14 +1,8 @@
 package org.nectl.transport;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.security.SecureRandom;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -29,11 +23,11 @@ public final class PlannerKeys
     public static final int KEY_LENGTH = 32;
     /** Largest planner id (uint32 on the wire). */
     public static final long MAX_PLANNER_ID = 0xFFFF_FFFFL;
+    /** Largest key file accepted, bytes: some 800 planners' lines; a larger file is refused unread. */
+    public static final int MAX_FILE_BYTES = 65_536;
 
     private static final Pattern LINE = Pattern.compile("(\\d{1,10})\\s+(\\S+)");
     private static final Pattern HEX_KEY = Pattern.compile("[0-9A-Fa-f]{" + 2 * KEY_LENGTH + "}");
-    private static final Set<PosixFilePermission> WRITABLE_BY_OTHERS =
-        Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
 
     private final Map<Long, byte[]> keys;
 
@@ -44,38 +38,35 @@ public final class PlannerKeys
 
     /**
      * Reads a key file: one {@code <plannerId> <64 hex digits>} per line; blank lines and lines
-     * starting with {@code #} are ignored.
+     * starting with {@code #} are ignored. The file must be protected as OpenSSH requires of a
+     * private key: a regular file of at most {@value #MAX_FILE_BYTES} bytes, owned by the user
+     * running nectl or root, accessible by its owner only (mode 0600 or 0400), in a directory only
+     * its owner can write, below directories that are not writable by group or others unless
+     * sticky (docs/DEPLOYMENT.md, "Planner keys").
      *
-     * @param file the key file; it must not be writable by group or others.
+     * @param file the key file.
      * @return the keys.
-     * @throws IllegalArgumentException naming the file and line of a malformed entry (never its text).
-     * @throws UncheckedIOException if the file cannot be read.
+     * @throws SetupException naming the file (and line) and the rule broken, never a key's text:
+     *     missing, unreadable, not a regular file, too large, too open, in an unsafe directory, a
+     *     malformed line, a key of the wrong length, a planner id outside uint32 or given twice, no keys.
      */
     public static PlannerKeys read(final Path file)
     {
-        try
+        final String[] lines = SecretFile.readAscii(file, "planner key file", MAX_FILE_BYTES).split("\n", -1);
+        final Map<Long, byte[]> keys = new TreeMap<>();
+        for (int i = 0; i < lines.length; i++)
         {
-            checkPermissions(file);
-            final List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
-            final Map<Long, byte[]> keys = new TreeMap<>();
-            for (int i = 0; i < lines.size(); i++)
+            final String line = lines[i].strip();
+            if (!line.isEmpty() && !line.startsWith("#"))
             {
-                final String line = lines.get(i).strip();
-                if (!line.isEmpty() && !line.startsWith("#"))
-                {
-                    parseLine(file, i + 1, line, keys);
-                }
+                parseLine(file, i + 1, line, keys);
             }
-            if (keys.isEmpty())
-            {
-                throw new IllegalArgumentException(file + ": no planner keys (lines '<plannerId> <64 hex digits>')");
-            }
-            return new PlannerKeys(keys);
         }
-        catch (final IOException ex)
+        if (keys.isEmpty())
         {
-            throw new UncheckedIOException("cannot read planner key file " + file, ex);
+            throw new SetupException(file + ": no planner keys (lines '<plannerId> <64 hex digits>')");
         }
+        return new PlannerKeys(keys);
     }
 
     /** @return no keys: a gateway with these rejects every command as AUTHENTICATION_FAILED. */
@@ -161,13 +152,13 @@ public final class PlannerKeys
         final Matcher m = LINE.matcher(line);
         if (!m.matches() || !HEX_KEY.matcher(m.group(2)).matches())
         {
-            throw new IllegalArgumentException(file + ":" + lineNumber
+            throw new SetupException(file + ":" + lineNumber
                 + ": not '<plannerId> <key>' with a key of exactly " + 2 * KEY_LENGTH + " hex digits (line not shown)");
         }
         final long id = Long.parseLong(m.group(1));
         if (id > MAX_PLANNER_ID)
         {
-            throw new IllegalArgumentException(file + ":" + lineNumber + ": planner id " + id + " outside 0.." + MAX_PLANNER_ID);
+            throw new SetupException(file + ":" + lineNumber + ": planner id " + id + " outside 0.." + MAX_PLANNER_ID);
         }
         final String hex = m.group(2);
         final byte[] key = new byte[KEY_LENGTH];
@@ -177,23 +168,7 @@ public final class PlannerKeys
         }
         if (keys.put(id, key) != null)
         {
-            throw new IllegalArgumentException(file + ":" + lineNumber + ": planner id " + id + " has a key already");
-        }
-    }
-
-    private static void checkPermissions(final Path file) throws IOException
-    {
-        if (Files.getFileStore(file).supportsFileAttributeView("posix"))
-        {
-            final Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
-            for (final PosixFilePermission p : WRITABLE_BY_OTHERS)
-            {
-                if (permissions.contains(p))
-                {
-                    throw new IllegalArgumentException(file + ": a planner key file must not be writable by group or others"
-                        + " (chmod 600 " + file + ")");
-                }
-            }
+            throw new SetupException(file + ":" + lineNumber + ": planner id " + id + " has a key already");
         }
     }
 

@@ -233,7 +233,7 @@ final class PlannerAuthenticationTest
         assertTrue(assertThrows(IllegalArgumentException.class, () -> PlannerKeys.read(file)).getMessage().contains("already"));
         Files.writeString(file, "1 " + key + "\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-r--"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> PlannerKeys.read(file)).getMessage().contains("writable"));
+        assertTrue(assertThrows(SetupException.class, () -> PlannerKeys.read(file)).getMessage().contains(": mode 0664 lets group or others"));
     }
 
     private static void assertTag(final String expectedHex, final byte[] key, final String message)

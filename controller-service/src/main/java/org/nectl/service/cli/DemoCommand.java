@@ -14,6 +14,7 @@ import java.util.function.BooleanSupplier;
 
 import org.nectl.config.DescriptionException;
 import org.nectl.config.ElasticDescriptions;
+import org.nectl.config.deploy.DeploymentConfigs;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControllerMode;
@@ -23,14 +24,19 @@ import org.nectl.service.loop.ControlLoop;
 import org.nectl.service.loop.ControllerService;
 import org.nectl.service.loop.LoopMode;
 import org.nectl.service.loop.ServiceSettings;
+import org.nectl.service.loop.ThreadPinning;
 import org.nectl.service.loop.ThreadPlacement;
 import org.nectl.service.planner.CommandResult;
 import org.nectl.service.planner.JointTrajectory;
 import org.nectl.service.planner.PlannerClient;
+import org.nectl.transport.SetupException;
 import org.nectl.transport.sbe.ControllerKind;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code nectl demo}: the whole system on one machine — embedded media driver and controller
@@ -44,6 +50,8 @@ import picocli.CommandLine.Option;
     description = "Run the media driver, the service, the simulated arm (separate process) and a demo planner; print a summary.")
 final class DemoCommand implements Callable<Integer>
 {
+    /** Most consecutive missing states tolerated, as a deployment's supervision.max_missing_states. */
+    private static final int MAX_MISSING_STATES = 1_000;
     /** A ready pose of the Franka Panda, away from singularities and limits, rad. */
     private static final double[] PANDA_READY = {0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785};
 
@@ -84,9 +92,13 @@ final class DemoCommand implements Callable<Integer>
         description = "Largest per-joint RMS tracking error counted as success, rad; default ${DEFAULT-VALUE}.")
     private double maxRms;
 
+    @Spec
+    private CommandSpec spec;
+
     @Override
     public Integer call() throws IOException
     {
+        checkOptions();
         final ElasticRobotModel robot;
         try
         {
@@ -132,6 +144,48 @@ final class DemoCommand implements Callable<Integer>
         }
     }
 
+    /** Refuses options the service or this host cannot run with before anything starts (exit status 2). */
+    private void checkOptions()
+    {
+        if (periodUs < DeploymentConfigs.MIN_PERIOD_US || periodUs > DeploymentConfigs.MAX_PERIOD_US)
+        {
+            throw new ParameterException(spec.commandLine(), "--period-us must be in " + DeploymentConfigs.MIN_PERIOD_US + ".."
+                + DeploymentConfigs.MAX_PERIOD_US + " (as a deployment's period_us), got " + periodUs);
+        }
+        if (!(durationS > 0.0 && durationS <= PlanCommand.MAX_DURATION_S))
+        {
+            throw new ParameterException(spec.commandLine(), "--duration must be in (0, " + (int)PlanCommand.MAX_DURATION_S
+                + "] s, got " + durationS);
+        }
+        if (!Double.isFinite(amplitude))
+        {
+            throw new ParameterException(spec.commandLine(), "--amplitude must be finite, got " + amplitude);
+        }
+        if (maxMissingStates < 1 || maxMissingStates > MAX_MISSING_STATES)
+        {
+            throw new ParameterException(spec.commandLine(), "--max-missing-states must be in 1.." + MAX_MISSING_STATES + ", got "
+                + maxMissingStates);
+        }
+        if (!(maxRms > 0.0) || !Double.isFinite(maxRms))
+        {
+            throw new ParameterException(spec.commandLine(), "--max-rms must be > 0, got " + maxRms);
+        }
+        if (core < -1)
+        {
+            throw new ParameterException(spec.commandLine(), "--core must be a CPU number (-1: none), got " + core);
+        }
+        if (priority < 0 || priority > ThreadPlacement.MAX_FIFO_PRIORITY)
+        {
+            throw new ParameterException(spec.commandLine(), "--priority must be in 0.." + ThreadPlacement.MAX_FIFO_PRIORITY
+                + " (0: time-sharing), got " + priority);
+        }
+        ThreadPinning.refusal(new ThreadPlacement(core, priority), "--core", "--priority").ifPresent(reason ->
+        {
+            throw new SetupException(reason);
+        });
+        loopMode();
+    }
+
     private LoopMode loopMode()
     {
         switch (mode)
@@ -141,8 +195,7 @@ final class DemoCommand implements Callable<Integer>
             case "lockstep":
                 return LoopMode.LOCKSTEP;
             default:
-                throw new picocli.CommandLine.ParameterException(
-                    new picocli.CommandLine(this), "--mode must be realtime or lockstep, got '" + mode + "'");
+                throw new ParameterException(spec.commandLine(), "--mode must be realtime or lockstep, got '" + mode + "'");
         }
     }
 

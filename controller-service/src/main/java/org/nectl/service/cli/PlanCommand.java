@@ -50,6 +50,10 @@ final class PlanCommand implements Callable<Integer>
     static final int USAGE_EXIT_STATUS = 2;
     /** Exit status when the gateway did not answer. */
     static final int NO_REPLY_EXIT_STATUS = 3;
+    /** Longest demo move, s: an hour, far beyond a demonstration, and its stream or segment stays bounded. */
+    static final double MAX_DURATION_S = 3_600.0;
+    /** Most waypoints sent as one segment: a segment carries at most 65 535 chunks of one or more waypoints each. */
+    static final int MAX_SEGMENT_WAYPOINTS = 65_535;
 
     @Spec
     private CommandSpec spec;
@@ -99,7 +103,8 @@ final class PlanCommand implements Callable<Integer>
     @Option(names = "--dof", paramLabel = "N", defaultValue = "7", description = "Joints of the demo move; default ${DEFAULT-VALUE}.")
     private int dof;
 
-    @Option(names = "--duration", paramLabel = "S", defaultValue = "4", description = "Duration of the demo move, s; default ${DEFAULT-VALUE}.")
+    @Option(names = "--duration", paramLabel = "S", defaultValue = "4",
+        description = "Duration of the demo move, s, up to 3600 (and at most 65535 waypoints as a segment); default ${DEFAULT-VALUE}.")
     private double durationS;
 
     @Option(names = "--amplitude", paramLabel = "RAD", defaultValue = "0.3",
@@ -319,7 +324,13 @@ final class PlanCommand implements Callable<Integer>
     {
         if (file != null)
         {
-            return TrajectoryCsv.read(file);
+            final JointTrajectory read = TrajectoryCsv.read(file);
+            if (streamRateHz == null && read.waypointCount() > MAX_SEGMENT_WAYPOINTS)
+            {
+                throw new IllegalArgumentException(file + ": " + read.waypointCount() + " waypoints, more than the "
+                    + MAX_SEGMENT_WAYPOINTS + " one segment holds");
+            }
+            return read;
         }
         return demo ? demoMove().toTrajectory(waypointMs * 1e-3) : null;
     }
@@ -334,9 +345,18 @@ final class PlanCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--start has " + startQ.length + " values, --dof is " + dof);
         }
+        if (!(durationS > 0.0 && durationS <= MAX_DURATION_S))
+        {
+            throw new IllegalArgumentException("--duration must be in (0, " + (int)MAX_DURATION_S + "] s, got " + durationS);
+        }
         if (!(waypointMs > 0.0))
         {
             throw new IllegalArgumentException("--waypoint-ms must be > 0, got " + waypointMs);
+        }
+        if (streamRateHz == null && durationS / (waypointMs * 1e-3) >= MAX_SEGMENT_WAYPOINTS)
+        {
+            throw new IllegalArgumentException("--duration " + durationS + " s at --waypoint-ms " + waypointMs + " makes more than "
+                + MAX_SEGMENT_WAYPOINTS + " waypoints, the most one segment holds");
         }
         return new DemoMove(startQ != null ? startQ : new double[dof], amplitude, durationS);
     }

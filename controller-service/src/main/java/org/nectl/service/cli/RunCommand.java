@@ -10,9 +10,11 @@ import org.nectl.config.deploy.DeploymentConfig;
 import org.nectl.config.deploy.DeploymentConfigs;
 import org.nectl.service.loop.ControllerService;
 import org.nectl.service.loop.ServiceSettings;
+import org.nectl.service.loop.ThreadPinning;
 import org.nectl.service.monitor.ControllerEventText;
 import org.nectl.transport.AeronTransport;
 import org.nectl.transport.DriverDirectoryException;
+import org.nectl.transport.SetupException;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,6 +57,10 @@ final class RunCommand implements Callable<Integer>
             return 2;
         }
         final ServiceSettings settings = ServiceSettings.from(config);
+        ThreadPinning.refusal(settings.loopThread(), "core", "realtime_priority").ifPresent(reason ->
+        {
+            throw new SetupException(configFile + ": " + reason);
+        });
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
             final ControllerService service;

@@ -162,6 +162,10 @@ final class SimCommand implements Callable<Integer>
             final AdapterSettings free = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6));
             settings = freeRunning || simulationMode != SimulationMode.REALTIME ? free : free.synchronisedAt(periodUs * 1_000L / 2);
             placement = new ThreadPlacement(core, 0);
+            ThreadPinning.refusal(placement, "--core", "--priority").ifPresent(reason ->
+            {
+                throw new IllegalArgumentException(reason);
+            });
             if (warmupPeriods < 0)
             {
                 throw new IllegalArgumentException("--warmup-periods must be 0 or more, got " + warmupPeriods);

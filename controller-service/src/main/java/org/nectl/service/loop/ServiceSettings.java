@@ -24,6 +24,7 @@ import org.nectl.transport.LinkConfig;
 import org.nectl.transport.PlannerAuthentication;
 import org.nectl.transport.PlannerGatewayConfig;
 import org.nectl.transport.PlannerKeys;
+import org.nectl.transport.SetupException;
 import org.nectl.transport.TelemetryConfig;
 
 /**
@@ -158,6 +159,7 @@ public record ServiceSettings(
      *
      * @param config the loaded deployment file.
      * @return the settings.
+     * @throws SetupException if the planner key file is refused or the gateway's host does not resolve.
      */
     public static ServiceSettings from(final DeploymentConfig config)
     {
@@ -185,13 +187,24 @@ public record ServiceSettings(
             new ThreadPlacement(config.core().orElse(-1), config.realtimePriority().orElse(0)),
             aeronConfig,
             new LinkConfig(hardware.channel(), hardware.jointStateStreamId(), hardware.motorCommandStreamId(), hardware.heartbeatStreamId()),
-            PlannerGatewayConfig.defaults(new InetSocketAddress(config.planner().host(), config.planner().port()),
-                authentication(config.plannerAuthentication())),
+            PlannerGatewayConfig.defaults(plannerAddress(config), authentication(config.plannerAuthentication())),
             new TelemetryConfig(telemetrySettings.channel(), telemetrySettings.streamId(), telemetrySettings.decimation(),
                 telemetryDefaults.ringCapacityBytes()),
             config.law(),
             config.safetySettings(),
             config.mixedLaw());
+    }
+
+    /** The gateway's address, its host resolved now so that a name that does not resolve is refused before anything starts. */
+    private static InetSocketAddress plannerAddress(final DeploymentConfig config)
+    {
+        final InetSocketAddress address = new InetSocketAddress(config.planner().host(), config.planner().port());
+        if (address.isUnresolved())
+        {
+            throw new SetupException(config.file() + ": planner.bind: host '" + config.planner().host()
+                + "' does not resolve to an address");
+        }
+        return address;
     }
 
     /** Reads the key file (if any) into the gateway's authentication; no key file: no planner is accepted. */

@@ -1,6 +1,10 @@
 package org.nectl.service.planner;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,19 +22,69 @@ import java.util.List;
  */
 public final class TrajectoryCsv
 {
+    /**
+     * Largest trajectory file, bytes: 65 535 waypoints (the most one segment's chunk count can carry at
+     * one waypoint per chunk) of 32 joints at 32 characters a number need less.
+     */
+    public static final long MAX_FILE_BYTES = 64L << 20;
+
     private TrajectoryCsv()
     {
+    }
+
+    /** The file's lines, decoded as UTF-8 one at a time so that an invalid byte is reported with its line. */
+    private static List<String> lines(final Path file) throws IOException
+    {
+        if (!Files.exists(file))
+        {
+            throw new TrajectoryFormatException(file + ": not found");
+        }
+        if (!Files.isRegularFile(file))
+        {
+            throw new TrajectoryFormatException(file + ": not a regular file" + (Files.isDirectory(file) ? " (a directory)" : ""));
+        }
+        final long size = Files.size(file);
+        if (size > MAX_FILE_BYTES)
+        {
+            throw new TrajectoryFormatException(file + ": " + size + " bytes, more than the " + MAX_FILE_BYTES
+                + " a trajectory file may have");
+        }
+        final byte[] bytes = Files.readAllBytes(file);
+        final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        final List<String> lines = new ArrayList<>();
+        int start = 0;
+        while (start < bytes.length)
+        {
+            int end = start;
+            while (end < bytes.length && bytes[end] != '\n')
+            {
+                end++;
+            }
+            try
+            {
+                lines.add(utf8.decode(ByteBuffer.wrap(bytes, start, end - start)).toString());
+            }
+            catch (final CharacterCodingException e)
+            {
+                throw new TrajectoryFormatException(file + ":" + (lines.size() + 1) + ": not UTF-8 text");
+            }
+            start = end + 1;
+        }
+        return lines;
     }
 
     /**
      * @param file the trajectory file.
      * @return its waypoints.
-     * @throws TrajectoryFormatException naming file, line, column and value of the first error.
+     * @throws TrajectoryFormatException naming file, line, column and value of the first error, or
+     *     the file when it is missing, not a regular file, larger than {@value #MAX_FILE_BYTES} bytes
+     *     (checked before reading) or not UTF-8 (with the line).
      * @throws IOException if the file cannot be read.
      */
     public static JointTrajectory read(final Path file) throws IOException
     {
-        final List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        final List<String> lines = lines(file);
         int jointCount = -1;
         final List<Double> times = new ArrayList<>();
         final List<double[]> positions = new ArrayList<>();

@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.nectl.config.RobotDescriptions;
 import org.nectl.core.model.RobotModel;
 import org.nectl.service.loop.ControllerService;
@@ -26,6 +27,9 @@ final class FuzzCommandTest
 {
     private static final Path PANDA_FILE = Path.of("../config/robots/panda.yaml");
 
+    @TempDir
+    Path temp;
+
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
@@ -33,7 +37,7 @@ final class FuzzCommandTest
     void fuzzingAGatewayFindsNoProblemAndOnlyTheProbesAreAccepted()
     {
         final RobotModel panda = RobotDescriptions.load(PANDA_FILE);
-        try (GatewayRig rig = new GatewayRig(PlannerKeys.read(GatewayRig.DEVELOPMENT_KEYS), ControllerService.commandLimits(panda)))
+        try (GatewayRig rig = new GatewayRig(PlannerKeys.read(GatewayRig.developmentKeys(temp)), ControllerService.commandLimits(panda)))
         {
             final int status = fuzz("--target", "127.0.0.1:" + rig.address().getPort(), "--count", "4000", "--probe-every", "40",
                 "--seed", "7");
@@ -58,7 +62,7 @@ final class FuzzCommandTest
         final String[] args = new String[options.length + 5];
         args[0] = "fuzz";
         args[1] = "--key-file";
-        args[2] = GatewayRig.DEVELOPMENT_KEYS.toString();
+        args[2] = GatewayRig.developmentKeys(temp).toString();
         args[3] = "--model";
         args[4] = PANDA_FILE.toString();
         System.arraycopy(options, 0, args, 5, options.length);

@@ -31,13 +31,15 @@ final class PlanCommandTest
     Path temp;
 
     private GatewayRig rig;
+    private Path developmentKeys;
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
     @BeforeEach
     void start()
     {
-        rig = new GatewayRig(PlannerKeys.read(GatewayRig.DEVELOPMENT_KEYS));
+        developmentKeys = GatewayRig.developmentKeys(temp);
+        rig = new GatewayRig(PlannerKeys.read(developmentKeys));
     }
 
     @AfterEach
@@ -176,7 +178,7 @@ final class PlanCommandTest
         try (DatagramSocket silent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))
         {
             final int status = NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-                .execute("plan", "--target", "127.0.0.1:" + silent.getLocalPort(), "--key-file", GatewayRig.DEVELOPMENT_KEYS.toString(),
+                .execute("plan", "--target", "127.0.0.1:" + silent.getLocalPort(), "--key-file", developmentKeys.toString(),
                     "--timeout-ms", "50", "--enable");
             assertEquals(PlanCommand.NO_REPLY_EXIT_STATUS, status);
         }
@@ -195,6 +197,42 @@ final class PlanCommandTest
         assertEquals(List.of(), rig.drain().events());
     }
 
+    @Test
+    void aDemoBeyondTheDocumentedLimitsIsRefusedWithOneLine()
+    {
+        assertRefused("nectl plan: --duration must be in (0, 3600] s, got 1.0E9", "--demo", "--duration", "1e9");
+        assertRefused("nectl plan: --duration must be in (0, 3600] s, got NaN", "--demo", "--duration", "NaN");
+        assertRefused("nectl plan: --duration 3600.0 s at --waypoint-ms 20.0 makes more than 65535 waypoints, the most one segment holds",
+            "--demo", "--duration", "3600");
+        assertEquals(List.of(), rig.drain().events());
+    }
+
+    @Test
+    void aTrajectoryFileThatIsNotAReadableFileIsRefusedWithOneLine()
+    {
+        final Path missing = temp.resolve("missing.csv");
+        assertRefused("nectl plan: " + missing + ": not found", "--file", missing.toString());
+        assertRefused("nectl plan: " + temp + ": not a regular file (a directory)", "--file", temp.toString());
+        assertRefused("nectl plan: /dev/zero: not a regular file", "--file", "/dev/zero");
+        assertEquals(List.of(), rig.drain().events());
+    }
+
+    @Test
+    void anUnknownOptionIsOneLineAndAHint()
+    {
+        assertRefused("nectl plan: Unknown option: '--enabel'\nPossible solutions: --enable\n(nectl plan --help lists the options)",
+            "--enabel");
+    }
+
+    private void assertRefused(final String expectedStderr, final String... options)
+    {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan(options), err.toString());
+        assertEquals(expectedStderr, err.toString().strip().replace(System.lineSeparator(), "\n"));
+        assertEquals("", out.toString());
+    }
+
     private int plan(final String... options)
     {
         final CommandLine command = NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
@@ -203,7 +241,7 @@ final class PlanCommandTest
         args[1] = "--target";
         args[2] = "127.0.0.1:" + rig.address().getPort();
         args[3] = "--key-file";
-        args[4] = GatewayRig.DEVELOPMENT_KEYS.toString();
+        args[4] = developmentKeys.toString();
         System.arraycopy(options, 0, args, 5, options.length);
         final int status = command.execute(args);
         command.getOut().flush();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,17 @@ class ThreadPinningTest
         final String sentence = placeOnFreshThread(new ThreadPlacement(-1, 1));
         assertTrue(sentence.contains("; SCHED_FIFO priority 1 set")
             || sentence.contains("; SCHED_FIFO priority 1 not set (needs CAP_SYS_NICE or root)"), sentence);
+    }
+
+    @Test
+    void aPlacementIsCheckedOnAProbeThreadBeforeStart()
+    {
+        assertEquals(Optional.empty(), ThreadPinning.refusal(ThreadPlacement.NONE, "core", "realtime_priority"));
+        assertEquals(Optional.empty(), ThreadPinning.refusal(new ThreadPlacement(0, 0), "core", "realtime_priority"));
+        final String refusal = ThreadPinning.refusal(new ThreadPlacement(1023, 0), "core", "realtime_priority").orElseThrow();
+        assertTrue(refusal.startsWith("core: CPU 1023 is not one this process may run on (allowed CPUs: 0"), refusal);
+        final Optional<String> priority = ThreadPinning.refusal(new ThreadPlacement(-1, 1), "core", "realtime_priority");
+        assertTrue(priority.isEmpty() || priority.get().startsWith("realtime_priority: SCHED_FIFO priority 1 refused: "), priority.toString());
     }
 
     @Test

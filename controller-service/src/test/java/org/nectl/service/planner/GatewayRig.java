@@ -2,9 +2,14 @@ package org.nectl.service.planner;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,6 +46,31 @@ public final class GatewayRig implements AutoCloseable
 
     /** The development keys shipped for `nectl plan` (planner 1) and the Python example (planner 2). */
     public static final Path DEVELOPMENT_KEYS = Path.of("../config/deploy/keys/development.keys");
+
+    /**
+     * A clone checks the shipped keys out with mode 0644, which {@link PlannerKeys#read} refuses (the
+     * launcher restricts them to 0600 when it starts): tests read a private copy.
+     *
+     * @param directory a scratch directory of the test.
+     * @return a copy of the development keys in it, mode 0600.
+     */
+    public static Path developmentKeys(final Path directory)
+    {
+        try
+        {
+            final Path copy = directory.resolve("development.keys");
+            if (!Files.exists(copy, LinkOption.NOFOLLOW_LINKS))
+            {
+                Files.copy(DEVELOPMENT_KEYS, copy);
+                Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-------"));
+            }
+            return copy;
+        }
+        catch (final IOException e)
+        {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     private final PlannerKeys keys;
     private final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();

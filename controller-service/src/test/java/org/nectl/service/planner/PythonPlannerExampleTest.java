@@ -9,6 +9,7 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.nectl.transport.PlannerKeys;
 
 /**
@@ -29,12 +31,15 @@ final class PythonPlannerExampleTest
     private static final double AMPLITUDE_RAD = 0.2;
     private static final double DURATION_S = 4.0;
 
+    @TempDir
+    Path temp;
+
     private GatewayRig rig;
 
     @BeforeEach
     void start()
     {
-        rig = new GatewayRig(PlannerKeys.read(GatewayRig.DEVELOPMENT_KEYS));
+        rig = new GatewayRig(PlannerKeys.read(GatewayRig.developmentKeys(temp)));
     }
 
     @AfterEach

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -39,6 +41,28 @@ final class TrajectoryCsvTest
         assertError("t,q1\n0,NaN", ":2: column 2 (q1): 'NaN' is not finite");
         assertError("t,q1\n0,", ":2: column 2 (q1): '' is not a number");
         assertError("# nothing\nt,q1\n", ": no waypoints (expected a header t,q1,...,qn and at least one line)");
+    }
+
+    @Test
+    void refusesWhatIsNotAReadableTextFileWithItsLine() throws IOException
+    {
+        final Path missing = temp.resolve("missing.csv");
+        assertEquals(missing + ": not found", assertThrows(TrajectoryFormatException.class, () -> TrajectoryCsv.read(missing)).getMessage());
+        assertEquals(temp + ": not a regular file (a directory)",
+            assertThrows(TrajectoryFormatException.class, () -> TrajectoryCsv.read(temp)).getMessage());
+        assertEquals("/dev/zero: not a regular file",
+            assertThrows(TrajectoryFormatException.class, () -> TrajectoryCsv.read(Path.of("/dev/zero"))).getMessage());
+        final Path latin1 = temp.resolve("latin1.csv");
+        Files.write(latin1, "t,q1\n0,0\n# caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        assertEquals(latin1 + ":3: not UTF-8 text",
+            assertThrows(TrajectoryFormatException.class, () -> TrajectoryCsv.read(latin1)).getMessage());
+        final Path huge = temp.resolve("huge.csv");
+        try (RandomAccessFile sparse = new RandomAccessFile(huge.toFile(), "rw"))
+        {
+            sparse.setLength(TrajectoryCsv.MAX_FILE_BYTES + 1);
+        }
+        assertEquals(huge + ": 67108865 bytes, more than the 67108864 a trajectory file may have",
+            assertThrows(TrajectoryFormatException.class, () -> TrajectoryCsv.read(huge)).getMessage());
     }
 
     private void assertError(final String content, final String expectedAfterFileName)
