@@ -81,7 +81,8 @@ public final class MixedInverseDynamicsController
     /**
      * Not real-time safe: allocates the workspaces.
      *
-     * @param model the robot (the controller's model of it); elastic joints without dampers.
+     * @param model the robot (the controller's model of it); elastic joints without dampers, no
+     *     passive joints.
      * @param kpQ K_Pq per link coordinate, N m/rad (N/m), &gt; 0.
      * @param kdQ K_Dq per link coordinate, N m s/rad (N s/m), &gt; 0.
      * @param kpTheta K_Ptheta per elastic joint (elastic index), N m/rad, &gt; 0.
@@ -99,6 +100,14 @@ public final class MixedInverseDynamicsController
         if (limiter.dof() != dof)
         {
             throw new IllegalArgumentException("limiter has " + limiter.dof() + " joints, the robot " + dof);
+        }
+        for (int k = 0; k < dof; k++)
+        {
+            if (model.isPassive(k))
+            {
+                throw new IllegalArgumentException("joint '" + model.links().coordinateName(k)
+                    + "' is passive (a spring, no motor): the controller needs a motor on every joint");
+            }
         }
         lambdaQ = ratios("K_Pq", kpQ, "K_Dq", kdQ, dof);
         this.kdQ = kdQ.clone();

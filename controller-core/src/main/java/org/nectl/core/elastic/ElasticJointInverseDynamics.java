@@ -14,7 +14,8 @@ import org.nectl.core.model.RobotModel;
  * their springs decide and cannot be chosen, and the torques of the rigid joints and the motors.
  * The tree is the unified bodies ({@link UnifiedBodies}): rotors of elastic joints are bodies with
  * driven coordinates phi = eta theta, elastic link joints are free coordinates loaded by their
- * spring torque, rigid joints are driven.
+ * spring torque, passive joints free coordinates loaded by -K (q - q0) (eqs. 69-70), rigid joints
+ * are driven.
  *
  * <p>Passes: (i) forward: poses, velocities, the acceleration bias gamma_j and the wrench bias
  * beta_j (eqs. 33-35); (ii) backward: articulated inertias J*_j and biases, reduced through the free
@@ -71,6 +72,7 @@ public final class ElasticJointInverseDynamics
     private final double[] ydd;
     private final double[] treeTorque;
     private final double[] spring;
+    private final double[] passiveTorque;
     private final double[] scratch = new double[12];
 
     /**
@@ -103,7 +105,7 @@ public final class ElasticJointInverseDynamics
         for (int k = 0; k < t; k++)
         {
             elasticOfCoordinate[k] = k < bodies.dof ? model.elasticIndex(k) : -1;
-            free[k] = elasticOfCoordinate[k] >= 0;
+            free[k] = elasticOfCoordinate[k] >= 0 || k < bodies.dof && model.isPassive(k);
         }
         coordinateOfElastic = new int[model.elasticCount()];
         for (int e = 0; e < coordinateOfElastic.length; e++)
@@ -143,6 +145,7 @@ public final class ElasticJointInverseDynamics
         ydd = new double[t];
         treeTorque = new double[t];
         spring = new double[model.elasticCount()];
+        passiveTorque = new double[bodies.dof];
         gravity(0.0, 0.0, -9.81);
     }
 
@@ -207,11 +210,11 @@ public final class ElasticJointInverseDynamics
      * @param theta motor positions by elastic index (reflected).
      * @param qd link velocities.
      * @param thetad motor velocities.
-     * @param qdd in: accelerations of the rigid joints (elastic entries ignored); out: the elastic
-     *     joints' accelerations written into their entries.
+     * @param qdd in: accelerations of the rigid joints (elastic and passive entries ignored); out: the
+     *     elastic and passive joints' accelerations written into their entries.
      * @param thetadd motor accelerations.
      * @param jointTorque output: the rigid joints' motor torques (eq. 82) and the elastic joints'
-     *     spring torques, N m or N.
+     *     and passive joints' spring torques, N m or N.
      * @param motorTorque output: the elastic joints' motor torques, N m or N.
      * @return true on success; false if some free joint's articulated inertia H_j is not positive.
      */
@@ -222,6 +225,8 @@ public final class ElasticJointInverseDynamics
         bodies.toTree(qd, thetad, yd);
         bodies.toTree(qdd, thetadd, ydd);
         springs.compute(q, theta, qd, thetad, spring);
+        Arrays.fill(passiveTorque, 0.0);
+        springs.addPassive(q, qd, passiveTorque);
         firstForwardPass();
         final boolean solvable = backwardPass();
         secondForwardPass();
@@ -232,8 +237,12 @@ public final class ElasticJointInverseDynamics
                 qdd[k] = ydd[k];
             }
         }
-        // (82) on the tree, then back to q and theta: tau_m = eta tau_phi + sigma.
+        // (82) on the tree, then back to q and theta: tau_m = eta tau_phi + sigma; free joints transmit their springs.
         bodies.fromTree(treeTorque, jointTorque, motorTorque);
+        for (int k = 0; k < bodies.dof; k++)
+        {
+            jointTorque[k] += passiveTorque[k];
+        }
         for (int e = 0; e < spring.length; e++)
         {
             motorTorque[e] += spring[e];
@@ -305,7 +314,7 @@ public final class ElasticJointInverseDynamics
         return solvable;
     }
 
-    /** (72)-(74): H_j, K_j = J* - J* a H^-1 a^T J*, alpha_j with the spring torque as the joint torque. */
+    /** (72)-(74): H_j, K_j = J* - J* a H^-1 a^T J*, alpha_j with the spring torque (69) as the joint torque. */
     private boolean reduceThroughFreeJoint(final int j, final int k)
     {
         final int s = 6 * j;
@@ -321,7 +330,8 @@ public final class ElasticJointInverseDynamics
         }
         final double h = dot6(axis, s, projected, s) + rotorInertia[k];
         inverseH[j] = 1.0 / h;
-        drive[j] = spring[elasticOfCoordinate[k]] - frictionTorque(k) - dot6(axis, s, bias, s);
+        final int e = elasticOfCoordinate[k];
+        drive[j] = (e >= 0 ? spring[e] : passiveTorque[k]) - frictionTorque(k) - dot6(axis, s, bias, s);
         for (int r = 0; r < 6; r++)
         {
             final double ur = projected[s + r] * inverseH[j];

@@ -136,6 +136,8 @@ public final class RecursiveMixedForwardDynamics
         bodies.toTree(qd, thetad, yd);
         springs.compute(q, theta, qd, thetad, spring);
         System.arraycopy(jointTorque, 0, treeTorque, 0, bodies.dof);
+        // (69): a passive joint's spring is its torque
+        springs.addPassive(q, qd, treeTorque);
         for (int e = 0; e < spring.length; e++)
         {
             final int r = rotorOfElastic[e];

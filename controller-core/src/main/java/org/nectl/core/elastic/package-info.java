@@ -6,7 +6,8 @@
  *
  * <p>Model: {@link org.nectl.core.elastic.ElasticRobotModel} = the links of a
  * {@link org.nectl.core.model.RobotModel} plus per joint an optional
- * {@link org.nectl.core.elastic.Motor} and {@link org.nectl.core.elastic.JointElasticity}. The
+ * {@link org.nectl.core.elastic.Motor} and {@link org.nectl.core.elastic.JointElasticity}; an
+ * elastic joint without a motor is passive (Khalil §6, eqs. 69-70: a spring to a rest position). The
  * gear-ratio convention (theta reflected through the gearbox, spring torque K (theta - q), torques
  * reflected) is stated on {@link org.nectl.core.elastic.Motor}.
  *
