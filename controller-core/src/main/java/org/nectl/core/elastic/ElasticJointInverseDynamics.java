@@ -24,8 +24,12 @@ import org.nectl.core.model.RobotModel;
  * torques of the driven joints (eqs. 79, 82). Every spatial quantity is expressed in the base frame
  * about its origin, (linear, angular) order, so the screw transforms of the paper are identities.
  *
- * <p>Applies to the robots {@link RecursiveMixedForwardDynamics} accepts (rigid joints' motors on
- * the base). Gravity, external wrench and friction conventions are those of
+ * <p>Motors may sit on any link (Hua, Poursina, Sanfilippo, "Dynamic Modelling of Mixed
+ * Rigid-Flexible Joint Robotic Manipulator Using Recursive Newton-Euler Formulation", eqs. 6-9): a
+ * rigid joint's rotor turns at phi_dd = eta q_dd, known like its joint's, so it is a driven body
+ * whose wrench (reflected inertia and gyroscopic torque, eqs. 21-25) reaches its carrying link in
+ * pass (ii) and whose axial torque eta tau_phi adds to its joint's torque (eq. 27). Gravity,
+ * external wrench and friction conventions are those of
  * {@link org.nectl.core.dynamics.InverseDynamics}.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
@@ -79,16 +83,10 @@ public final class ElasticJointInverseDynamics
      * Not real-time safe: builds the unified bodies and the workspace.
      *
      * @param model the robot.
-     * @throws IllegalArgumentException if a rigid joint's motor is mounted on a moving link.
      */
     public ElasticJointInverseDynamics(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        if (!bodies.rotorsAreIndependent)
-        {
-            throw new IllegalArgumentException("robot '" + model.links().name() + "': a rigid joint's motor is mounted"
-                + " on a moving link; the recursive elastic-joint algorithms need those motors on the base");
-        }
         springs = new SpringTorques(model);
         final RobotModel tree = bodies.tree;
         count = tree.bodyCount();

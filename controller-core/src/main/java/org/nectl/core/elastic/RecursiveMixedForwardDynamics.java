@@ -1,5 +1,6 @@
 package org.nectl.core.elastic;
 
+import org.nectl.core.dynamics.CholeskySolver;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
 
 /**
@@ -10,11 +11,16 @@ import org.nectl.core.dynamics.RecursiveForwardDynamics;
  * joint (eq. 69, here +sigma on the link and -sigma on its rotor) and each elastic joint's rotor
  * as a body of its own with coordinate phi = eta theta.
  *
- * <p>Applies when every rotor has a coordinate of its own: the motors of rigid joints must sit on
- * the base (they then are Khalil's rotor inertia Ia). A rigid joint's rotor on a moving link turns
- * with its joint, coupling two bodies through one coordinate, which the articulated-body recursion
- * does not handle; use {@link MixedForwardDynamics} for those robots. Inputs and outputs are those
- * of {@link MixedForwardDynamics}.
+ * <p>A rigid joint's rotor on a moving link (Hua, Poursina, Sanfilippo, "Dynamic Modelling of Mixed
+ * Rigid-Flexible Joint Robotic Manipulator Using Recursive Newton-Euler Formulation", eqs. 9, 21-27:
+ * its reflected inertia and gyroscopic torque on the carrying link, its inertia torque on the joint)
+ * turns with its joint, so its tree coordinate is tied, phi_r = eta_r q_k: m such rotors are m
+ * constraints G ydd = 0, G_i = e_r - eta_r e_k. The recursion runs free, ydd0 = M^-1 (tau - h), and
+ * once per tied rotor on the unit constraint torque, w_i = M^-1 G_i^T (zero velocity, gravity,
+ * friction and loads); the m x m system (G W) lambda = -G ydd0 gives the constraint torques and
+ * ydd = ydd0 + W lambda (Lagrange multipliers on a tree). Cost: (1 + m) recursions and an m x m
+ * Cholesky solve; m = 0 when every rigid joint's motor is on the base (Khalil's rotor inertia Ia),
+ * m = 1 for the paper's 3-DoF arm. Inputs and outputs are those of {@link MixedForwardDynamics}.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
@@ -22,6 +28,15 @@ public final class RecursiveMixedForwardDynamics
 {
     private final UnifiedBodies bodies;
     private final RecursiveForwardDynamics articulated;
+    /** The same recursion without velocity terms, gravity, friction or loads: y_dd = M^-1 tau. */
+    private final RecursiveForwardDynamics inverseInertia;
+    private final CholeskySolver constraintSolver;
+    private final int[] coupledRotor;
+    private final int[] coupledJoint;
+    /** w_i = M^-1 G_i^T, tree dof per tied rotor. */
+    private final double[][] response;
+    private final double[] zero;
+    private final double[] unitTorque;
     private final SpringTorques springs;
     private final int[] coordinateOfElastic;
     private final int[] rotorOfElastic;
@@ -35,17 +50,25 @@ public final class RecursiveMixedForwardDynamics
      * Not real-time safe: builds the unified bodies and the workspace.
      *
      * @param model the robot.
-     * @throws IllegalArgumentException if a rigid joint's motor is mounted on a moving link.
      */
     public RecursiveMixedForwardDynamics(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        if (!bodies.rotorsAreIndependent)
-        {
-            throw new IllegalArgumentException("robot '" + model.links().name() + "': a rigid joint's motor is mounted"
-                + " on a moving link; recursive forward dynamics needs those motors on the base");
-        }
         articulated = new RecursiveForwardDynamics(bodies.tree);
+        inverseInertia = new RecursiveForwardDynamics(bodies.tree);
+        inverseInertia.gravity(0.0, 0.0, 0.0);
+        inverseInertia.jointFriction(false);
+        final int m = bodies.coupledRotors.length;
+        constraintSolver = m > 0 ? new CholeskySolver(m) : null;
+        coupledRotor = bodies.coupledRotors.clone();
+        coupledJoint = new int[m];
+        for (int i = 0; i < m; i++)
+        {
+            coupledJoint[i] = bodies.source[coupledRotor[i]];
+        }
+        response = new double[m][bodies.treeDof()];
+        zero = new double[bodies.treeDof()];
+        unitTorque = new double[bodies.treeDof()];
         springs = new SpringTorques(model);
         final int ne = model.elasticCount();
         coordinateOfElastic = new int[ne];
@@ -127,7 +150,8 @@ public final class RecursiveMixedForwardDynamics
      * @param motorTorque motor torque of each elastic joint, N m or N.
      * @param qdd output link accelerations.
      * @param thetadd output motor accelerations.
-     * @return true on success; false if some articulated inertia H_j is not positive.
+     * @return true on success; false if some articulated inertia H_j, or the tied rotors' G M^-1 G^T,
+     *     is not positive definite.
      */
     public boolean compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
         final double[] jointTorque, final double[] motorTorque, final double[] qdd, final double[] thetadd)
@@ -145,7 +169,7 @@ public final class RecursiveMixedForwardDynamics
             treeTorque[coordinateOfElastic[e]] += spring[e];
             treeTorque[r] = (motorTorque[e] - spring[e]) / bodies.scale[r];
         }
-        final boolean solvable = articulated.compute(y, yd, treeTorque, ydd);
+        final boolean solvable = articulated.compute(y, yd, treeTorque, ydd) && enforceTiedRotors();
         System.arraycopy(ydd, 0, qdd, 0, bodies.dof);
         for (int e = 0; e < spring.length; e++)
         {
@@ -153,5 +177,53 @@ public final class RecursiveMixedForwardDynamics
             thetadd[e] = ydd[r] / bodies.scale[r];
         }
         return solvable;
+    }
+
+    /** ydd += W lambda with (G W) lambda = -G ydd: the tied rotors turn at eta q_dd (Hua et al. eq. 9). */
+    private boolean enforceTiedRotors()
+    {
+        final int m = coupledRotor.length;
+        if (m == 0)
+        {
+            return true;
+        }
+        boolean solvable = true;
+        for (int i = 0; i < m; i++)
+        {
+            unitTorque[coupledRotor[i]] = 1.0;
+            unitTorque[coupledJoint[i]] = -bodies.scale[coupledRotor[i]];
+            solvable &= inverseInertia.compute(y, zero, unitTorque, response[i]);
+            unitTorque[coupledRotor[i]] = 0.0;
+            unitTorque[coupledJoint[i]] = 0.0;
+        }
+        final double[] g = constraintSolver.matrix();
+        final double[] rhs = constraintSolver.rhs();
+        for (int i = 0; i < m; i++)
+        {
+            for (int j = 0; j < m; j++)
+            {
+                g[i * m + j] = constrained(i, response[j]);
+            }
+            rhs[i] = -constrained(i, ydd);
+        }
+        if (!solvable || !constraintSolver.solve())
+        {
+            return false;
+        }
+        final double[] lambda = constraintSolver.solution();
+        for (int j = 0; j < m; j++)
+        {
+            for (int t = 0; t < ydd.length; t++)
+            {
+                ydd[t] += response[j][t] * lambda[j];
+            }
+        }
+        return true;
+    }
+
+    /** G_i v = v_r - eta_r v_k for tied rotor i. */
+    private double constrained(final int i, final double[] v)
+    {
+        return v[coupledRotor[i]] - bodies.scale[coupledRotor[i]] * v[coupledJoint[i]];
     }
 }

@@ -33,6 +33,6 @@
  * </ul>
  * For simulation: {@link org.nectl.core.elastic.MixedForwardDynamics} (the paper's Algorithm 2,
  * Cholesky) and {@link org.nectl.core.elastic.RecursiveMixedForwardDynamics} (Khalil 2010 §6.2,
- * O(n), rigid joints' motors on the base).
+ * one recursion plus one per rigid joint's rotor on a moving link, tied to its joint).
  */
 package org.nectl.core.elastic;
