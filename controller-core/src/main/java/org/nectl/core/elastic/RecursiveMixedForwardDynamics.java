@@ -1,5 +1,7 @@
 package org.nectl.core.elastic;
 
+import java.util.Arrays;
+
 import org.nectl.core.dynamics.CholeskySolver;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
 
@@ -14,13 +16,21 @@ import org.nectl.core.dynamics.RecursiveForwardDynamics;
  * <p>A rigid joint's rotor on a moving link (Hua, Poursina, Sanfilippo, "Dynamic Modelling of Mixed
  * Rigid-Flexible Joint Robotic Manipulator Using Recursive Newton-Euler Formulation", eqs. 9, 21-27:
  * its reflected inertia and gyroscopic torque on the carrying link, its inertia torque on the joint)
- * turns with its joint, so its tree coordinate is tied, phi_r = eta_r q_k: m such rotors are m
- * constraints G ydd = 0, G_i = e_r - eta_r e_k. The recursion runs free, ydd0 = M^-1 (tau - h), and
- * once per tied rotor on the unit constraint torque, w_i = M^-1 G_i^T (zero velocity, gravity,
- * friction and loads); the m x m system (G W) lambda = -G ydd0 gives the constraint torques and
- * ydd = ydd0 + W lambda (Lagrange multipliers on a tree). Cost: (1 + m) recursions and an m x m
- * Cholesky solve; m = 0 when every rigid joint's motor is on the base (Khalil's rotor inertia Ia),
- * m = 1 for the paper's 3-DoF arm. Inputs and outputs are those of {@link MixedForwardDynamics}.
+ * turns with its joint, so its tree coordinate is tied, phi_r = eta_r q_k. Three cases, all exact:
+ * <ul>
+ * <li>no tied rotor (rigid joints' motors on the base: Khalil's rotor inertia Ia): the rigid
+ *   recursion {@link RecursiveForwardDynamics} on the unified bodies, O(n);</li>
+ * <li>every tied rotor on its joint's link or that link's parent (the usual mounts; the paper's
+ *   3-DoF arm): the rotor and the joint's subtree are reduced together as two bodies moved by one
+ *   coordinate, in Khalil's three passes with every coordinate free
+ *   ({@link ElasticJointInverseDynamics}), O(n);</li>
+ * <li>otherwise (a rotor further inboard, e.g. driving through a belt): m tied rotors are m
+ *   constraints G ydd = 0, G_i = e_r - eta_r e_k. The recursion runs free, ydd0 = M^-1 (tau - h),
+ *   and once per tied rotor on the unit constraint torque, w_i = M^-1 G_i^T (zero velocity,
+ *   gravity, friction and loads); (G W) lambda = -G ydd0 gives the constraint torques and ydd =
+ *   ydd0 + W lambda (Lagrange multipliers on a tree): (1 + m) recursions and an m x m solve.</li>
+ * </ul>
+ * Inputs and outputs are those of {@link MixedForwardDynamics}.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
@@ -28,6 +38,8 @@ public final class RecursiveMixedForwardDynamics
 {
     private final UnifiedBodies bodies;
     private final RecursiveForwardDynamics articulated;
+    /** The three passes with tied rotors folded into their joints, or null. */
+    private final ElasticJointInverseDynamics folded;
     /** The same recursion without velocity terms, gravity, friction or loads: y_dd = M^-1 tau. */
     private final RecursiveForwardDynamics inverseInertia;
     private final CholeskySolver constraintSolver;
@@ -55,12 +67,14 @@ public final class RecursiveMixedForwardDynamics
     {
         bodies = new UnifiedBodies(model);
         articulated = new RecursiveForwardDynamics(bodies.tree);
+        final boolean fold = bodies.coupledRotors.length > 0 && ElasticJointInverseDynamics.foldsEveryTiedRotor(bodies);
+        folded = fold ? ElasticJointInverseDynamics.directDynamics(model) : null;
         inverseInertia = new RecursiveForwardDynamics(bodies.tree);
         inverseInertia.gravity(0.0, 0.0, 0.0);
         inverseInertia.jointFriction(false);
-        final int m = bodies.coupledRotors.length;
+        final int m = fold ? 0 : bodies.coupledRotors.length;
         constraintSolver = m > 0 ? new CholeskySolver(m) : null;
-        coupledRotor = bodies.coupledRotors.clone();
+        coupledRotor = Arrays.copyOf(bodies.coupledRotors, m);
         coupledJoint = new int[m];
         for (int i = 0; i < m; i++)
         {
@@ -103,6 +117,10 @@ public final class RecursiveMixedForwardDynamics
     public void gravity(final double gx, final double gy, final double gz)
     {
         articulated.gravity(gx, gy, gz);
+        if (folded != null)
+        {
+            folded.gravity(gx, gy, gz);
+        }
     }
 
     /**
@@ -121,12 +139,20 @@ public final class RecursiveMixedForwardDynamics
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
         articulated.externalWrench(body, fx, fy, fz, mx, my, mz);
+        if (folded != null)
+        {
+            folded.externalWrench(body, fx, fy, fz, mx, my, mz);
+        }
     }
 
     /** Sets every external wrench to zero. Real-time safe. */
     public void clearExternalWrenches()
     {
         articulated.clearExternalWrenches();
+        if (folded != null)
+        {
+            folded.clearExternalWrenches();
+        }
     }
 
     /**
@@ -137,6 +163,10 @@ public final class RecursiveMixedForwardDynamics
     public void friction(final boolean enabled)
     {
         articulated.jointFriction(enabled);
+        if (folded != null)
+        {
+            folded.friction(enabled);
+        }
     }
 
     /**
@@ -156,6 +186,10 @@ public final class RecursiveMixedForwardDynamics
     public boolean compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
         final double[] jointTorque, final double[] motorTorque, final double[] qdd, final double[] thetadd)
     {
+        if (folded != null)
+        {
+            return folded.forward(q, theta, qd, thetad, jointTorque, motorTorque, qdd, thetadd);
+        }
         bodies.toTree(q, theta, y);
         bodies.toTree(qd, thetad, yd);
         springs.compute(q, theta, qd, thetad, spring);

@@ -33,6 +33,6 @@
  * </ul>
  * For simulation: {@link org.nectl.core.elastic.MixedForwardDynamics} (the paper's Algorithm 2,
  * Cholesky) and {@link org.nectl.core.elastic.RecursiveMixedForwardDynamics} (Khalil 2010 §6.2,
- * one recursion plus one per rigid joint's rotor on a moving link, tied to its joint).
+ * O(n) when every rigid joint's rotor sits on the base, its joint's link or that link's parent).
  */
 package org.nectl.core.elastic;

@@ -87,6 +87,24 @@ class ElasticZeroAllocationTest
         assertAllocatesNothing(() -> forward.compute(s.q, s.theta, s.qd, s.thetad, tau, tauM, acc, accM));
     }
 
+    @Test
+    void recursiveMixedForwardDynamicsFoldingRotorsIntoTheirJointsAllocatesNothingPerCall()
+    {
+        long seed = SEED;
+        while (new UnifiedBodies(RandomElasticRobots.withMotorsNextToTheirJoints(seed)).coupledRotors.length == 0)
+        {
+            seed++;
+        }
+        final ElasticRobotModel model = RandomElasticRobots.withMotorsNextToTheirJoints(seed);
+        final RecursiveMixedForwardDynamics forward = new RecursiveMixedForwardDynamics(model);
+        final MixedState s = new MixedState(new SplittableRandom(seed), model);
+        final double[] tau = new double[model.dof()];
+        final double[] tauM = new double[model.elasticCount()];
+        final double[] acc = new double[model.dof()];
+        final double[] accM = new double[model.elasticCount()];
+        assertAllocatesNothing(() -> forward.compute(s.q, s.theta, s.qd, s.thetad, tau, tauM, acc, accM));
+    }
+
     private static void assertAllocatesNothing(final Runnable call)
     {
         final long bytes = AllocationMeter.bytesAllocated(call, WARM_UP_CALLS, MEASURED_CALLS);

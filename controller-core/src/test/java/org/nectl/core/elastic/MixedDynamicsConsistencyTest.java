@@ -118,6 +118,43 @@ class MixedDynamicsConsistencyTest
     }
 
     @Test
+    void recursiveForwardDynamicsFoldingRotorsIntoTheirJointsAgreesWithTheInertiaMatrixRoute()
+    {
+        double worst = 0.0;
+        int folded = 0;
+        for (long seed = 0; seed < ROBOTS; seed++)
+        {
+            final ElasticRobotModel model = RandomElasticRobots.withMotorsNextToTheirJoints(seed);
+            final UnifiedBodies bodies = new UnifiedBodies(model);
+            assertTrue(ElasticJointInverseDynamics.foldsEveryTiedRotor(bodies), "seed " + seed);
+            folded += bodies.coupledRotors.length;
+            final SplittableRandom rnd = new SplittableRandom(seed);
+            final MixedState s = new MixedState(rnd, model);
+            final double[] jointTorque = RandomRobots.vector(rnd, model.dof(), 10.0);
+            final double[] motorTorque = RandomRobots.vector(rnd, model.elasticCount(), 10.0);
+            final double[] wrench = RandomRobots.vector(rnd, 6, 3.0);
+            final int body = rnd.nextInt(model.links().bodyCount());
+            final MixedForwardDynamics cholesky = new MixedForwardDynamics(model);
+            final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(model);
+            cholesky.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
+            recursive.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
+            final double[] expectedQdd = new double[model.dof()];
+            final double[] expectedThetadd = new double[model.elasticCount()];
+            assertTrue(cholesky.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, expectedQdd,
+                expectedThetadd), "seed " + seed);
+            final double[] qdd = new double[model.dof()];
+            final double[] thetadd = new double[model.elasticCount()];
+            assertTrue(recursive.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, qdd, thetadd),
+                "seed " + seed);
+            worst = Math.max(worst, assertClose(expectedQdd, qdd, "seed " + seed + " link accelerations"));
+            worst = Math.max(worst, assertClose(expectedThetadd, thetadd, "seed " + seed + " motor accelerations"));
+        }
+        assertTrue(folded > ROBOTS / 2, "the robots must exercise folded rotors: " + folded);
+        System.out.printf("recursive (rotors folded into their joints) vs inertia-matrix mixed forward dynamics, %d robots"
+            + " (%d folded rotors): worst %.2e%n", ROBOTS, folded, worst);
+    }
+
+    @Test
     void aRigidJointsRotorWithoutAxialInertiaIsTheLimitOfASmallOne()
     {
         for (long seed = 0; seed < 50; seed++)

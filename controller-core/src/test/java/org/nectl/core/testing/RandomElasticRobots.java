@@ -94,6 +94,37 @@ public final class RandomElasticRobots
     }
 
     /**
+     * @param seed generator seed.
+     * @return the robot of {@link #robot}(seed, false) with every rigid joint's motor moved to its
+     *     joint's link or that link's parent (drawn), the usual mounts of a gearmotor.
+     */
+    public static ElasticRobotModel withMotorsNextToTheirJoints(final long seed)
+    {
+        final ElasticRobotModel model = robot(seed, false);
+        final SplittableRandom rnd = new SplittableRandom(seed * 17 + 3);
+        final RobotModel links = model.links();
+        final ElasticRobotModel.Builder b = ElasticRobotModel.builder(links);
+        for (int k = 0; k < model.dof(); k++)
+        {
+            final String joint = links.coordinateName(k);
+            if (!model.hasMotor(k))
+            {
+                continue;
+            }
+            final Motor m = model.motor(k);
+            final int body = links.bodyOfCoordinate(k);
+            final int mount = model.isElastic(k) ? m.mountBody() : rnd.nextBoolean() ? body : links.parent(body);
+            b.motor(joint, new Motor(mount, m.axis(), m.centre(), m.gearRatio(), m.axialInertia(), m.rotorMass(),
+                m.transverseInertia(), m.coulombFriction(), m.viscousFriction()));
+            if (model.isElastic(k))
+            {
+                b.elasticity(joint, model.elasticity(k));
+            }
+        }
+        return b.build();
+    }
+
+    /**
      * @param rnd generator.
      * @param mount mount body, -1 for the base.
      * @return a motor with random axis, centre, gear ratio, rotor mass and inertia, friction.
