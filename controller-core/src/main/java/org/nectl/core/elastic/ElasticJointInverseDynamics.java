@@ -24,6 +24,11 @@ import org.nectl.core.model.RobotModel;
  * torques of the driven joints (eqs. 79, 82). Every spatial quantity is expressed in the base frame
  * about its origin, (linear, angular) order, so the screw transforms of the paper are identities.
  *
+ * <p>With every coordinate free the same passes are the direct dynamics (§6.2); {@link
+ * RecursiveMixedForwardDynamics} uses them so ({@link #directDynamics}) when rigid joints' rotors
+ * ride on moving links: such a rotor, on its joint's link or that link's parent, is reduced in pass
+ * (ii) together with its joint as a second body moved by the same coordinate.
+ *
  * <p>Motors may sit on any link (Hua, Poursina, Sanfilippo, "Dynamic Modelling of Mixed
  * Rigid-Flexible Joint Robotic Manipulator Using Recursive Newton-Euler Formulation", eqs. 6-9): a
  * rigid joint's rotor turns at phi_dd = eta q_dd, known like its joint's, so it is a driven body
@@ -53,7 +58,6 @@ public final class ElasticJointInverseDynamics
     private final boolean[] prismatic;
     /** True for a tree coordinate whose acceleration the spring decides (an elastic link joint). */
     private final boolean[] free;
-    private final int[] elasticOfCoordinate;
     private final int[] coordinateOfElastic;
     private final double[] mass;
     private final double[] firstMoment;
@@ -120,15 +124,7 @@ public final class ElasticJointInverseDynamics
         {
             prismatic[i] = tree.jointType(i) == JointType.PRISMATIC;
         }
-        free = new boolean[t];
-        elasticOfCoordinate = new int[t];
-        for (int k = 0; k < t; k++)
-        {
-            elasticOfCoordinate[k] = k < bodies.dof ? model.elasticIndex(k) : -1;
-            final boolean elasticRotor = bodies.source[k] >= bodies.dof;
-            free[k] = forwardMode ? k < bodies.dof || elasticRotor
-                : elasticOfCoordinate[k] >= 0 || k < bodies.dof && model.isPassive(k);
-        }
+        free = freeCoordinates(model, bodies, forwardMode);
         freeTorque = new double[t];
         rotorOfElastic = new int[model.elasticCount()];
         for (int k = bodies.dof; k < t; k++)
@@ -221,6 +217,24 @@ public final class ElasticJointInverseDynamics
             }
         }
         return true;
+    }
+
+    /**
+     * @return per tree coordinate, whether its torque is given and its acceleration sought: inverse
+     *     dynamics, the elastic and passive link joints (§6.3); direct dynamics, every link joint and
+     *     every elastic joint's rotor (§6.2), tied rotors following their joints.
+     */
+    private static boolean[] freeCoordinates(final ElasticRobotModel model, final UnifiedBodies bodies,
+        final boolean forwardMode)
+    {
+        final boolean[] free = new boolean[bodies.treeDof()];
+        for (int k = 0; k < free.length; k++)
+        {
+            final boolean link = k < bodies.dof;
+            free[k] = forwardMode ? link || bodies.source[k] >= bodies.dof
+                : link && (model.isElastic(k) || model.isPassive(k));
+        }
+        return free;
     }
 
     private void foldTiedRotors(final RobotModel tree)
