@@ -69,13 +69,6 @@ class PassiveElasticJointTest
         assertTrue(e.getMessage().contains("is passive (a spring, no motor)"), e.getMessage());
     }
 
-    private static double[] filled(final int n, final double value)
-    {
-        final double[] v = new double[n];
-        Arrays.fill(v, value);
-        return v;
-    }
-
     @Test
     void bothForwardDynamicsInvertInverseDynamics()
     {
@@ -249,6 +242,13 @@ class PassiveElasticJointTest
         simulator.motorPositions(theta);
         simulator.motorVelocities(thetad);
         return energy.joules(q, theta, qd, thetad);
+    }
+
+    private static double[] filled(final int n, final double value)
+    {
+        final double[] v = new double[n];
+        Arrays.fill(v, value);
+        return v;
     }
 
     /** The joint torques of inverse dynamics minus what the elastic and passive springs supply. */
