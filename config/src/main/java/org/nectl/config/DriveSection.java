@@ -11,7 +11,8 @@ import org.nectl.core.model.RobotModel;
 /**
  * Reads the {@code drives} mapping of a robot description or an actuator overlay (see
  * docs/ROBOT_DESCRIPTIONS.md): per movable joint an optional {@code motor} and an optional
- * {@code stiffness} (which makes the joint elastic) with {@code damping}. Every value is checked
+ * {@code stiffness} (which makes the joint elastic, or passive without a motor) with {@code damping}
+ * and, for a passive joint, {@code rest_position}. Every value is checked
  * and reported at its key; rules that involve the whole robot are reported at the joint's entry.
  * Not real-time safe.
  */
@@ -20,7 +21,7 @@ final class DriveSection
     /** Key of the section. */
     static final String KEY = "drives";
 
-    private static final List<String> DRIVE_KEYS = List.of("motor", "stiffness", "damping");
+    private static final List<String> DRIVE_KEYS = List.of("motor", "stiffness", "damping", "rest_position");
     private static final List<String> MOTOR_KEYS = List.of("mount", "axis", "centre", "gear_ratio", "axial_inertia",
         "mass", "transverse_inertia", "coulomb_friction", "viscous_friction");
     private static final double INF = Double.POSITIVE_INFINITY;
@@ -68,6 +69,11 @@ final class DriveSection
         {
             throw entry.child("damping").error("damping without stiffness: give the stiffness of the elastic joint");
         }
+        if (entry.has("rest_position") && (entry.has("motor") || !entry.has("stiffness")))
+        {
+            throw entry.child("rest_position").error("rest_position belongs to a passive joint (stiffness, no motor);"
+                + " with a motor the spring's other end is the motor angle");
+        }
     }
 
     private static void apply(final ElasticRobotModel.Builder builder, final RobotModel links, final YamlField entry)
@@ -84,7 +90,8 @@ final class DriveSection
                 throw entry.child("stiffness").error("stiffness 0 must be > 0 (omit it for a rigid joint)");
             }
             final double damping = entry.has("damping") ? entry.child("damping").number(0.0, INF) : 0.0;
-            builder.elasticity(entry.key(), new JointElasticity(stiffness, damping));
+            final double rest = entry.has("rest_position") ? entry.child("rest_position").number() : 0.0;
+            builder.elasticity(entry.key(), new JointElasticity(stiffness, damping, rest));
         }
     }
 

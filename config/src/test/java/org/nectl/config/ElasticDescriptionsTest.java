@@ -148,14 +148,27 @@ final class ElasticDescriptionsTest
     }
 
     @Test
-    void rejectsAnElasticJointWithoutAMotorAtItsEntry() throws IOException
+    void readsAnElasticJointWithoutAMotorAsAPassiveSpringToItsRestPosition() throws IOException
     {
         final int start = ROBOT.indexOf("    motor: {mount: link1");
         final String motor = ROBOT.substring(start, ROBOT.indexOf('\n', ROBOT.indexOf("viscous_friction")) + 1);
-        final DescriptionException e = rejected(motor, "");
-        assertEquals(15, e.line());
-        assertEquals("drives.joint2", e.field());
-        assertTrue(e.reason().contains("an elastic joint needs a motor"), e.getMessage());
+        final ElasticRobotModel model =
+            ElasticDescriptions.load(write("passive.yaml", ROBOT.replace(motor, "    rest_position: -pi/4\n")));
+        assertTrue(model.isPassive(1));
+        assertEquals(0, model.elasticCount());
+        assertEquals(200.0, model.elasticity(1).stiffness());
+        assertEquals(0.5, model.elasticity(1).damping());
+        assertEquals(-Math.PI / 4, model.elasticity(1).restPosition(), 1e-15);
+    }
+
+    @Test
+    void rejectsARestPositionOnAJointWithAMotor() throws IOException
+    {
+        final DescriptionException e = rejected("    damping: 0.5\n", "    damping: 0.5\n    rest_position: 0.2\n");
+        assertEquals(17, e.line());
+        assertEquals(20, e.column());
+        assertEquals("drives.joint2.rest_position", e.field());
+        assertTrue(e.reason().contains("rest_position belongs to a passive joint (stiffness, no motor)"), e.getMessage());
     }
 
     @Test

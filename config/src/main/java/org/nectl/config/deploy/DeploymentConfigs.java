@@ -65,6 +65,7 @@ public final class DeploymentConfigs
         final YamlField root = YamlField.load(path).mapping(KEYS);
         final Path modelFile = modelFile(path, root.child("model"));
         final ElasticRobotModel robot = ElasticDescriptions.load(modelFile);
+        refusePassiveJoints(root.child("model"), robot);
         final RobotModel model = robot.links();
         final long periodNs = root.optional("period_us")
             .map(f -> f.integer(MIN_PERIOD_US, MAX_PERIOD_US)).orElse(DEFAULT_PERIOD_US) * NS_PER_US;
@@ -93,7 +94,20 @@ public final class DeploymentConfigs
             MixedLawReader.read(control, robot));
     }
 
-    /** The law; mixed_elastic only for a robot with elastic joints. */
+    /** Every control law commands a torque at every joint: a passive joint has no motor to take it. */
+    private static void refusePassiveJoints(final YamlField modelField, final ElasticRobotModel robot)
+    {
+        for (int k = 0; k < robot.dof(); k++)
+        {
+            if (robot.isPassive(k))
+            {
+                throw modelField.error("joint '" + robot.links().coordinateName(k) + "' of '" + robot.links().name()
+                    + "' is passive (a spring, no motor): the controller commands a torque at every joint");
+            }
+        }
+    }
+
+        /** The law; mixed_elastic only for a robot with elastic joints. */
     private static ControlLaw law(final Optional<YamlField> control, final ElasticRobotModel robot)
     {
         final Optional<YamlField> field = control.flatMap(c -> c.optional("law"));

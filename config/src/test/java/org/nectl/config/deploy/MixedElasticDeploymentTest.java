@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,18 @@ final class MixedElasticDeploymentTest
             TestDeployments.write(dir, "model: arm.yaml\ncontrol:\n  law: mixed_elastic\n")));
         assertTrue(e.getMessage().contains("deploy.yaml:3") && e.getMessage().contains("needs a robot with elastic joints"),
             e.getMessage());
+    }
+
+    @Test
+    void aRobotWithAPassiveJointIsRefusedAtItsModel(@TempDir final Path dir) throws IOException
+    {
+        final String arm = Files.readString(shipped("lockstep-mixed3.yaml").modelFile());
+        final String shoulderMotor = arm.substring(arm.indexOf("  joint2:\n"), arm.indexOf("  joint3:\n"));
+        Files.writeString(dir.resolve("passive.yaml"), arm.replace(shoulderMotor, "  joint2:\n    stiffness: 50\n"));
+        final DescriptionException e = assertThrows(DescriptionException.class,
+            () -> DeploymentConfigs.load(TestDeployments.write(dir, "model: passive.yaml\n")));
+        assertTrue(e.getMessage().contains("deploy.yaml:1") && e.getMessage().contains("joint 'joint2'")
+            && e.getMessage().contains("is passive (a spring, no motor)"), e.getMessage());
     }
 
     @Test

@@ -21,7 +21,8 @@ import org.nectl.core.elastic.SpringTorques;
  * </ul>
  * The motor reference theta_d and its two derivatives come from {@link MotorReference}: inverse
  * dynamics, its derivative and second derivative along the link reference (eq. 43 along the
- * reference), analytic.
+ * reference), analytic; or, selected by {@link #motorReferenceForm}, theta_d from eq. 43 as printed
+ * (measured q, load-law torque tau_qc of (39) with theta_dd taken as theta_d'').
  *
  * <p>C is taken in Christoffel form, so that the link block of A' - 2C is skew as the stability
  * argument (41)-(42) needs: C(x') v is the symmetric bilinear form of the bias forces' velocity
@@ -76,12 +77,15 @@ public final class MixedInverseDynamicsController
     private final double[] errorThetaRate;
     private final double[] sigmaTheta;
     private final double[] commandNm;
+    private final double[] loadLawTorque;
+    private MotorReference.Form motorReferenceForm = MotorReference.Form.ALONG_REFERENCE;
     private long limitFlags;
 
     /**
      * Not real-time safe: allocates the workspaces.
      *
-     * @param model the robot (the controller's model of it); elastic joints without dampers.
+     * @param model the robot (the controller's model of it); elastic joints without dampers, no
+     *     passive joints.
      * @param kpQ K_Pq per link coordinate, N m/rad (N/m), &gt; 0.
      * @param kdQ K_Dq per link coordinate, N m s/rad (N s/m), &gt; 0.
      * @param kpTheta K_Ptheta per elastic joint (elastic index), N m/rad, &gt; 0.
@@ -99,6 +103,14 @@ public final class MixedInverseDynamicsController
         if (limiter.dof() != dof)
         {
             throw new IllegalArgumentException("limiter has " + limiter.dof() + " joints, the robot " + dof);
+        }
+        for (int k = 0; k < dof; k++)
+        {
+            if (model.isPassive(k))
+            {
+                throw new IllegalArgumentException("joint '" + model.links().coordinateName(k)
+                    + "' is passive (a spring, no motor): the controller needs a motor on every joint");
+            }
         }
         lambdaQ = ratios("K_Pq", kpQ, "K_Dq", kdQ, dof);
         this.kdQ = kdQ.clone();
@@ -137,6 +149,7 @@ public final class MixedInverseDynamicsController
         errorThetaRate = new double[elastic];
         sigmaTheta = new double[elastic];
         commandNm = new double[dof];
+        loadLawTorque = new double[dof];
     }
 
     /** @return K_P / K_D per coordinate after checking both are finite and positive. */
@@ -175,6 +188,17 @@ public final class MixedInverseDynamicsController
     }
 
     /**
+     * Selects where theta_d comes from (default {@link MotorReference.Form#ALONG_REFERENCE}). Not for
+     * use while ticking: set it at configuration.
+     *
+     * @param form the form of eq. 43.
+     */
+    public void motorReferenceForm(final MotorReference.Form form)
+    {
+        motorReferenceForm = form;
+    }
+
+    /**
      * Computes one tick. Real-time safe: no allocation, no exceptions.
      *
      * @param q measured link positions by coordinate, rad or m.
@@ -191,11 +215,16 @@ public final class MixedInverseDynamicsController
         final double[][] reference, final double[] limitedNm)
     {
         loadErrors(q, qd, reference);
-        motorErrors(theta, thetad, reference);
+        motorReference.compute(reference, thetaD, thetaDotD, thetaDdotD);
         massMatrix.compute(q, inertia);
         bias.compute(q, qd, thetad, zeta);
         springs.compute(q, theta, qd, thetad, spring);
         velocityTermsAlongSigma(q, qd, thetad);
+        if (motorReferenceForm == MotorReference.Form.CONTROL_LAW)
+        {
+            loadLawMotorPositions(q);
+        }
+        motorErrors(theta, thetad);
         closedLoopEquations();
         final boolean solved = solveInPlace(closedLoop, rhs, xdd, size);
         if (solved)
@@ -223,10 +252,29 @@ public final class MixedInverseDynamicsController
         }
     }
 
-    /** (43)-(47) along the reference: theta_d and its derivatives, e_theta, sigma_theta. */
-    private void motorErrors(final double[] theta, final double[] thetad, final double[][] reference)
+    /** (43) as printed: tau_qc = M qdd_r + S theta_d'' + C qd_r + C1 theta' + G + K_Dq sigma_q (39), elastic rows. */
+    private void loadLawMotorPositions(final double[] q)
     {
-        motorReference.compute(reference, thetaD, thetaDotD, thetaDdotD);
+        for (int e = 0; e < elastic; e++)
+        {
+            final int k = model.coordinateOfElastic(e);
+            double torque = zeta[k] + coriolis[k] + kdQ[k] * sigmaQ[k];
+            for (int j = 0; j < dof; j++)
+            {
+                torque += inertia[k * size + j] * qddR[j];
+            }
+            for (int f = 0; f < elastic; f++)
+            {
+                torque += inertia[k * size + dof + f] * thetaDdotD[f];
+            }
+            loadLawTorque[k] = torque;
+        }
+        motorReference.fromControlLaw(q, loadLawTorque, thetaD);
+    }
+
+    /** (44)-(47): e_theta, its rate and sigma_theta from theta_d and its derivatives. */
+    private void motorErrors(final double[] theta, final double[] thetad)
+    {
         for (int e = 0; e < elastic; e++)
         {
             errorTheta[e] = thetaD[e] - theta[e];

@@ -14,7 +14,8 @@ import org.nectl.core.model.RobotModel;
  * their springs decide and cannot be chosen, and the torques of the rigid joints and the motors.
  * The tree is the unified bodies ({@link UnifiedBodies}): rotors of elastic joints are bodies with
  * driven coordinates phi = eta theta, elastic link joints are free coordinates loaded by their
- * spring torque, rigid joints are driven.
+ * spring torque, passive joints free coordinates loaded by -K (q - q0) (eqs. 69-70), rigid joints
+ * are driven.
  *
  * <p>Passes: (i) forward: poses, velocities, the acceleration bias gamma_j and the wrench bias
  * beta_j (eqs. 33-35); (ii) backward: articulated inertias J*_j and biases, reduced through the free
@@ -23,8 +24,17 @@ import org.nectl.core.model.RobotModel;
  * torques of the driven joints (eqs. 79, 82). Every spatial quantity is expressed in the base frame
  * about its origin, (linear, angular) order, so the screw transforms of the paper are identities.
  *
- * <p>Applies to the robots {@link RecursiveMixedForwardDynamics} accepts (rigid joints' motors on
- * the base). Gravity, external wrench and friction conventions are those of
+ * <p>With every coordinate free the same passes are the direct dynamics (§6.2); {@link
+ * RecursiveMixedForwardDynamics} uses them so ({@link #directDynamics}) when rigid joints' rotors
+ * ride on moving links: such a rotor, on its joint's link or that link's parent, is reduced in pass
+ * (ii) together with its joint as a second body moved by the same coordinate.
+ *
+ * <p>Motors may sit on any link (Hua, Poursina, Sanfilippo, "Dynamic Modelling of Mixed
+ * Rigid-Flexible Joint Robotic Manipulator Using Recursive Newton-Euler Formulation", eqs. 6-9): a
+ * rigid joint's rotor turns at phi_dd = eta q_dd, known like its joint's, so it is a driven body
+ * whose wrench (reflected inertia and gyroscopic torque, eqs. 21-25) reaches its carrying link in
+ * pass (ii) and whose axial torque eta tau_phi adds to its joint's torque (eq. 27). Gravity,
+ * external wrench and friction conventions are those of
  * {@link org.nectl.core.dynamics.InverseDynamics}.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
@@ -33,13 +43,21 @@ public final class ElasticJointInverseDynamics
 {
     private final UnifiedBodies bodies;
     private final SpringTorques springs;
+    /** Torque of each free tree coordinate besides friction: springs, and in forward mode the drives. */
+    private final double[] freeTorque;
+    /** Per body: the body index of a rotor tied to its joint and mounted on it or its parent, else -1. */
+    private final int[] tiedRotor;
+    /** Per body: true for a rotor folded into its joint's reduction (skipped in pass ii). */
+    private final boolean[] tiedRotorBody;
+    private final int[] rotorOfElastic;
+    /** Combined reduction workspace: s' 0-5, c' 6-11, J*_b gamma_b 12-17, J_r s' 18-23, J_r c' 24-29. */
+    private final double[] tied = new double[30];
     private final int count;
     private final int[] parent;
     private final int[] coordinate;
     private final boolean[] prismatic;
     /** True for a tree coordinate whose acceleration the spring decides (an elastic link joint). */
     private final boolean[] free;
-    private final int[] elasticOfCoordinate;
     private final int[] coordinateOfElastic;
     private final double[] mass;
     private final double[] firstMoment;
@@ -71,22 +89,30 @@ public final class ElasticJointInverseDynamics
     private final double[] ydd;
     private final double[] treeTorque;
     private final double[] spring;
+    private final double[] passiveTorque;
     private final double[] scratch = new double[12];
+    /** J R^T of one body, for R J R^T in 54 products instead of 243. */
+    private final double[] inertiaTimesRt = new double[9];
 
     /**
      * Not real-time safe: builds the unified bodies and the workspace.
      *
      * @param model the robot.
-     * @throws IllegalArgumentException if a rigid joint's motor is mounted on a moving link.
      */
     public ElasticJointInverseDynamics(final ElasticRobotModel model)
     {
+        this(model, false);
+    }
+
+    /**
+     * @param model the robot.
+     * @param forwardMode false: rigid joints and all rotors driven (inverse dynamics, §6.3); true:
+     *     every link coordinate and elastic rotor free, tied rotors folded into their joints (direct
+     *     dynamics, §6.2; see {@link #foldsEveryTiedRotor}).
+     */
+    private ElasticJointInverseDynamics(final ElasticRobotModel model, final boolean forwardMode)
+    {
         bodies = new UnifiedBodies(model);
-        if (!bodies.rotorsAreIndependent)
-        {
-            throw new IllegalArgumentException("robot '" + model.links().name() + "': a rigid joint's motor is mounted"
-                + " on a moving link; the recursive elastic-joint algorithms need those motors on the base");
-        }
         springs = new SpringTorques(model);
         final RobotModel tree = bodies.tree;
         count = tree.bodyCount();
@@ -98,12 +124,22 @@ public final class ElasticJointInverseDynamics
         {
             prismatic[i] = tree.jointType(i) == JointType.PRISMATIC;
         }
-        free = new boolean[t];
-        elasticOfCoordinate = new int[t];
-        for (int k = 0; k < t; k++)
+        free = freeCoordinates(model, bodies, forwardMode);
+        freeTorque = new double[t];
+        rotorOfElastic = new int[model.elasticCount()];
+        for (int k = bodies.dof; k < t; k++)
         {
-            elasticOfCoordinate[k] = k < bodies.dof ? model.elasticIndex(k) : -1;
-            free[k] = elasticOfCoordinate[k] >= 0;
+            if (bodies.source[k] >= bodies.dof)
+            {
+                rotorOfElastic[bodies.source[k] - bodies.dof] = k;
+            }
+        }
+        tiedRotor = new int[count];
+        tiedRotorBody = new boolean[count];
+        Arrays.fill(tiedRotor, -1);
+        if (forwardMode)
+        {
+            foldTiedRotors(tree);
         }
         coordinateOfElastic = new int[model.elasticCount()];
         for (int e = 0; e < coordinateOfElastic.length; e++)
@@ -143,7 +179,72 @@ public final class ElasticJointInverseDynamics
         ydd = new double[t];
         treeTorque = new double[t];
         spring = new double[model.elasticCount()];
+        passiveTorque = new double[bodies.dof];
         gravity(0.0, 0.0, -9.81);
+    }
+
+    /**
+     * @param model the robot.
+     * @return the same three passes as direct dynamics (Khalil 2010 §6.2: every coordinate free),
+     *     for robots whose tied rotors all sit on their joint's link or its parent.
+     * @throws IllegalArgumentException if a rotor tied to a rigid joint is mounted elsewhere.
+     */
+    static ElasticJointInverseDynamics directDynamics(final ElasticRobotModel model)
+    {
+        if (!foldsEveryTiedRotor(new UnifiedBodies(model)))
+        {
+            throw new IllegalArgumentException("robot '" + model.links().name() + "': a rigid joint's rotor is mounted"
+                + " neither on its joint's link nor on that link's parent");
+        }
+        return new ElasticJointInverseDynamics(model, true);
+    }
+
+    /**
+     * @param bodies the unified bodies.
+     * @return true if every rotor tied to a rigid joint (phi = eta q) is mounted on the joint's link
+     *     or its parent, so that it moves with one coordinate relative to that parent.
+     */
+    static boolean foldsEveryTiedRotor(final UnifiedBodies bodies)
+    {
+        for (final int r : bodies.coupledRotors)
+        {
+            final RobotModel tree = bodies.tree;
+            final int rotor = tree.bodyOfCoordinate(r);
+            final int joint = tree.bodyOfCoordinate(bodies.source[r]);
+            if (tree.parent(rotor) != joint && tree.parent(rotor) != tree.parent(joint))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @return per tree coordinate, whether its torque is given and its acceleration sought: inverse
+     *     dynamics, the elastic and passive link joints (§6.3); direct dynamics, every link joint and
+     *     every elastic joint's rotor (§6.2), tied rotors following their joints.
+     */
+    private static boolean[] freeCoordinates(final ElasticRobotModel model, final UnifiedBodies bodies,
+        final boolean forwardMode)
+    {
+        final boolean[] free = new boolean[bodies.treeDof()];
+        for (int k = 0; k < free.length; k++)
+        {
+            final boolean link = k < bodies.dof;
+            free[k] = forwardMode ? link || bodies.source[k] >= bodies.dof
+                : link && (model.isElastic(k) || model.isPassive(k));
+        }
+        return free;
+    }
+
+    private void foldTiedRotors(final RobotModel tree)
+    {
+        for (final int r : bodies.coupledRotors)
+        {
+            final int rotor = tree.bodyOfCoordinate(r);
+            tiedRotor[tree.bodyOfCoordinate(bodies.source[r])] = rotor;
+            tiedRotorBody[rotor] = true;
+        }
     }
 
     /**
@@ -207,11 +308,11 @@ public final class ElasticJointInverseDynamics
      * @param theta motor positions by elastic index (reflected).
      * @param qd link velocities.
      * @param thetad motor velocities.
-     * @param qdd in: accelerations of the rigid joints (elastic entries ignored); out: the elastic
-     *     joints' accelerations written into their entries.
+     * @param qdd in: accelerations of the rigid joints (elastic and passive entries ignored); out: the
+     *     elastic and passive joints' accelerations written into their entries.
      * @param thetadd motor accelerations.
      * @param jointTorque output: the rigid joints' motor torques (eq. 82) and the elastic joints'
-     *     spring torques, N m or N.
+     *     and passive joints' spring torques, N m or N.
      * @param motorTorque output: the elastic joints' motor torques, N m or N.
      * @return true on success; false if some free joint's articulated inertia H_j is not positive.
      */
@@ -222,6 +323,13 @@ public final class ElasticJointInverseDynamics
         bodies.toTree(qd, thetad, yd);
         bodies.toTree(qdd, thetadd, ydd);
         springs.compute(q, theta, qd, thetad, spring);
+        Arrays.fill(passiveTorque, 0.0);
+        springs.addPassive(q, qd, passiveTorque);
+        System.arraycopy(passiveTorque, 0, freeTorque, 0, bodies.dof);
+        for (int e = 0; e < spring.length; e++)
+        {
+            freeTorque[coordinateOfElastic[e]] = spring[e];
+        }
         firstForwardPass();
         final boolean solvable = backwardPass();
         secondForwardPass();
@@ -232,12 +340,48 @@ public final class ElasticJointInverseDynamics
                 qdd[k] = ydd[k];
             }
         }
-        // (82) on the tree, then back to q and theta: tau_m = eta tau_phi + sigma.
+        // (82) on the tree, then back to q and theta: tau_m = eta tau_phi + sigma; free joints transmit their springs.
         bodies.fromTree(treeTorque, jointTorque, motorTorque);
+        for (int k = 0; k < bodies.dof; k++)
+        {
+            jointTorque[k] += passiveTorque[k];
+        }
         for (int e = 0; e < spring.length; e++)
         {
             motorTorque[e] += spring[e];
             jointTorque[coordinateOfElastic[e]] = spring[e];
+        }
+        return solvable;
+    }
+
+    /**
+     * Direct dynamics (instances from {@link #directDynamics} only): inputs and outputs of
+     * {@link RecursiveMixedForwardDynamics#compute}. Real-time safe.
+     *
+     * @return true on success; false if some articulated inertia H_j is not positive.
+     */
+    boolean forward(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
+        final double[] jointTorque, final double[] motorTorque, final double[] qdd, final double[] thetadd)
+    {
+        bodies.toTree(q, theta, y);
+        bodies.toTree(qd, thetad, yd);
+        springs.compute(q, theta, qd, thetad, spring);
+        System.arraycopy(jointTorque, 0, freeTorque, 0, bodies.dof);
+        // (69): the springs are the elastic and passive joints' torques; phi = eta theta takes 1/eta
+        springs.addPassive(q, qd, freeTorque);
+        for (int e = 0; e < spring.length; e++)
+        {
+            final int r = rotorOfElastic[e];
+            freeTorque[coordinateOfElastic[e]] += spring[e];
+            freeTorque[r] = (motorTorque[e] - spring[e]) / bodies.scale[r];
+        }
+        firstForwardPass();
+        final boolean solvable = backwardPass();
+        secondForwardPass();
+        System.arraycopy(ydd, 0, qdd, 0, bodies.dof);
+        for (int e = 0; e < spring.length; e++)
+        {
+            thetadd[e] = ydd[rotorOfElastic[e]] / bodies.scale[rotorOfElastic[e]];
         }
         return solvable;
     }
@@ -281,7 +425,15 @@ public final class ElasticJointInverseDynamics
         for (int j = count - 1; j >= 0; j--)
         {
             final int k = coordinate[j];
-            if (k >= 0 && free[k])
+            if (tiedRotorBody[j])
+            {
+                continue;
+            }
+            if (tiedRotor[j] >= 0)
+            {
+                solvable &= reduceThroughTiedJoint(j, k, tiedRotor[j]);
+            }
+            else if (k >= 0 && free[k])
             {
                 solvable &= reduceThroughFreeJoint(j, k);
             }
@@ -305,7 +457,7 @@ public final class ElasticJointInverseDynamics
         return solvable;
     }
 
-    /** (72)-(74): H_j, K_j = J* - J* a H^-1 a^T J*, alpha_j with the spring torque as the joint torque. */
+    /** (72)-(74): H_j, K_j = J* - J* a H^-1 a^T J*, alpha_j with the spring torque (69) as the joint torque. */
     private boolean reduceThroughFreeJoint(final int j, final int k)
     {
         final int s = 6 * j;
@@ -321,7 +473,7 @@ public final class ElasticJointInverseDynamics
         }
         final double h = dot6(axis, s, projected, s) + rotorInertia[k];
         inverseH[j] = 1.0 / h;
-        drive[j] = spring[elasticOfCoordinate[k]] - frictionTorque(k) - dot6(axis, s, bias, s);
+        drive[j] = freeTorque[k] - frictionTorque(k) - dot6(axis, s, bias, s);
         for (int r = 0; r < 6; r++)
         {
             final double ur = projected[s + r] * inverseH[j];
@@ -337,6 +489,62 @@ public final class ElasticJointInverseDynamics
             transmitted[s + r] = bias[s + r] + projected[s + r] * drive[j] * inverseH[j];
         }
         addTimesVector(a, gamma, s, transmitted, s);
+        return h > 0.0;
+    }
+
+    /**
+     * (72)-(74) for joint body b and its tied rotor r as two bodies on the parent moved by one q:
+     * S_b, and s' = eta S_r (+ S_b if r rides on b) with bias c' = gamma_r (+ gamma_b); H = S_b J*_b
+     * S_b + s' J_r s' + Ia, U = J*_b S_b + J_r s' (the rotor's reflected inertia and, through c' and
+     * beta_r, its gyroscopic torque on the carrying link: Hua et al. eqs. 21-27).
+     */
+    private boolean reduceThroughTiedJoint(final int b, final int k, final int r)
+    {
+        final int s = 6 * b;
+        final int sr = 6 * r;
+        final int rotorCoordinate = coordinate[r];
+        final double eta = bodies.scale[rotorCoordinate];
+        final boolean ridesOnJointLink = parent[r] == b;
+        for (int c = 0; c < 6; c++)
+        {
+            tied[c] = eta * axis[sr + c] + (ridesOnJointLink ? axis[s + c] : 0.0);
+            tied[6 + c] = gamma[sr + c] + (ridesOnJointLink ? gamma[s + c] : 0.0);
+            tied[12 + c] = 0.0;
+            tied[18 + c] = 0.0;
+            tied[24 + c] = 0.0;
+            projected[s + c] = 0.0;
+        }
+        addTimesVector(36 * b, gamma, s, tied, 12);
+        addTimesVector(36 * b, axis, s, projected, s);
+        addTimesVector(36 * r, tied, 0, tied, 18);
+        addTimesVector(36 * r, tied, 6, tied, 24);
+        final double h = dot6(axis, s, projected, s) + dot6(tied, 0, tied, 18) + rotorInertia[k];
+        final double u = freeTorque[k] - frictionTorque(k) - eta * frictionTorque(rotorCoordinate)
+            - dot6(axis, s, bias, s) - dot6(tied, 0, bias, sr);
+        final double w = dot6(axis, s, tied, 12) + dot6(tied, 0, tied, 24);
+        for (int c = 0; c < 6; c++)
+        {
+            projected[s + c] += tied[18 + c];
+        }
+        inverseH[b] = 1.0 / h;
+        drive[b] = u - w + dot6(projected, s, gamma, s);
+        final int a = 36 * b;
+        for (int c = 0; c < 36; c++)
+        {
+            articulated[a + c] += articulated[36 * r + c];
+        }
+        for (int row = 0; row < 6; row++)
+        {
+            final double ur = projected[s + row] * inverseH[b];
+            for (int col = row; col < 6; col++)
+            {
+                final double reduced = articulated[a + 6 * row + col] - ur * projected[s + col];
+                articulated[a + 6 * row + col] = reduced;
+                articulated[a + 6 * col + row] = reduced;
+            }
+            transmitted[s + row] = bias[s + row] + bias[sr + row] + tied[12 + row] + tied[24 + row]
+                + projected[s + row] * (u - w) * inverseH[b];
+        }
         return h > 0.0;
     }
 
@@ -367,6 +575,11 @@ public final class ElasticJointInverseDynamics
             if (k < 0)
             {
                 continue;
+            }
+            if (tiedRotorBody[j])
+            {
+                // Hua et al. (9): the rotor turns at eta q_dd relative to its mount
+                ydd[k] = bodies.scale[k] * ydd[bodies.source[k]];
             }
             if (free[k])
             {
@@ -481,18 +694,20 @@ public final class ElasticJointInverseDynamics
         // scratch: o at 0-2, h' at 3-5
         setVector(scratch, 0, ox, oy, oz);
         setVector(scratch, 3, hpx, hpy, hpz);
+        for (int u = 0; u < 3; u++)
+        {
+            for (int col = 0; col < 3; col++)
+            {
+                inertiaTimesRt[3 * u + col] = inertia[r + 3 * u] * rotation[r + 3 * col]
+                    + inertia[r + 3 * u + 1] * rotation[r + 3 * col + 1] + inertia[r + 3 * u + 2] * rotation[r + 3 * col + 2];
+            }
+        }
         for (int row = 0; row < 3; row++)
         {
             for (int col = 0; col < 3; col++)
             {
-                double rjrt = 0.0;
-                for (int u = 0; u < 3; u++)
-                {
-                    for (int v = 0; v < 3; v++)
-                    {
-                        rjrt += rotation[r + 3 * row + u] * inertia[r + 3 * u + v] * rotation[r + 3 * col + v];
-                    }
-                }
+                final double rjrt = rotation[r + 3 * row] * inertiaTimesRt[col]
+                    + rotation[r + 3 * row + 1] * inertiaTimesRt[3 + col] + rotation[r + 3 * row + 2] * inertiaTimesRt[6 + col];
                 final double delta = row == col ? 1.0 : 0.0;
                 // -[a]^[b]^ = (a . b) 1 - b a^T, symmetrised over (o, h') and m (o, o)
                 final double cross = 2.0 * delta * (ox * hpx + oy * hpy + oz * hpz)

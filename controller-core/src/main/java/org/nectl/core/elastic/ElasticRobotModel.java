@@ -9,10 +9,12 @@ import org.nectl.core.model.RobotModel;
  * Modelling of Mixed Rigid-Flexible Joint Robotic Manipulator Using Recursive Newton-Euler
  * Formulation", §II): the links of a {@link RobotModel}, plus per movable joint an optional
  * {@link Motor} (rotor on any link, gear ratio, motor friction) and an optional
- * {@link JointElasticity}. An elastic joint must have a motor; its motor angle theta is a state of
- * its own. A rigid joint with a motor keeps one coordinate q and its rotor turns with
- * gearRatio * q; a rigid joint without a motor keeps the rotor inertia and friction of its
- * {@link org.nectl.core.model.JointActuation}.
+ * {@link JointElasticity}. An elastic joint with a motor has its motor angle theta as a state of its
+ * own; an elastic joint without a motor is passive (Khalil, "Dynamic modeling of robots using
+ * recursive Newton-Euler techniques", ICINCO 2010, eqs. 69-70): a spring to its rest position q0,
+ * no theta. A rigid joint with a motor keeps one coordinate q and its rotor turns with
+ * gearRatio * q; a joint without a motor keeps the rotor inertia and friction of its
+ * {@link org.nectl.core.model.JointActuation}. "Elastic joint" below means one with a motor.
  *
  * <p>State: link coordinates q (dof, the rigid model's coordinate order) and motor coordinates
  * theta (elasticCount, numbered e = 0..elasticCount-1 in the order of their joints' coordinates).
@@ -38,7 +40,7 @@ public final class ElasticRobotModel
         int count = 0;
         for (int k = 0; k < motor.length; k++)
         {
-            if (elasticity[k] != null)
+            if (elasticity[k] != null && motor[k] != null)
             {
                 elasticIndex[k] = count++;
             }
@@ -120,14 +122,31 @@ public final class ElasticRobotModel
         return motor[coordinate];
     }
 
-    /** @return whether coordinate k is an elastic joint. */
+    /** @return whether coordinate k is an elastic joint with a motor (it has a theta). */
     public boolean isElastic(final int coordinate)
     {
         return elasticIndex[coordinate] >= 0;
     }
 
+    /** @return whether coordinate k is a passive elastic joint: a spring to its rest position, no motor. */
+    public boolean isPassive(final int coordinate)
+    {
+        return elasticity[coordinate] != null && motor[coordinate] == null;
+    }
+
+    /** @return number of passive elastic joints. */
+    public int passiveCount()
+    {
+        int count = 0;
+        for (int k = 0; k < motor.length; k++)
+        {
+            count += isPassive(k) ? 1 : 0;
+        }
+        return count;
+    }
+
     /**
-     * @param coordinate link coordinate k of an elastic joint.
+     * @param coordinate link coordinate k of an elastic or passive joint.
      * @return its elasticity.
      * @throws IllegalArgumentException if the joint is rigid.
      */
@@ -154,7 +173,8 @@ public final class ElasticRobotModel
 
     /**
      * @param stiffnessScale factor applied to every stiffness, > 0.
-     * @return the same robot with every stiffness multiplied, e.g. to approach the rigid limit.
+     * @return the same robot with the stiffness of every elastic joint with a motor multiplied, e.g.
+     *     to approach {@link #rigidLimit}; passive joints are kept.
      */
     public ElasticRobotModel withStiffnessScaled(final double stiffnessScale)
     {
@@ -162,21 +182,26 @@ public final class ElasticRobotModel
         for (int k = 0; k < motor.length; k++)
         {
             b.motor[k] = motor[k];
-            if (elasticity[k] != null)
-            {
-                b.elasticity[k] = new JointElasticity(elasticity[k].stiffness() * stiffnessScale, elasticity[k].damping());
-            }
+            final boolean scaled = elasticity[k] != null && motor[k] != null;
+            b.elasticity[k] = scaled
+                ? new JointElasticity(elasticity[k].stiffness() * stiffnessScale, elasticity[k].damping())
+                : elasticity[k];
         }
         return b.build();
     }
 
     /**
-     * @return the same robot with every joint rigid, each keeping its motor: the limit K -> infinity.
+     * @return the same robot with every elastic joint with a motor rigid, keeping its motor: the limit
+     *     K -> infinity; passive joints are kept (their limit would lock them at q0).
      */
     public ElasticRobotModel rigidLimit()
     {
         final Builder b = builder(links);
         System.arraycopy(motor, 0, b.motor, 0, motor.length);
+        for (int k = 0; k < motor.length; k++)
+        {
+            b.elasticity[k] = isPassive(k) ? elasticity[k] : null;
+        }
         return b.build();
     }
 
@@ -209,8 +234,8 @@ public final class ElasticRobotModel
         }
 
         /**
-         * @param jointName a movable joint of the links; it must also get a motor.
-         * @param e its elasticity.
+         * @param jointName a movable joint of the links; with a motor it is elastic, without one passive.
+         * @param e its elasticity; a rest position only for a passive joint.
          * @return this builder.
          * @throws IllegalArgumentException if no movable joint has that name.
          */
@@ -243,11 +268,12 @@ public final class ElasticRobotModel
                 if (elasticity[k] != null)
                 {
                     check(where + "elasticity: ", elasticity[k].check());
-                    if (motor[k] == null)
+                    if (motor[k] != null && elasticity[k].restPosition() != 0.0)
                     {
-                        throw new IllegalArgumentException(where + "an elastic joint needs a motor (its theta has no inertia)");
+                        throw new IllegalArgumentException(where + "rest position " + elasticity[k].restPosition()
+                            + " applies only to a passive joint (no motor); a motor's angle theta is the spring's other end");
                     }
-                    if (motor[k].axialInertia() <= 0.0)
+                    if (motor[k] != null && motor[k].axialInertia() <= 0.0)
                     {
                         throw new IllegalArgumentException(where + "motor: axial inertia " + motor[k].axialInertia()
                             + " must be > 0 for an elastic joint (its theta has no other inertia)");

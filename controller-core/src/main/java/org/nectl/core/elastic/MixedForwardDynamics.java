@@ -13,7 +13,8 @@ import org.nectl.core.dynamics.CholeskySolver;
  *
  * <p>Inputs, reflected through the gearboxes (see {@link Motor}): {@code jointTorque[k]} is the
  * torque applied at joint k besides its spring (the motor torque of a rigid joint; normally 0 at an
- * elastic joint), {@code motorTorque[e]} the motor torque of elastic joint e. Gravity, external
+ * elastic or passive joint), {@code motorTorque[e]} the motor torque of elastic joint e. Passive
+ * joints' springs and dampers are added here. Gravity, external
  * wrench and friction conventions are those of {@link org.nectl.core.dynamics.InverseDynamics}.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
@@ -114,6 +115,8 @@ public final class MixedForwardDynamics
         {
             rhs[k] = jointTorque[k] - rhs[k];
         }
+        // Khalil (69): a passive joint's spring is its torque
+        springs.addPassive(q, qd, rhs);
         for (int e = 0; e < ne; e++)
         {
             // tau_q of eq. (30): the spring drives the link, its reaction the motor

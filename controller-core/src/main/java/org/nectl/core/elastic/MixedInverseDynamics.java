@@ -14,13 +14,13 @@ import org.nectl.core.dynamics.InverseDynamics;
  * <p>Outputs, all reflected through the gearboxes (see {@link Motor}):
  * <ul>
  * <li>{@code jointTorque[k]}: for a rigid joint, the motor torque (eq. 27, including rotor inertia
- *   and friction); for an elastic joint, the torque its spring and damper must transmit to the link,
- *   (tau_b,i)^T z_i of eq. (28), including link-side friction;</li>
+ *   and friction); for an elastic or a passive joint, the torque its spring and damper must transmit
+ *   to the link, (tau_b,i)^T z_i of eq. (28), including link-side friction;</li>
  * <li>{@code motorTorque[e]}: the motor torque of elastic joint e: the spring and damper torque
  *   at the given state plus the rotor's inertia and friction (eq. 29).</li>
  * </ul>
  * The motion is consistent (the plant follows it under these motor torques) when, for every elastic
- * joint, {@link SpringTorques} at the state equals {@code jointTorque}. jointTorque does not depend
+ * or passive joint, {@link SpringTorques} at the state equals {@code jointTorque}. jointTorque does not depend
  * on theta, so a controller can compute it, solve eq. (28) for theta, and call again for the motor
  * torques. Gravity, external wrenches and friction follow {@link InverseDynamics}.
  *

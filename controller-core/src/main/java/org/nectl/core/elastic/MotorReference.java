@@ -17,12 +17,27 @@ import org.nectl.core.dynamics.TorqueSecondDerivative;
  * elastic joint's rotor is mounted outboard of an elastic joint; otherwise the error is that rotor's
  * inertia times (theta_d - q_d)'s derivatives.
  *
+ * <p>{@link Form#CONTROL_LAW} selects eq. 43 as printed for the position: theta_d = q + tau_qc / K
+ * with the measured q and the load law's torque tau_qc (eq. 39), which the controller supplies to
+ * {@link #fromControlLaw}; its derivatives stay those along the reference, since eq. 43 has none
+ * without differentiating measured signals twice. On the reference (zero tracking error) both forms
+ * give the same theta_d; docs/CONTROL.md gives the measured difference off it.
+ *
  * <p>Requires undamped springs: with a damper, theta_d would follow from a differential equation.
  * Not thread safe: one instance per thread. {@link #compute} is real-time safe.
  */
 public final class MotorReference
 {
     private static final int DERIVATIVES = 5;
+
+    /** Where the motor reference position theta_d comes from. */
+    public enum Form
+    {
+        /** theta_d = q_d + tau / K, tau the torque the reference demands: eq. 43 along the reference. */
+        ALONG_REFERENCE,
+        /** theta_d = q + tau_qc / K with the measured q and the load law's torque: eq. 43 as printed. */
+        CONTROL_LAW
+    }
 
     private final UnifiedBodies bodies;
     private final TorqueSecondDerivative torques;
@@ -106,6 +121,23 @@ public final class MotorReference
             theta[e] = reference[0][k] + tau[k] / stiffness[e];
             thetaDot[e] = reference[1][k] + tauDot[k] / stiffness[e];
             thetaDdot[e] = reference[2][k] + tauDdot[k] / stiffness[e];
+        }
+    }
+
+    /**
+     * Eq. 43 as printed: theta_d = q + tau_qc / K for every elastic joint. Real-time safe.
+     *
+     * @param q measured link positions by coordinate, rad or m.
+     * @param loadLawTorque tau_qc of eq. 39 by coordinate, N m or N (elastic joints' entries read).
+     * @param theta output theta_d by elastic index, rad or m (reflected).
+     */
+    public void fromControlLaw(final double[] q, final double[] loadLawTorque, final double[] theta)
+    {
+        for (int e = 0; e < stiffness.length; e++)
+        {
+            final int k = coordinateOfElastic[e];
+            // (43)
+            theta[e] = q[k] + loadLawTorque[k] / stiffness[e];
         }
     }
 }

@@ -1,5 +1,8 @@
 package org.nectl.core.elastic;
 
+import java.util.Arrays;
+
+import org.nectl.core.dynamics.CholeskySolver;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
 
 /**
@@ -10,11 +13,24 @@ import org.nectl.core.dynamics.RecursiveForwardDynamics;
  * joint (eq. 69, here +sigma on the link and -sigma on its rotor) and each elastic joint's rotor
  * as a body of its own with coordinate phi = eta theta.
  *
- * <p>Applies when every rotor has a coordinate of its own: the motors of rigid joints must sit on
- * the base (they then are Khalil's rotor inertia Ia). A rigid joint's rotor on a moving link turns
- * with its joint, coupling two bodies through one coordinate, which the articulated-body recursion
- * does not handle; use {@link MixedForwardDynamics} for those robots. Inputs and outputs are those
- * of {@link MixedForwardDynamics}.
+ * <p>A rigid joint's rotor on a moving link (Hua, Poursina, Sanfilippo, "Dynamic Modelling of Mixed
+ * Rigid-Flexible Joint Robotic Manipulator Using Recursive Newton-Euler Formulation", eqs. 9, 21-27:
+ * its reflected inertia and gyroscopic torque on the carrying link, its inertia torque on the joint)
+ * turns with its joint, so its tree coordinate is tied, phi_r = eta_r q_k. Three cases, all exact:
+ * <ul>
+ * <li>no tied rotor (rigid joints' motors on the base: Khalil's rotor inertia Ia): the rigid
+ *   recursion {@link RecursiveForwardDynamics} on the unified bodies, O(n);</li>
+ * <li>every tied rotor on its joint's link or that link's parent (the usual mounts; the paper's
+ *   3-DoF arm): the rotor and the joint's subtree are reduced together as two bodies moved by one
+ *   coordinate, in Khalil's three passes with every coordinate free
+ *   ({@link ElasticJointInverseDynamics}), O(n);</li>
+ * <li>otherwise (a rotor further inboard, e.g. driving through a belt): m tied rotors are m
+ *   constraints G ydd = 0, G_i = e_r - eta_r e_k. The recursion runs free, ydd0 = M^-1 (tau - h),
+ *   and once per tied rotor on the unit constraint torque, w_i = M^-1 G_i^T (zero velocity,
+ *   gravity, friction and loads); (G W) lambda = -G ydd0 gives the constraint torques and ydd =
+ *   ydd0 + W lambda (Lagrange multipliers on a tree): (1 + m) recursions and an m x m solve.</li>
+ * </ul>
+ * Inputs and outputs are those of {@link MixedForwardDynamics}.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
@@ -22,6 +38,17 @@ public final class RecursiveMixedForwardDynamics
 {
     private final UnifiedBodies bodies;
     private final RecursiveForwardDynamics articulated;
+    /** The three passes with tied rotors folded into their joints, or null. */
+    private final ElasticJointInverseDynamics folded;
+    /** The same recursion without velocity terms, gravity, friction or loads: y_dd = M^-1 tau. */
+    private final RecursiveForwardDynamics inverseInertia;
+    private final CholeskySolver constraintSolver;
+    private final int[] coupledRotor;
+    private final int[] coupledJoint;
+    /** w_i = M^-1 G_i^T, tree dof per tied rotor. */
+    private final double[][] response;
+    private final double[] zero;
+    private final double[] unitTorque;
     private final SpringTorques springs;
     private final int[] coordinateOfElastic;
     private final int[] rotorOfElastic;
@@ -35,17 +62,27 @@ public final class RecursiveMixedForwardDynamics
      * Not real-time safe: builds the unified bodies and the workspace.
      *
      * @param model the robot.
-     * @throws IllegalArgumentException if a rigid joint's motor is mounted on a moving link.
      */
     public RecursiveMixedForwardDynamics(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        if (!bodies.rotorsAreIndependent)
-        {
-            throw new IllegalArgumentException("robot '" + model.links().name() + "': a rigid joint's motor is mounted"
-                + " on a moving link; recursive forward dynamics needs those motors on the base");
-        }
         articulated = new RecursiveForwardDynamics(bodies.tree);
+        final boolean fold = bodies.coupledRotors.length > 0 && ElasticJointInverseDynamics.foldsEveryTiedRotor(bodies);
+        folded = fold ? ElasticJointInverseDynamics.directDynamics(model) : null;
+        inverseInertia = new RecursiveForwardDynamics(bodies.tree);
+        inverseInertia.gravity(0.0, 0.0, 0.0);
+        inverseInertia.jointFriction(false);
+        final int m = fold ? 0 : bodies.coupledRotors.length;
+        constraintSolver = m > 0 ? new CholeskySolver(m) : null;
+        coupledRotor = Arrays.copyOf(bodies.coupledRotors, m);
+        coupledJoint = new int[m];
+        for (int i = 0; i < m; i++)
+        {
+            coupledJoint[i] = bodies.source[coupledRotor[i]];
+        }
+        response = new double[m][bodies.treeDof()];
+        zero = new double[bodies.treeDof()];
+        unitTorque = new double[bodies.treeDof()];
         springs = new SpringTorques(model);
         final int ne = model.elasticCount();
         coordinateOfElastic = new int[ne];
@@ -80,6 +117,10 @@ public final class RecursiveMixedForwardDynamics
     public void gravity(final double gx, final double gy, final double gz)
     {
         articulated.gravity(gx, gy, gz);
+        if (folded != null)
+        {
+            folded.gravity(gx, gy, gz);
+        }
     }
 
     /**
@@ -98,12 +139,20 @@ public final class RecursiveMixedForwardDynamics
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
         articulated.externalWrench(body, fx, fy, fz, mx, my, mz);
+        if (folded != null)
+        {
+            folded.externalWrench(body, fx, fy, fz, mx, my, mz);
+        }
     }
 
     /** Sets every external wrench to zero. Real-time safe. */
     public void clearExternalWrenches()
     {
         articulated.clearExternalWrenches();
+        if (folded != null)
+        {
+            folded.clearExternalWrenches();
+        }
     }
 
     /**
@@ -114,6 +163,10 @@ public final class RecursiveMixedForwardDynamics
     public void friction(final boolean enabled)
     {
         articulated.jointFriction(enabled);
+        if (folded != null)
+        {
+            folded.friction(enabled);
+        }
     }
 
     /**
@@ -127,15 +180,22 @@ public final class RecursiveMixedForwardDynamics
      * @param motorTorque motor torque of each elastic joint, N m or N.
      * @param qdd output link accelerations.
      * @param thetadd output motor accelerations.
-     * @return true on success; false if some articulated inertia H_j is not positive.
+     * @return true on success; false if some articulated inertia H_j, or the tied rotors' G M^-1 G^T,
+     *     is not positive definite.
      */
     public boolean compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
         final double[] jointTorque, final double[] motorTorque, final double[] qdd, final double[] thetadd)
     {
+        if (folded != null)
+        {
+            return folded.forward(q, theta, qd, thetad, jointTorque, motorTorque, qdd, thetadd);
+        }
         bodies.toTree(q, theta, y);
         bodies.toTree(qd, thetad, yd);
         springs.compute(q, theta, qd, thetad, spring);
         System.arraycopy(jointTorque, 0, treeTorque, 0, bodies.dof);
+        // (69): a passive joint's spring is its torque
+        springs.addPassive(q, qd, treeTorque);
         for (int e = 0; e < spring.length; e++)
         {
             final int r = rotorOfElastic[e];
@@ -143,7 +203,7 @@ public final class RecursiveMixedForwardDynamics
             treeTorque[coordinateOfElastic[e]] += spring[e];
             treeTorque[r] = (motorTorque[e] - spring[e]) / bodies.scale[r];
         }
-        final boolean solvable = articulated.compute(y, yd, treeTorque, ydd);
+        final boolean solvable = articulated.compute(y, yd, treeTorque, ydd) && enforceTiedRotors();
         System.arraycopy(ydd, 0, qdd, 0, bodies.dof);
         for (int e = 0; e < spring.length; e++)
         {
@@ -151,5 +211,53 @@ public final class RecursiveMixedForwardDynamics
             thetadd[e] = ydd[r] / bodies.scale[r];
         }
         return solvable;
+    }
+
+    /** ydd += W lambda with (G W) lambda = -G ydd: the tied rotors turn at eta q_dd (Hua et al. eq. 9). */
+    private boolean enforceTiedRotors()
+    {
+        final int m = coupledRotor.length;
+        if (m == 0)
+        {
+            return true;
+        }
+        boolean solvable = true;
+        for (int i = 0; i < m; i++)
+        {
+            unitTorque[coupledRotor[i]] = 1.0;
+            unitTorque[coupledJoint[i]] = -bodies.scale[coupledRotor[i]];
+            solvable &= inverseInertia.compute(y, zero, unitTorque, response[i]);
+            unitTorque[coupledRotor[i]] = 0.0;
+            unitTorque[coupledJoint[i]] = 0.0;
+        }
+        final double[] g = constraintSolver.matrix();
+        final double[] rhs = constraintSolver.rhs();
+        for (int i = 0; i < m; i++)
+        {
+            for (int j = 0; j < m; j++)
+            {
+                g[i * m + j] = constrained(i, response[j]);
+            }
+            rhs[i] = -constrained(i, ydd);
+        }
+        if (!solvable || !constraintSolver.solve())
+        {
+            return false;
+        }
+        final double[] lambda = constraintSolver.solution();
+        for (int j = 0; j < m; j++)
+        {
+            for (int t = 0; t < ydd.length; t++)
+            {
+                ydd[t] += response[j][t] * lambda[j];
+            }
+        }
+        return true;
+    }
+
+    /** G_i v = v_r - eta_r v_k for tied rotor i. */
+    private double constrained(final int i, final double[] v)
+    {
+        return v[coupledRotor[i]] - bodies.scale[coupledRotor[i]] * v[coupledJoint[i]];
     }
 }

@@ -29,9 +29,12 @@ import org.nectl.core.model.Transforms;
  * <p>The motor of a rigid joint mounted on the base is folded into the joint instead: its rotor
  * turns about a fixed axis, so its kinetic energy is exactly 1/2 eta^2 Im_z qd^2 and its weight is
  * carried by the base, which is Khalil's rotor inertia Ia = eta^2 Im_z ("Dynamic modeling of robots
- * using recursive Newton-Euler techniques", 2010, eq. 31); its friction adds to the joint's. Every
- * remaining rotor of a rigid joint couples two bodies with one coordinate, so only trees without
- * such rotors ({@link #rotorsAreIndependent}) suit recursive forward dynamics.
+ * using recursive Newton-Euler techniques", 2010, eq. 31); its friction adds to the joint's. A rigid
+ * joint's rotor without axial inertia is a fixed body on its mount (its spin carries no energy, and
+ * its inertia diag(It, It, 0) is the same at every spin angle), its friction again the joint's. Every
+ * remaining rotor of a rigid joint ({@link #coupledRotors}) moves two bodies with one coordinate: the
+ * tree coordinate phi = eta q is then a constraint, not a freedom, which recursive forward dynamics
+ * enforces ({@link RecursiveMixedForwardDynamics}).
  *
  * <p>Not thread safe (scratch arrays). Mapping methods are real-time safe.
  */
@@ -47,8 +50,8 @@ final class UnifiedBodies
     final int[] source;
     /** y = scale x[source]: 1 for links, the gear ratio for rotors. */
     final double[] scale;
-    /** True if every rotor body has a coordinate of its own (an elastic joint's theta). */
-    final boolean rotorsAreIndependent;
+    /** Tree coordinates of the rotors that turn with a rigid joint's q (phi = eta q), in order. */
+    final int[] coupledRotors;
 
     /** Not real-time safe: builds the tree. */
     UnifiedBodies(final ElasticRobotModel model)
@@ -76,14 +79,21 @@ final class UnifiedBodies
             sources.add(k);
             scales.add(1.0);
         }
-        boolean independent = true;
+        final List<Integer> coupled = new ArrayList<>();
         for (int k = 0; k < dof; k++)
         {
-            if (model.hasMotor(k) && !foldedIntoJoint(model, k))
+            final String joint = links.coordinateName(k);
+            if (model.hasMotor(k) && spinsWithoutInertia(model, k))
             {
-                independent &= model.isElastic(k);
+                addFixedRotor(b, joint, model.motor(k));
+            }
+            else if (model.hasMotor(k) && !foldedIntoJoint(model, k))
+            {
+                if (!model.isElastic(k))
+                {
+                    coupled.add(sources.size());
+                }
                 final Motor m = model.motor(k);
-                final String joint = links.coordinateName(k);
                 addRotor(b, joint, m);
                 order.add("motor:" + joint);
                 sources.add(model.isElastic(k) ? dof + model.elasticIndex(k) : k);
@@ -93,7 +103,7 @@ final class UnifiedBodies
         tree = b.coordinateOrder(order).build();
         source = sources.stream().mapToInt(Integer::intValue).toArray();
         scale = scales.stream().mapToDouble(Double::doubleValue).toArray();
-        rotorsAreIndependent = independent;
+        coupledRotors = coupled.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static boolean foldedIntoJoint(final ElasticRobotModel model, final int k)
@@ -101,11 +111,17 @@ final class UnifiedBodies
         return model.hasMotor(k) && !model.isElastic(k) && model.motor(k).mountBody() < 0;
     }
 
+    /** A rigid joint's rotor on a moving link without axial inertia: a fixed body, its friction the joint's. */
+    private static boolean spinsWithoutInertia(final ElasticRobotModel model, final int k)
+    {
+        return !model.isElastic(k) && !foldedIntoJoint(model, k) && model.motor(k).axialInertia() == 0.0;
+    }
+
     /** The joint's own actuation, plus its motor when that is folded in (Khalil 2010, eq. 31). */
     private static JointActuation jointActuation(final ElasticRobotModel model, final int k)
     {
         final JointActuation own = model.links().actuation(k);
-        if (!foldedIntoJoint(model, k))
+        if (!model.hasMotor(k) || !foldedIntoJoint(model, k) && !spinsWithoutInertia(model, k))
         {
             return own;
         }
@@ -117,16 +133,28 @@ final class UnifiedBodies
     /** A rotor leaf: frame at its centre, z along its axis, inertia diag(It, It, Im_z). */
     private static void addRotor(final RobotModel.Builder b, final String joint, final Motor m)
     {
-        final double[] inertia = {
-            m.transverseInertia(), 0, 0,
-            0, m.transverseInertia(), 0,
-            0, 0, m.axialInertia()};
         final int body = b.addBody("rotor:" + joint, "motor:" + joint, m.mountBody(), JointType.REVOLUTE,
-            Transforms.withZAxis(unit(m.axis())), m.centre(), InertialParameters.ofCentreOfMass(m.rotorMass(), new double[3], inertia));
+            Transforms.withZAxis(unit(m.axis())), m.centre(), rotorInertia(m));
         final double eta = m.gearRatio();
         // Rotor-side friction f(phi_dot) gives eta f(eta theta_dot) on theta: divide by eta and eta^2.
         b.actuation(body, new JointActuation(0.0, m.coulombFriction() / eta, m.viscousFriction() / (eta * eta)))
             .limits(body, JointLimits.NONE);
+    }
+
+    /** A rotor without axial inertia, welded to its mount. */
+    private static void addFixedRotor(final RobotModel.Builder b, final String joint, final Motor m)
+    {
+        b.addBody("rotor:" + joint, "motor:" + joint, m.mountBody(), JointType.FIXED, Transforms.withZAxis(unit(m.axis())),
+            m.centre(), rotorInertia(m));
+    }
+
+    private static InertialParameters rotorInertia(final Motor m)
+    {
+        final double[] inertia = {
+            m.transverseInertia(), 0, 0,
+            0, m.transverseInertia(), 0,
+            0, 0, m.axialInertia()};
+        return InertialParameters.ofCentreOfMass(m.rotorMass(), new double[3], inertia);
     }
 
     /** @return the axis scaled to unit length (it is unit to 1e-9 by {@link Motor#check}). */

@@ -6,7 +6,8 @@
  *
  * <p>Model: {@link org.nectl.core.elastic.ElasticRobotModel} = the links of a
  * {@link org.nectl.core.model.RobotModel} plus per joint an optional
- * {@link org.nectl.core.elastic.Motor} and {@link org.nectl.core.elastic.JointElasticity}. The
+ * {@link org.nectl.core.elastic.Motor} and {@link org.nectl.core.elastic.JointElasticity}; an
+ * elastic joint without a motor is passive (Khalil §6, eqs. 69-70: a spring to a rest position). The
  * gear-ratio convention (theta reflected through the gearbox, spring torque K (theta - q), torques
  * reflected) is stated on {@link org.nectl.core.elastic.Motor}.
  *
@@ -32,6 +33,6 @@
  * </ul>
  * For simulation: {@link org.nectl.core.elastic.MixedForwardDynamics} (the paper's Algorithm 2,
  * Cholesky) and {@link org.nectl.core.elastic.RecursiveMixedForwardDynamics} (Khalil 2010 §6.2,
- * O(n), rigid joints' motors on the base).
+ * O(n) when every rigid joint's rotor sits on the base, its joint's link or that link's parent).
  */
 package org.nectl.core.elastic;

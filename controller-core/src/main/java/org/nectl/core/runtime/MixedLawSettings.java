@@ -39,6 +39,6 @@ public record MixedLawSettings(ElasticRobotModel model, double[] kpQ, double[] k
     /** @return true if the robot has elastic joints, so that {@link ControlLaw#MIXED_ELASTIC} can run. */
     public boolean available()
     {
-        return model.elasticCount() > 0;
+        return model.elasticCount() > 0 && model.passiveCount() == 0;
     }
 }

@@ -4,15 +4,16 @@ import java.util.Arrays;
 
 import org.nectl.core.dynamics.BaseFramePoses;
 import org.nectl.core.elastic.ElasticRobotModel;
-import org.nectl.core.elastic.MixedForwardDynamics;
+import org.nectl.core.elastic.RecursiveMixedForwardDynamics;
 
 /**
  * Closed-loop simulation of an arm with mixed rigid and elastic joints: the state (q, theta, qd,
  * theta_d) is advanced over one control period under motor torques held constant during the period
  * (zero-order hold), by a fixed number of substeps of the classical fourth-order Runge-Kutta method
- * (Kutta, 1901) with the forward dynamics of {@link MixedForwardDynamics} (Hua, Poursina, Sanfilippo,
- * "Dynamic Modelling of Mixed Rigid-Flexible Joint Robotic Manipulator Using Recursive Newton-Euler
- * Formulation", Algorithm 2). Like {@link ArmSimulator}, simulated time is a whole number of periods,
+ * (Kutta, 1901) with the recursive forward dynamics of {@link RecursiveMixedForwardDynamics} (Khalil
+ * 2010 §6.2 on the unified rigid bodies of Hua, Poursina, Sanfilippo, "Dynamic Modelling of Mixed
+ * Rigid-Flexible Joint Robotic Manipulator Using Recursive Newton-Euler Formulation"; motors on any
+ * link, passive joints included). Like {@link ArmSimulator}, simulated time is a whole number of periods,
  * so the same inputs give bit-identical states on every run.
  *
  * <p>Commands are per joint coordinate: the motor torque of a rigid joint, or the motor torque of an
@@ -25,7 +26,7 @@ import org.nectl.core.elastic.MixedForwardDynamics;
  */
 public final class MixedArmSimulator
 {
-    private final MixedForwardDynamics forwardDynamics;
+    private final RecursiveMixedForwardDynamics forwardDynamics;
     private final BaseFramePoses poses;
     private final ElasticRobotModel model;
     private final int dof;
@@ -69,7 +70,7 @@ public final class MixedArmSimulator
                 + substeps + " at least 1");
         }
         this.model = model;
-        forwardDynamics = new MixedForwardDynamics(model);
+        forwardDynamics = new RecursiveMixedForwardDynamics(model);
         poses = new BaseFramePoses(model.links());
         dof = model.dof();
         elastic = model.elasticCount();
@@ -171,8 +172,8 @@ public final class MixedArmSimulator
     /**
      * Integrates one control period. Real-time safe: allocates nothing.
      *
-     * @return {@link ArmSimulator#STEP_OK}, {@link ArmSimulator#STEP_SINGULAR} (A(q) not positive
-     *     definite; the state is that of the last good substep) or {@link ArmSimulator#STEP_NON_FINITE}.
+     * @return {@link ArmSimulator#STEP_OK}, {@link ArmSimulator#STEP_SINGULAR} (an articulated inertia
+     *     not positive; the state is that of the last good substep) or {@link ArmSimulator#STEP_NON_FINITE}.
      */
     public int step()
     {

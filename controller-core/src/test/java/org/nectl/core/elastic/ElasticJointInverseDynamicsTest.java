@@ -25,10 +25,58 @@ class ElasticJointInverseDynamicsTest
     @Test
     void recoversElasticAccelerationsAndDrivingTorquesOfForwardDynamicsOnRandomRobots()
     {
+        recoversForwardDynamics(true);
+    }
+
+    @Test
+    void recoversForwardDynamicsWithRigidJointsMotorsOnMovingLinks()
+    {
+        recoversForwardDynamics(false);
+    }
+
+    /**
+     * Given the rigid joints' and motors' accelerations, the three passes complete the motion that
+     * {@link MixedInverseDynamics} (ReNEAL) takes whole: its rigid-joint and motor torques, and its
+     * elastic joints' transmitted torques, which the springs must then be supplying.
+     */
+    @Test
+    void agreesWithReNealAtTheAccelerationsItCompletes()
+    {
         double worst = 0.0;
         for (long seed = 0; seed < ROBOTS; seed++)
         {
-            final ElasticRobotModel model = RandomElasticRobots.robot(seed, true);
+            final ElasticRobotModel model = RandomElasticRobots.robot(seed, false);
+            final MixedState s = new MixedState(new SplittableRandom(seed), model);
+            final int n = model.dof();
+            final int ne = model.elasticCount();
+            final double[] qdd = s.qdd.clone();
+            final double[] torque = new double[n];
+            final double[] motor = new double[ne];
+            assertTrue(new ElasticJointInverseDynamics(model).compute(s.q, s.theta, s.qd, s.thetad, qdd, s.thetadd, torque,
+                motor), "seed " + seed);
+            final double[] expectedTorque = new double[n];
+            final double[] expectedMotor = new double[ne];
+            new MixedInverseDynamics(model).compute(s.q, s.theta, s.qd, s.thetad, qdd, s.thetadd, expectedTorque,
+                expectedMotor);
+            for (int k = 0; k < n; k++)
+            {
+                worst = Math.max(worst, check(expectedTorque[k], torque[k], "seed " + seed + " joint torque[" + k + "]"));
+            }
+            for (int e = 0; e < ne; e++)
+            {
+                worst = Math.max(worst, check(expectedMotor[e], motor[e], "seed " + seed + " motor torque[" + e + "]"));
+            }
+        }
+        System.out.printf("Khalil-Gautier recursive vs ReNEAL, rigid joints' motors on any link, %d robots: worst %.2e%n",
+            ROBOTS, worst);
+    }
+
+    private static void recoversForwardDynamics(final boolean rigidMotorsOnBase)
+    {
+        double worst = 0.0;
+        for (long seed = 0; seed < ROBOTS; seed++)
+        {
+            final ElasticRobotModel model = RandomElasticRobots.robot(seed, rigidMotorsOnBase);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final MixedState s = new MixedState(rnd, model);
             final int n = model.dof();
@@ -70,8 +118,8 @@ class ElasticJointInverseDynamicsTest
                 worst = Math.max(worst, check(motorTorque[e], motorOut[e], "seed " + seed + " motor torque[" + e + "]"));
             }
         }
-        System.out.printf("Khalil-Gautier recursive vs inertia-matrix route, %d robots: worst relative error %.2e%n",
-            ROBOTS, worst);
+        System.out.printf("Khalil-Gautier recursive vs inertia-matrix route, %d robots, rigid motors on the base %b:"
+            + " worst relative error %.2e%n", ROBOTS, rigidMotorsOnBase, worst);
     }
 
     @Test

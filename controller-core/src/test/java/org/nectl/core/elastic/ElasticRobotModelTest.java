@@ -61,11 +61,29 @@ class ElasticRobotModelTest
     }
 
     @Test
-    void rejectsAnElasticJointWithoutAMotor()
+    void anElasticJointWithoutAMotorIsPassiveWithoutAMotorCoordinate()
+    {
+        final ElasticRobotModel model = ElasticRobotModel.builder(twoJoints(0.0))
+            .motor("shoulder", motor(-1, 2.0, 0.01))
+            .elasticity("elbow", new JointElasticity(100.0, 0.5, 0.25))
+            .build();
+        assertTrue(model.isPassive(1));
+        assertFalse(model.isElastic(1));
+        assertFalse(model.isPassive(0));
+        assertEquals(0, model.elasticCount());
+        assertEquals(1, model.passiveCount());
+        assertEquals(0.25, model.elasticity(1).restPosition());
+        assertEquals(100.0, model.withStiffnessScaled(10.0).elasticity(1).stiffness(), 0.0, "passive springs are kept");
+        assertTrue(model.rigidLimit().isPassive(1));
+    }
+
+    @Test
+    void rejectsARestPositionOnAJointWithAMotor()
     {
         final String message = failure(ElasticRobotModel.builder(twoJoints(0.0))
-            .elasticity("elbow", new JointElasticity(100.0, 0.0)));
-        assertTrue(message.contains("joint 'elbow'") && message.contains("needs a motor"), message);
+            .motor("elbow", motor(0, 1.0, 0.01)).elasticity("elbow", new JointElasticity(100.0, 0.0, 0.3)));
+        assertTrue(message.contains("joint 'elbow'") && message.contains("rest position 0.3 applies only to a passive joint"),
+            message);
     }
 
     @Test

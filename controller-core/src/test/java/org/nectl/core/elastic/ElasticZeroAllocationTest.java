@@ -1,6 +1,7 @@
 package org.nectl.core.elastic;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 
@@ -64,6 +65,43 @@ class ElasticZeroAllocationTest
         final double[] tauM = new double[baseMotors.elasticCount()];
         final double[] acc = new double[baseMotors.dof()];
         final double[] accM = new double[baseMotors.elasticCount()];
+        assertAllocatesNothing(() -> forward.compute(s.q, s.theta, s.qd, s.thetad, tau, tauM, acc, accM));
+    }
+
+    @Test
+    void recursiveMixedForwardDynamicsWithTiedRotorsAndPassiveJointsAllocatesNothingPerCall()
+    {
+        long seed = SEED;
+        while (new UnifiedBodies(RandomElasticRobots.withPassiveJoints(seed, false)).coupledRotors.length == 0)
+        {
+            seed++;
+        }
+        final ElasticRobotModel model = RandomElasticRobots.withPassiveJoints(seed, false);
+        assertTrue(model.passiveCount() > 0, "seed " + seed);
+        final RecursiveMixedForwardDynamics forward = new RecursiveMixedForwardDynamics(model);
+        final MixedState s = new MixedState(new SplittableRandom(seed), model);
+        final double[] tau = new double[model.dof()];
+        final double[] tauM = new double[model.elasticCount()];
+        final double[] acc = new double[model.dof()];
+        final double[] accM = new double[model.elasticCount()];
+        assertAllocatesNothing(() -> forward.compute(s.q, s.theta, s.qd, s.thetad, tau, tauM, acc, accM));
+    }
+
+    @Test
+    void recursiveMixedForwardDynamicsFoldingRotorsIntoTheirJointsAllocatesNothingPerCall()
+    {
+        long seed = SEED;
+        while (new UnifiedBodies(RandomElasticRobots.withMotorsNextToTheirJoints(seed)).coupledRotors.length == 0)
+        {
+            seed++;
+        }
+        final ElasticRobotModel model = RandomElasticRobots.withMotorsNextToTheirJoints(seed);
+        final RecursiveMixedForwardDynamics forward = new RecursiveMixedForwardDynamics(model);
+        final MixedState s = new MixedState(new SplittableRandom(seed), model);
+        final double[] tau = new double[model.dof()];
+        final double[] tauM = new double[model.elasticCount()];
+        final double[] acc = new double[model.dof()];
+        final double[] accM = new double[model.elasticCount()];
         assertAllocatesNothing(() -> forward.compute(s.q, s.theta, s.qd, s.thetad, tau, tauM, acc, accM));
     }
 

@@ -83,6 +83,133 @@ class MixedDynamicsConsistencyTest
     }
 
     @Test
+    void recursiveForwardDynamicsWithRigidJointsMotorsOnMovingLinksAgreesWithTheInertiaMatrixRoute()
+    {
+        double worst = 0.0;
+        int tied = 0;
+        int constrained = 0;
+        for (long seed = 0; seed < ROBOTS; seed++)
+        {
+            final ElasticRobotModel model = RandomElasticRobots.robot(seed, false);
+            final UnifiedBodies bodies = new UnifiedBodies(model);
+            tied += bodies.coupledRotors.length;
+            constrained += ElasticJointInverseDynamics.foldsEveryTiedRotor(bodies) ? 0 : 1;
+            final SplittableRandom rnd = new SplittableRandom(seed);
+            final MixedState s = new MixedState(rnd, model);
+            final double[] jointTorque = RandomRobots.vector(rnd, model.dof(), 10.0);
+            final double[] motorTorque = RandomRobots.vector(rnd, model.elasticCount(), 10.0);
+            final double[] wrench = RandomRobots.vector(rnd, 6, 3.0);
+            final int body = rnd.nextInt(model.links().bodyCount());
+            final MixedForwardDynamics cholesky = new MixedForwardDynamics(model);
+            final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(model);
+            cholesky.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
+            recursive.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
+            final double[] expectedQdd = new double[model.dof()];
+            final double[] expectedThetadd = new double[model.elasticCount()];
+            assertTrue(cholesky.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, expectedQdd,
+                expectedThetadd), "seed " + seed);
+            final double[] qdd = new double[model.dof()];
+            final double[] thetadd = new double[model.elasticCount()];
+            assertTrue(recursive.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, qdd, thetadd),
+                "seed " + seed);
+            worst = Math.max(worst, assertClose(expectedQdd, qdd, "seed " + seed + " link accelerations"));
+            worst = Math.max(worst, assertClose(expectedThetadd, thetadd, "seed " + seed + " motor accelerations"));
+        }
+        assertTrue(tied > ROBOTS / 2, "the robots must exercise tied rotors: " + tied);
+        assertTrue(constrained > ROBOTS / 10, "robots with a rotor further inboard (Lagrange multipliers): " + constrained);
+        System.out.printf("recursive vs inertia-matrix mixed forward dynamics, rigid joints' motors on any link, %d robots"
+            + " (%d tied rotors, %d robots through the multipliers): worst %.2e%n", ROBOTS, tied, constrained, worst);
+    }
+
+    @Test
+    void recursiveForwardDynamicsFoldingRotorsIntoTheirJointsAgreesWithTheInertiaMatrixRoute()
+    {
+        double worst = 0.0;
+        int folded = 0;
+        for (long seed = 0; seed < ROBOTS; seed++)
+        {
+            final ElasticRobotModel model = RandomElasticRobots.withMotorsNextToTheirJoints(seed);
+            final UnifiedBodies bodies = new UnifiedBodies(model);
+            assertTrue(ElasticJointInverseDynamics.foldsEveryTiedRotor(bodies), "seed " + seed);
+            folded += bodies.coupledRotors.length;
+            final SplittableRandom rnd = new SplittableRandom(seed);
+            final MixedState s = new MixedState(rnd, model);
+            final double[] jointTorque = RandomRobots.vector(rnd, model.dof(), 10.0);
+            final double[] motorTorque = RandomRobots.vector(rnd, model.elasticCount(), 10.0);
+            final double[] wrench = RandomRobots.vector(rnd, 6, 3.0);
+            final int body = rnd.nextInt(model.links().bodyCount());
+            final MixedForwardDynamics cholesky = new MixedForwardDynamics(model);
+            final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(model);
+            cholesky.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
+            recursive.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
+            final double[] expectedQdd = new double[model.dof()];
+            final double[] expectedThetadd = new double[model.elasticCount()];
+            assertTrue(cholesky.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, expectedQdd,
+                expectedThetadd), "seed " + seed);
+            final double[] qdd = new double[model.dof()];
+            final double[] thetadd = new double[model.elasticCount()];
+            assertTrue(recursive.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, qdd, thetadd),
+                "seed " + seed);
+            worst = Math.max(worst, assertClose(expectedQdd, qdd, "seed " + seed + " link accelerations"));
+            worst = Math.max(worst, assertClose(expectedThetadd, thetadd, "seed " + seed + " motor accelerations"));
+        }
+        assertTrue(folded > ROBOTS / 2, "the robots must exercise folded rotors: " + folded);
+        System.out.printf("recursive (rotors folded into their joints) vs inertia-matrix mixed forward dynamics, %d robots"
+            + " (%d folded rotors): worst %.2e%n", ROBOTS, folded, worst);
+    }
+
+    @Test
+    void aRigidJointsRotorWithoutAxialInertiaIsTheLimitOfASmallOne()
+    {
+        for (long seed = 0; seed < 50; seed++)
+        {
+            final ElasticRobotModel model = RandomElasticRobots.robot(seed, false);
+            final SplittableRandom rnd = new SplittableRandom(seed);
+            final MixedState s = new MixedState(rnd, model);
+            final double[] jointTorque = RandomRobots.vector(rnd, model.dof(), 10.0);
+            final double[] motorTorque = RandomRobots.vector(rnd, model.elasticCount(), 10.0);
+            final double[] expectedQdd = new double[model.dof()];
+            final double[] expectedThetadd = new double[model.elasticCount()];
+            new MixedForwardDynamics(withRigidRotorAxialInertia(model, 1e-12)).compute(s.q, s.theta, s.qd, s.thetad,
+                jointTorque, motorTorque, expectedQdd, expectedThetadd);
+            final ElasticRobotModel without = withRigidRotorAxialInertia(model, 0.0);
+            for (final boolean recursive : new boolean[] {false, true})
+            {
+                final double[] qdd = new double[model.dof()];
+                final double[] thetadd = new double[model.elasticCount()];
+                assertTrue(recursive
+                    ? new RecursiveMixedForwardDynamics(without).compute(s.q, s.theta, s.qd, s.thetad, jointTorque,
+                        motorTorque, qdd, thetadd)
+                    : new MixedForwardDynamics(without).compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque,
+                        qdd, thetadd), "seed " + seed);
+                // 1e-12 kg m^2 of axial inertia spinning at most ~10 rad/s moves accelerations by ~1e-10.
+                assertClose(expectedQdd, qdd, "seed " + seed + (recursive ? " recursive" : " Cholesky"));
+                assertClose(expectedThetadd, thetadd, "seed " + seed);
+            }
+        }
+    }
+
+    private static ElasticRobotModel withRigidRotorAxialInertia(final ElasticRobotModel model, final double axial)
+    {
+        final ElasticRobotModel.Builder b = ElasticRobotModel.builder(model.links());
+        for (int k = 0; k < model.dof(); k++)
+        {
+            final String joint = model.links().coordinateName(k);
+            if (model.hasMotor(k))
+            {
+                final Motor m = model.motor(k);
+                b.motor(joint, model.isElastic(k) ? m : new Motor(m.mountBody(), m.axis(), m.centre(), m.gearRatio(), axial,
+                    m.rotorMass(), m.transverseInertia(), m.coulombFriction(), m.viscousFriction()));
+            }
+            if (model.isElastic(k))
+            {
+                b.elasticity(joint, model.elasticity(k));
+            }
+        }
+        return b.build();
+    }
+
+    @Test
     void aRobotWithoutMotorsIsTheRigidRobotExactly()
     {
         for (long seed = 0; seed < 50; seed++)

@@ -61,6 +61,70 @@ public final class RandomElasticRobots
     }
 
     /**
+     * @param seed generator seed.
+     * @param rigidMotorsOnBase as for {@link #robot}.
+     * @return the robot of {@link #robot}(seed, rigidMotorsOnBase) with passive elastic joints (Khalil 2010, eqs.
+     *     69-70): every joint without a motor and one more drawn joint (its motor removed) get a
+     *     spring to a random rest position, random stiffness 20-500 and damping 0-2.
+     */
+    public static ElasticRobotModel withPassiveJoints(final long seed, final boolean rigidMotorsOnBase)
+    {
+        final ElasticRobotModel model = robot(seed, rigidMotorsOnBase);
+        final SplittableRandom rnd = new SplittableRandom(seed * 31 + 7);
+        final int forced = rnd.nextInt(model.dof());
+        final ElasticRobotModel.Builder b = ElasticRobotModel.builder(model.links());
+        for (int k = 0; k < model.dof(); k++)
+        {
+            final String joint = model.links().coordinateName(k);
+            if (model.hasMotor(k) && k != forced)
+            {
+                b.motor(joint, model.motor(k));
+                if (model.isElastic(k))
+                {
+                    b.elasticity(joint, model.elasticity(k));
+                }
+            }
+            else
+            {
+                b.elasticity(joint, new JointElasticity(rnd.nextDouble(20.0, 500.0), rnd.nextDouble(0.0, 2.0),
+                    rnd.nextDouble(-1.0, 1.0)));
+            }
+        }
+        return b.build();
+    }
+
+    /**
+     * @param seed generator seed.
+     * @return the robot of {@link #robot}(seed, false) with every rigid joint's motor moved to its
+     *     joint's link or that link's parent (drawn), the usual mounts of a gearmotor.
+     */
+    public static ElasticRobotModel withMotorsNextToTheirJoints(final long seed)
+    {
+        final ElasticRobotModel model = robot(seed, false);
+        final SplittableRandom rnd = new SplittableRandom(seed * 17 + 3);
+        final RobotModel links = model.links();
+        final ElasticRobotModel.Builder b = ElasticRobotModel.builder(links);
+        for (int k = 0; k < model.dof(); k++)
+        {
+            final String joint = links.coordinateName(k);
+            if (!model.hasMotor(k))
+            {
+                continue;
+            }
+            final Motor m = model.motor(k);
+            final int body = links.bodyOfCoordinate(k);
+            final int mount = model.isElastic(k) ? m.mountBody() : rnd.nextBoolean() ? body : links.parent(body);
+            b.motor(joint, new Motor(mount, m.axis(), m.centre(), m.gearRatio(), m.axialInertia(), m.rotorMass(),
+                m.transverseInertia(), m.coulombFriction(), m.viscousFriction()));
+            if (model.isElastic(k))
+            {
+                b.elasticity(joint, model.elasticity(k));
+            }
+        }
+        return b.build();
+    }
+
+    /**
      * @param rnd generator.
      * @param mount mount body, -1 for the base.
      * @return a motor with random axis, centre, gear ratio, rotor mass and inertia, friction.

@@ -26,7 +26,7 @@ public final class UndampedElasticRobots
 
     /**
      * @param model a mixed robot.
-     * @return the same robot with every damping set to 0.
+     * @return the same robot with every damping set to 0 (passive joints keep their rest positions).
      */
     public static ElasticRobotModel undamped(final ElasticRobotModel model)
     {
@@ -38,9 +38,10 @@ public final class UndampedElasticRobots
             {
                 b.motor(joint, model.motor(k));
             }
-            if (model.isElastic(k))
+            if (model.isElastic(k) || model.isPassive(k))
             {
-                b.elasticity(joint, new JointElasticity(model.elasticity(k).stiffness(), 0.0));
+                final JointElasticity e = model.elasticity(k);
+                b.elasticity(joint, new JointElasticity(e.stiffness(), 0.0, e.restPosition()));
             }
         }
         return b.build();

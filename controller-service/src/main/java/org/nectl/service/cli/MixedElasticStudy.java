@@ -3,6 +3,7 @@ package org.nectl.service.cli;
 import org.nectl.core.control.MixedInverseDynamicsController;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.elastic.ElasticRobotModel;
+import org.nectl.core.elastic.MotorReference;
 import org.nectl.core.elastic.RestingMotorPositions;
 import org.nectl.core.simulation.MixedArmSimulator;
 import org.nectl.core.simulation.MixedTrackingRun;
@@ -87,6 +88,28 @@ final class MixedElasticStudy
     static MixedTrackingRun.Result run(final ElasticRobotModel plant, final ElasticRobotModel controllerModel,
         final double[] endEffectorPoint, final boolean payload, final long periodNs, final Gains gains, final double durationS)
     {
+        return run(plant, controllerModel, endEffectorPoint, payload, periodNs, gains, durationS,
+            MotorReference.Form.ALONG_REFERENCE);
+    }
+
+    /**
+     * Runs the scenario with the given form of eq. 43, otherwise as
+     * {@link #run(ElasticRobotModel, ElasticRobotModel, double[], boolean, long, Gains, double)}.
+     *
+     * @param plant the simulated robot.
+     * @param controllerModel the controller's model of it (same joints and motors).
+     * @param endEffectorPoint the end effector in the last body's frame, m.
+     * @param payload true to apply {@link #PAYLOAD_FORCE_N} there.
+     * @param periodNs control period, ns.
+     * @param gains controller gains.
+     * @param durationS simulated time, s.
+     * @param form where the controller takes theta_d from.
+     * @return the measurements.
+     */
+    static MixedTrackingRun.Result run(final ElasticRobotModel plant, final ElasticRobotModel controllerModel,
+        final double[] endEffectorPoint, final boolean payload, final long periodNs, final Gains gains, final double durationS,
+        final MotorReference.Form form)
+    {
         final MixedArmSimulator simulator = new MixedArmSimulator(plant, periodNs, SUBSTEPS);
         if (payload)
         {
@@ -96,6 +119,7 @@ final class MixedElasticStudy
         simulator.reset(INITIAL_Q, RestingMotorPositions.compute(plant, INITIAL_Q, GRAVITY), new double[dof], new double[plant.elasticCount()]);
         final MixedInverseDynamicsController controller = new MixedInverseDynamicsController(controllerModel, gains.kpQ(),
             gains.kdQ(), gains.kpTheta(), gains.kdTheta(), new TorqueLimiter(controllerModel.links(), periodNs));
+        controller.motorReferenceForm(form);
         final long ticks = Math.round(durationS / (periodNs * 1e-9));
         return MixedTrackingRun.run(simulator, controller, MixedElasticStudy::sinusoid, periodNs, ticks,
             Math.round(SETTLE_S / (periodNs * 1e-9)));

@@ -8,13 +8,14 @@ import java.util.concurrent.Callable;
 import org.nectl.config.DescriptionException;
 import org.nectl.config.ElasticDescriptions;
 import org.nectl.core.elastic.ElasticRobotModel;
+import org.nectl.core.elastic.MotorReference;
 import org.nectl.core.simulation.MixedTrackingRun;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code nectl study mixed-elastic-3dof [--payload] [--json]}: the mixed rigid/elastic tracking study
+ * {@code nectl study mixed-elastic-3dof [--payload] [--json] [--motor-reference FORM]}: the mixed rigid/elastic tracking study
  * ({@link MixedElasticStudy}). Not real-time safe.
  */
 @Command(
@@ -24,7 +25,7 @@ import picocli.CommandLine.Option;
         "Simulates the 3-joint arm with joints 1-2 rigid and joint 3 elastic (K = 100 N m/rad) tracking",
         "q_d = 0.5 sin(0.5 pi t) on every joint for 10 s from q(0) = [0, 0, -0.4363] rad under the mixed",
         "inverse-dynamics controller, and prints per joint the RMS and largest tracking error (rad) and the",
-        "largest commanded torque rate (N m/s). Exit status: 2 bad description, 1 the run failed."
+        "largest commanded torque rate (N m/s). Exit status: 2 bad description or option, 1 the run failed."
     })
 final class MixedElasticStudyCommand implements Callable<Integer>
 {
@@ -38,6 +39,11 @@ final class MixedElasticStudyCommand implements Callable<Integer>
 
     @Option(names = "--payload", description = "Apply a 3 N downward force at the end effector (unknown to the controller).")
     private boolean payload;
+
+    @Option(names = "--motor-reference", paramLabel = "FORM", defaultValue = "along-reference",
+        description = "Motor reference theta_d of eq. 43: along-reference (default) or control-law (as printed:"
+            + " measured q and the load law's torque); see docs/CONTROL.md.")
+    private String motorReference;
 
     @Option(names = "--json", description = "Print {\"rms_rad\":[..],\"max_abs_rad\":[..],\"max_torque_rate\":[..]}.")
     private boolean json;
@@ -55,9 +61,30 @@ final class MixedElasticStudyCommand implements Callable<Integer>
             System.err.println("nectl study: " + e.getMessage());
             return 2;
         }
-        final MixedTrackingRun.Result result = MixedElasticStudy.run(model, endEffector, payload);
+        final MixedTrackingRun.Result result;
+        try
+        {
+            result = MixedElasticStudy.run(model, model, endEffector, payload, MixedElasticStudy.PERIOD_NS,
+                MixedElasticStudy.GAINS, MixedElasticStudy.DURATION_S, form(motorReference));
+        }
+        catch (final IllegalArgumentException e)
+        {
+            System.err.println("nectl study: " + e.getMessage());
+            return 2;
+        }
         System.out.println(json ? toJson(result) : toText(result));
         return result.failure() == 0 ? 0 : 1;
+    }
+
+    private static MotorReference.Form form(final String name)
+    {
+        return switch (name)
+        {
+            case "along-reference" -> MotorReference.Form.ALONG_REFERENCE;
+            case "control-law" -> MotorReference.Form.CONTROL_LAW;
+            default -> throw new IllegalArgumentException("--motor-reference must be along-reference or control-law, got '"
+                + name + "'");
+        };
     }
 
     static String toJson(final MixedTrackingRun.Result result)
