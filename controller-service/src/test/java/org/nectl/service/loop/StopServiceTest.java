@@ -21,6 +21,7 @@ import org.nectl.hw.SimulationMode;
 import org.nectl.service.planner.JointTrajectory;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
+import org.nectl.transport.sbe.EventCommand;
 
 /**
  * Stop categories and the operator reset on the whole service, in lockstep with the simulated
@@ -96,6 +97,11 @@ class StopServiceTest
             assertEquals(0.0, maxAbs(samples.get(estop).tauCommand()), "drives disabled, brakes engaged");
             assertEquals(Faults.EMERGENCY_STOP, loop.faults());
             assertEquals(Faults.EMERGENCY_STOP, samples.get(lastTracking + 1).faults(), "latched in telemetry from the first STOPPING tick");
+            // The events of a category 1 EStop in TRACKING (docs/PROTOCOL.md, "ControllerEvent"): through STOPPING to ESTOP.
+            assertEquals(List.of("STOP TRACKING -> STOPPING ESTOP", "FAULT TRACKING -> STOPPING ESTOP",
+                "MODE_TRANSITION TRACKING -> STOPPING ESTOP", "MODE_TRANSITION STOPPING -> ESTOP NONE"),
+                rig.telemetry.events.stream().filter(e -> e.command() == EventCommand.ESTOP || e.fromState() == ControllerState.STOPPING)
+                    .map(e -> e.kind() + " " + e.fromState() + " -> " + e.toState() + " " + e.command()).toList());
 
             assertTrue(rig.planner.reset().accepted(), "RESET acknowledged");
             rig.awaitApplied(4);
