@@ -241,8 +241,8 @@ final class MonitorCommand implements Callable<Integer>
         {
             out.print(view.render(sample, receivedCount) + events());
         }
-        out.printf(Locale.ROOT, "nectl monitor: %d samples and %d events received, %d skipped (other joint count or schema version, or invalid) "
-            + "on %s stream %d%s%s%n", receivedCount, eventCount, skippedCount, channel, streamId,
+        out.printf(Locale.ROOT, "nectl monitor: %d samples and %d events received, %d skipped (other joint count or schema version, "
+            + "or invalid) on %s stream %d%s%s%n", receivedCount, eventCount, skippedCount, channel, streamId,
             csvFile != null ? ", samples recorded to " + csvFile : "", eventsCsvFile != null ? ", events recorded to " + eventsCsvFile : "");
         out.flush();
         final AeronTransport.Loss loss = transport.loss();

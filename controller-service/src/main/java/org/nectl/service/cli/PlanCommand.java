@@ -40,8 +40,8 @@ import picocli.CommandLine.Spec;
  * {@code nectl plan}: a command-line planner over UDP (docs/PLANNING.md). In order: EStop (alone),
  * or ENABLE, then a trajectory (one segment, or streamed setpoints), then HOLD, then DISABLE;
  * prints every reply and, read from the controller's event stream, the control loop's outcome of
- * every acknowledged command (docs/PROTOCOL.md, "Two stages"); stops at the first command not
- * accepted by either. Not real-time safe.
+ * every acknowledged command (docs/PROTOCOL.md, "Two stages: gateway ack, then loop outcome");
+ * stops at the first command not accepted by either. Not real-time safe.
  */
 @Command(
     name = "plan",
@@ -220,15 +220,22 @@ final class PlanCommand implements Callable<Integer>
         final String directory = aeronDirectory != null ? aeronDirectory : CommonContext.getAeronDirectoryName();
         try
         {
-            return LoopEvents.connect(directory, eventsChannel, eventsStreamId, TimeUnit.MILLISECONDS.toNanos(outcomeTimeoutMs));
+            // An EStop goes out at once: the subscription sees its outcome without waiting for the publication first.
+            final long connectTimeoutNs = estop ? 0L : TimeUnit.MILLISECONDS.toNanos(outcomeTimeoutMs);
+            return LoopEvents.connect(directory, eventsChannel, eventsStreamId, connectTimeoutNs);
         }
         catch (final IllegalStateException e)
         {
-            out.println("loop outcome: unknown, " + e.getMessage() + " (give the service's --aeron-dir); only the gateway's acks are "
-                + "reported, and an ack does not mean the loop applied the command");
-            out.flush();
+            printOutcomeUnknown(out, e.getMessage());
             return null;
         }
+    }
+
+    private static void printOutcomeUnknown(final PrintWriter out, final String why)
+    {
+        out.println("loop outcome: unknown, " + why + " (give the service's --aeron-dir); only the gateway's acks are "
+            + "reported, and an ack does not mean the loop applied the command");
+        out.flush();
     }
 
     private PlannerKeys ownKey(final PlannerKeys keys)
@@ -343,6 +350,12 @@ final class PlanCommand implements Callable<Integer>
             return exitStatus(result);
         }
         final LoopOutcome outcome = loopEvents.await(command, TimeUnit.MILLISECONDS.toNanos(outcomeTimeoutMs));
+        if (outcome.verdict() == LoopOutcome.Verdict.NONE && !loopEvents.publisherSeen())
+        {
+            out.println();
+            printOutcomeUnknown(out, "no controller publishes on " + eventsChannel + " stream " + eventsStreamId);
+            return exitStatus(result);
+        }
         out.println("; loop: " + outcome.describe());
         out.flush();
         return exitStatus(outcome);

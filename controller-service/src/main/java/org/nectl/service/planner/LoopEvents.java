@@ -22,7 +22,8 @@ import org.nectl.transport.sbe.MessageHeaderDecoder;
 
 /**
  * The control loop's verdict on planner commands the gateway acknowledged, read from the
- * controller's ControllerEvent stream (docs/PROTOCOL.md, "Two stages: gateway ack, loop outcome").
+ * controller's ControllerEvent stream (docs/PROTOCOL.md, "Two stages: gateway ack, then loop
+ * outcome").
  *
  * <p>The loop applies commands in the order the gateway queued them and reports each it refuses as
  * COMMAND_REJECTED and each it accepts as one event naming the command: STOP for DISABLE, HOLD and
@@ -59,7 +60,9 @@ public final class LoopEvents implements AutoCloseable
      * @param aeronDirectory the media driver directory of the running service.
      * @param channel the Telemetry channel, e.g. {@code aeron:ipc}.
      * @param streamId the Telemetry stream id.
-     * @param connectTimeoutNs how long to wait for the service's publication.
+     * @param connectTimeoutNs how long to wait for the service's publication; 0 not to wait (an EStop
+     *     must not wait: events published once this returns are seen all the same, because the
+     *     driver links the subscription before it answers; see {@link #publisherSeen}).
      * @return the subscribed stream.
      * @throws IllegalStateException, with the reason as its message, when the stream cannot be reached.
      */
@@ -95,7 +98,7 @@ public final class LoopEvents implements AutoCloseable
         }
         transport.registerBufferUser(() -> events.closed);
         final long deadlineNs = System.nanoTime() + connectTimeoutNs;
-        while (!events.subscription.isConnected())
+        while (connectTimeoutNs > 0 && !events.subscription.isConnected())
         {
             if (System.nanoTime() - deadlineNs > 0 || transport.loss() != null)
             {
@@ -113,6 +116,12 @@ public final class LoopEvents implements AutoCloseable
             events.received.clear();
         }
         return events;
+    }
+
+    /** @return true once the service's publication has been seen, false if nothing publishes on the stream. */
+    public boolean publisherSeen()
+    {
+        return subscription.isConnected();
     }
 
     /**

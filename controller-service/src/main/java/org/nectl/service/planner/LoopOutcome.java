@@ -8,7 +8,7 @@ import org.nectl.transport.sbe.EventCommand;
 
 /**
  * What the control loop did with a command the gateway acknowledged (docs/PROTOCOL.md, "Two
- * stages: gateway ack, loop outcome"), as read by {@link LoopEvents}.
+ * stages: gateway ack, then loop outcome"), as read by {@link LoopEvents}.
  *
  * @param verdict accepted, refused, or no verdict in time.
  * @param event the ControllerEvent that gave the verdict; null for {@link Verdict#NONE}.

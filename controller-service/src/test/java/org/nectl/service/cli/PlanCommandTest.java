@@ -217,6 +217,20 @@ final class PlanCommandTest
         assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--enable", "--outcome-timeout-ms", "0"));
     }
 
+    /** An EStop does not wait for the event stream; with a media driver but no controller publishing, only its ack is known. */
+    @Test
+    void eStopWithoutAControllerOnTheEventStreamReportsTheAckOnly()
+    {
+        try (AeronTransport transport = AeronTransport.launch(AeronConfig.embeddedDefaults()))
+        {
+            assertEquals(0, plan("--aeron-dir", transport.aeronDirectory(), "--outcome-timeout-ms", "200", "--estop"), out + " " + err);
+        }
+        final String printed = out.toString();
+        assertTrue(printed.startsWith("estop: sequence ") && printed.contains(" accepted\nloop outcome: unknown, no controller publishes on "
+            + "aeron:ipc stream 1010"), printed);
+        assertEquals(1, rig.drain().events().size());
+    }
+
     @Test
     void badOptionsGiveExitStatus2()
     {

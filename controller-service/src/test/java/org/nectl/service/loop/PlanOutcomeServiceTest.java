@@ -65,14 +65,15 @@ class PlanOutcomeServiceTest
             assertOutcome(0, "enable: sequence \\d+ accepted; loop: applied, IDLE -> ENABLED", plan(rig, keyFile, "--enable"));
             assertOutcome(4, "enable: sequence \\d+ accepted; loop: refused in ENABLED, code 1 \\(not allowed in this state\\)",
                 plan(rig, keyFile, "--enable"));
-            assertOutcome(4, "hold: sequence \\d+ accepted; loop: refused in ENABLED, code 5 \\(control law needs a robot with elastic joints\\)",
-                plan(rig, keyFile, "--hold", "--controller", "mixed_elastic"));
+            assertOutcome(4, "hold: sequence \\d+ accepted; loop: refused in ENABLED, code 5 "
+                + "\\(control law needs a robot with elastic joints\\)", plan(rig, keyFile, "--hold", "--controller", "mixed_elastic"));
             final String start = DoubleStream.of(ServiceRig.READY).mapToObj(q -> String.format(Locale.ROOT, "%.17g", q))
                 .collect(Collectors.joining(","));
             assertOutcome(0, "trajectory of 51 waypoints, 1.0 s: sequence \\d+ accepted; loop: applied, ENABLED -> TRACKING\n"
                 + "trajectory of 51 waypoints, 1.0 s: sequence \\d+ accepted; loop: applied, TRACKING -> TRACKING\n"
                 + "repeat: 2 of 2 trajectories accepted",
-                plan(rig, keyFile, "--demo", "--start", start, "--amplitude", "0.05", "--duration", "1", "--repeat", "2", "--every", "0.05"));
+                plan(rig, keyFile, "--demo", "--start", start, "--amplitude", "0.05", "--duration", "1", "--repeat", "2",
+                    "--every", "0.05"));
             assertOutcome(0, "estop: sequence \\d+ accepted; loop: applied, TRACKING -> ESTOP", plan(rig, keyFile, "--estop"));
             assertOutcome(4, "enable: sequence \\d+ accepted; loop: refused in ESTOP, code 1 \\(not allowed in this state\\)",
                 plan(rig, keyFile, "--enable"));
