@@ -272,7 +272,9 @@ final class MonitorCommand implements Callable<Integer>
             onEvent(eventDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder));
             return;
         }
-        if (!Wire.isWholeMessage(headerDecoder, buffer, offset, length, TelemetryDecoder.TEMPLATE_ID, TelemetryDecoder.BLOCK_LENGTH))
+        // Any version from 1 on, its block long enough for the fields of its version.
+        if (!Wire.isWholeMessage(headerDecoder, buffer, offset, length, TelemetryDecoder.TEMPLATE_ID, TelemetryCsv.blockLength(1))
+            || headerDecoder.blockLength() < TelemetryCsv.blockLength(headerDecoder.version()))
         {
             skippedCount++;
             return;

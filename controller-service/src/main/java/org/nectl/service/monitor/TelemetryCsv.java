@@ -100,6 +100,25 @@ public final class TelemetryCsv
         out.flush();
     }
 
+    /**
+     * @param version a Telemetry schema version, 1 or later.
+     * @return the length of the root block of that version: the end of its last field, as the
+     *     decoder's fields give it (1235 bytes at version 1; every field the decoder knows from the
+     *     decoder's own version on).
+     */
+    public static int blockLength(final int version)
+    {
+        int end = 0;
+        for (final Field field : FIELDS)
+        {
+            if (field.sinceVersion <= version)
+            {
+                end = Math.max(end, field.offset + field.encodingLength);
+            }
+        }
+        return end;
+    }
+
     /** @return the RejectReason name of counter {@code r}, or "reserved_r" for counters without one. */
     static String reasonName(final int r)
     {
@@ -134,15 +153,17 @@ public final class TelemetryCsv
         try
         {
             final int offset = (int)TelemetryDecoder.class.getMethod(name + "EncodingOffset").invoke(null);
+            final int encodingLength = (int)TelemetryDecoder.class.getMethod(name + "EncodingLength").invoke(null);
             final int sinceVersion = (int)TelemetryDecoder.class.getMethod(name + "SinceVersion").invoke(null);
             final Method length = staticMethod(name + "Length");
             if (length != null)
             {
                 final Method accessor = TelemetryDecoder.class.getMethod(name, int.class);
-                return new Field(name, offset, sinceVersion, (int)length.invoke(null), accessor, unsigned64(name, accessor));
+                return new Field(name, offset, encodingLength, sinceVersion, (int)length.invoke(null), accessor,
+                    unsigned64(name, accessor));
             }
             final Method accessor = TelemetryDecoder.class.getMethod(name);
-            return new Field(name, offset, sinceVersion, 0, accessor, unsigned64(name, accessor));
+            return new Field(name, offset, encodingLength, sinceVersion, 0, accessor, unsigned64(name, accessor));
         }
         catch (final ReflectiveOperationException e)
         {
@@ -172,9 +193,12 @@ public final class TelemetryCsv
     /**
      * One field of the schema.
      *
+     * @param offset from the start of the root block, bytes.
+     * @param encodingLength bytes on the wire, all entries of an array.
      * @param length array length, 0 for a scalar.
      */
-    private record Field(String name, int offset, int sinceVersion, int length, Method accessor, boolean unsigned64)
+    private record Field(String name, int offset, int encodingLength, int sinceVersion, int length, Method accessor,
+        boolean unsigned64)
     {
     }
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import io.aeron.Publication;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +39,9 @@ import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
 import org.nectl.transport.sbe.EventCommand;
+import org.nectl.transport.sbe.MessageHeaderEncoder;
 import org.nectl.transport.sbe.RejectReason;
+import org.nectl.transport.sbe.TelemetryEncoder;
 
 import picocli.CommandLine;
 
@@ -152,6 +157,40 @@ final class MonitorCommandTest
             "1,5000,5,FAULT,TRACKING,FAULT,NONE,0," + (Faults.STATE_MISSING | Faults.EMERGENCY_STOP) + "," + Faults.STATE_MISSING + ",0",
             "2,6000,6,COMMAND_REJECTED,FAULT,FAULT,ENABLE,1," + Faults.STATE_MISSING + ",0,0"),
             Files.readAllLines(eventsCsv, StandardCharsets.UTF_8));
+    }
+
+    /** A version 1 Telemetry message (block 1235 bytes) is recorded with the fields of version 1, and only those. */
+    @Test
+    void versionOneTelemetryIsRecordedWithTheFieldsOfVersionOne() throws Exception
+    {
+        final Path csv = temp.resolve("v1.csv");
+        final StringWriter out = new StringWriter();
+        final CompletableFuture<Integer> monitor = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
+            .setOut(new PrintWriter(out))
+            .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--count", "1", "--csv", csv.toString(), "--quiet"));
+        awaitCondition(publisher::isConnected, "the monitor's subscription");
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH + TelemetryEncoder.BLOCK_LENGTH]);
+        final TelemetryEncoder encoder = new TelemetryEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder());
+        encoder.sequence(1L).tickCount(77L).state(ControllerState.HOLD).controller(ControllerKind.COMPUTED_TORQUE).jointCount((short)DOF)
+            .q(0, 0.25).q(1, -0.5).q(2, 1.5);
+        // What a version 1 sender writes: the first 1235 bytes of the block, header version 1.
+        buffer.putShort(0, (short)1235, ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(6, (short)1, ByteOrder.LITTLE_ENDIAN);
+        try (Publication v1 = transport.aeron().addPublication(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID))
+        {
+            awaitCondition(() -> v1.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + 1235) > 0, "the version 1 message sent");
+            assertEquals(0, monitor.get(30, TimeUnit.SECONDS), out.toString());
+        }
+
+        final List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+        assertEquals(2, lines.size(), lines.toString());
+        final List<String> header = List.of(lines.get(0).split(","));
+        assertEquals(10 + 16 + 4 * DOF + 3, header.size(), header.toString());
+        assertEquals(List.of("state", "controller", "jointCount"), header.subList(header.size() - 3, header.size()));
+        final String[] row = lines.get(1).split(",");
+        assertEquals("77", row[header.indexOf("tickCount")]);
+        assertEquals("HOLD", row[header.indexOf("state")]);
+        assertEquals("1.5", row[header.indexOf("q3")]);
     }
 
     /** Samples reach the CSV within the flush interval and events at once, while the monitor still runs. */
