@@ -41,6 +41,8 @@ import picocli.CommandLine;
 class PlanOutcomeServiceTest
 {
     private static final long PLANNER_ID = ServiceSettings.DEFAULT_PLANNER_ID;
+    /** Reply and outcome timeout of the planner, ms. */
+    private static final long TIMEOUT_MS = 10_000L;
 
     @TempDir
     Path temp;
@@ -48,7 +50,8 @@ class PlanOutcomeServiceTest
     /**
      * Lockstep with the simulator held after state 0 (no tick runs, so nothing but the commands
      * changes the state): ENABLE applied, a second ENABLE refused, a HOLD asking for a law the
-     * service cannot run refused (by the preparer, reported by the loop), two segments applied (the second
+     * service cannot run and a segment of a single waypoint refused (by the preparer, reported by the
+     * loop), two segments applied (the second
      * replacing the first in TRACKING), EStop applied, ENABLE in ESTOP refused, RESET and ENABLE applied.
      */
     @Test
@@ -69,6 +72,10 @@ class PlanOutcomeServiceTest
                 + "\\(control law needs a robot with elastic joints\\)", plan(rig, keyFile, "--hold", "--controller", "mixed_elastic"));
             final String start = DoubleStream.of(ServiceRig.READY).mapToObj(q -> String.format(Locale.ROOT, "%.17g", q))
                 .collect(Collectors.joining(","));
+            final Path single = temp.resolve("single.csv");
+            Files.writeString(single, "t,q1,q2,q3,q4,q5,q6,q7\n0," + start + "\n");
+            assertOutcome(4, "trajectory of 1 waypoints, 0.0 s: sequence \\d+ accepted; loop: refused in ENABLED, code 6 "
+                + "\\(segment refused when prepared: .*\\)", plan(rig, keyFile, "--file", single.toString()));
             assertOutcome(0, "trajectory of 51 waypoints, 1.0 s: sequence \\d+ accepted; loop: applied, ENABLED -> TRACKING\n"
                 + "trajectory of 51 waypoints, 1.0 s: sequence \\d+ accepted; loop: applied, TRACKING -> TRACKING\n"
                 + "repeat: 2 of 2 trajectories accepted",
@@ -142,7 +149,9 @@ class PlanOutcomeServiceTest
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
         final List<String> args = new ArrayList<>(List.of("plan", "--target", "127.0.0.1:" + rig.service.plannerAddress().getPort(),
-            "--key-file", keyFile.toString(), "--planner-id", "" + PLANNER_ID, "--aeron-dir", rig.service.aeronDirectory()));
+            "--key-file", keyFile.toString(), "--planner-id", "" + PLANNER_ID, "--aeron-dir", rig.service.aeronDirectory(),
+            // Waits long enough for an overloaded host; no outcome asserted here needs a timeout to pass.
+            "--timeout-ms", "" + TIMEOUT_MS, "--outcome-timeout-ms", "" + TIMEOUT_MS));
         args.addAll(List.of(options));
         final CommandLine command = NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
         final int status = command.execute(args.toArray(String[]::new));
