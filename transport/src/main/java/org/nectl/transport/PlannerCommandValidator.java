@@ -88,6 +88,7 @@ final class PlannerCommandValidator
         plannerId = 0;
         jointIndex = NO_JOINT;
         messageLength = length - AUTH_TRAILER_LENGTH;
+        readEchoedFields(length);
         if (length > maxDatagramLength)
         {
             return RejectReason.OVERSIZED.value();
@@ -96,8 +97,6 @@ final class PlannerCommandValidator
         {
             return RejectReason.TRUNCATED.value();
         }
-        header.wrap(buffer, 0);
-        templateId = header.templateId();
         final int headerResult = checkHeader();
         if (headerResult != ACCEPTED)
         {
@@ -107,9 +106,6 @@ final class PlannerCommandValidator
         {
             return RejectReason.TRUNCATED.value();
         }
-        plannerHeader.wrap(buffer, Wire.HEADER_LENGTH);
-        sequence = plannerHeader.sequence();
-        plannerId = plannerHeader.plannerId();
         final int authResult = authenticator.authenticate(buffer, messageLength, plannerId, sequence, plannerHeader.timestampNs());
         if (authResult != ACCEPTED)
         {
@@ -118,25 +114,46 @@ final class PlannerCommandValidator
         return checkBody();
     }
 
+    /**
+     * Reads the fields a reply echoes as far as the datagram holds them, whatever else is wrong with
+     * it: templateId from 8 bytes on; header.sequence and header.plannerId from 28 bytes on when
+     * templateId is a planner command's (each starts with the planner header).
+     */
+    private void readEchoedFields(final int length)
+    {
+        if (length < Wire.HEADER_LENGTH)
+        {
+            return;
+        }
+        header.wrap(buffer, 0);
+        templateId = header.templateId();
+        if (length >= Wire.HEADER_LENGTH + PlannerHeaderDecoder.ENCODED_LENGTH && blockLength(templateId) >= 0)
+        {
+            plannerHeader.wrap(buffer, Wire.HEADER_LENGTH);
+            sequence = plannerHeader.sequence();
+            plannerId = plannerHeader.plannerId();
+        }
+    }
+
     /** Forgets the segment in progress: its next chunk must be chunk 0 again. */
     void abortSegment()
     {
         segmentId = NO_SEGMENT;
     }
 
-    /** @return templateId of the last datagram, 0 if it was too short to have one. */
+    /** @return templateId of the last datagram, 0 if it was shorter than a message header. */
     int templateId()
     {
         return templateId;
     }
 
-    /** @return header.sequence of the last datagram, 0 if unreadable. */
+    /** @return header.sequence of the last datagram, 0 if unreadable (see {@link #readEchoedFields}). */
     long sequence()
     {
         return sequence;
     }
 
-    /** @return header.plannerId of the last datagram, 0 if unreadable. */
+    /** @return header.plannerId of the last datagram, 0 if unreadable (see {@link #readEchoedFields}). */
     long plannerId()
     {
         return plannerId;

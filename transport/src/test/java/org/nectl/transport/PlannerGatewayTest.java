@@ -222,6 +222,65 @@ final class PlannerGatewayTest
         assertEquals(1, gateway.commandQueue().drain(new RecordingHandler(), 100), "still accepts valid commands");
     }
 
+    /**
+     * A reject echoes what the datagram holds, whatever is wrong with it: templateId from 8 bytes on,
+     * header.sequence and header.plannerId from 28 bytes on under a planner command's templateId.
+     */
+    @Test
+    void headerLevelRejectsEchoTheFieldsTheDatagramHolds() throws IOException
+    {
+        final byte[] valid = datagrams.setpoint(21L, new double[DOF], new double[DOF]);
+        assertEcho(exchange(withShort(valid, 4, 2)), RejectReason.WRONG_SCHEMA_ID, StreamSetpointDecoder.TEMPLATE_ID, 21L);
+        assertEcho(exchange(withShort(valid, 6, Wire.SCHEMA_VERSION + 1)), RejectReason.WRONG_SCHEMA_VERSION,
+            StreamSetpointDecoder.TEMPLATE_ID, 21L);
+        assertEcho(exchange(withShort(valid, 0, 22)), RejectReason.BLOCK_LENGTH_MISMATCH, StreamSetpointDecoder.TEMPLATE_ID, 21L);
+        assertEcho(exchange(Arrays.copyOf(valid, PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH + 1)), RejectReason.OVERSIZED,
+            StreamSetpointDecoder.TEMPLATE_ID, 21L);
+        assertEcho(exchange(Arrays.copyOf(valid, Wire.HEADER_LENGTH + 20)), RejectReason.TRUNCATED, StreamSetpointDecoder.TEMPLATE_ID, 21L);
+
+        final Reply unknown = exchange(withShort(valid, 2, 99));
+        assertEcho(unknown, RejectReason.UNKNOWN_TEMPLATE, 99, 0L);
+        assertEquals(0L, unknown.plannerId, "no planner header under an unknown template");
+        final Reply headerOnly = exchange(Arrays.copyOf(valid, Wire.HEADER_LENGTH + 19));
+        assertEcho(headerOnly, RejectReason.TRUNCATED, StreamSetpointDecoder.TEMPLATE_ID, 0L);
+        assertEquals(0L, headerOnly.plannerId, "the planner header is cut");
+        final Reply noHeader = exchange(Arrays.copyOf(valid, Wire.HEADER_LENGTH - 1));
+        assertEcho(noHeader, RejectReason.TRUNCATED, 0, 0L);
+        assertEquals(0L, noHeader.plannerId);
+    }
+
+    /**
+     * A signed datagram cut short in transit: its last 32 bytes are no longer the trailer, so it fails
+     * authentication, unless it is too short to hold its root block and a trailer (TRUNCATED).
+     */
+    @Test
+    void signedDatagramTruncatedInTransitFailsAuthentication() throws IOException
+    {
+        final byte[] setpoint = datagrams.setpoint(31L, new double[DOF], new double[DOF]);
+        final int rootAndTrailer = Wire.HEADER_LENGTH + StreamSetpointDecoder.BLOCK_LENGTH + 32;
+        for (final int length : new int[] {setpoint.length - 1, setpoint.length - 10, setpoint.length - 32, rootAndTrailer})
+        {
+            final Reply reply = exchange(Arrays.copyOf(setpoint, length));
+            assertReject(reply, RejectReason.AUTHENTICATION_FAILED, "cut to " + length + " of " + setpoint.length + " bytes");
+            assertEquals(31L, reply.commandSequence);
+        }
+        assertReject(exchange(Arrays.copyOf(setpoint, rootAndTrailer - 1)), RejectReason.TRUNCATED);
+        final byte[] chunk = datagrams.segmentChunk(32L, 5L, 0, 1, DOF, new long[] {0L, 1_000_000L}, new double[] {0.0, 0.1});
+        assertReject(exchange(Arrays.copyOf(chunk, chunk.length - 24)), RejectReason.AUTHENTICATION_FAILED, "a segment chunk cut short");
+        assertEquals(0, gateway.commandQueue().drain(new RecordingHandler(), 100), "nothing forwarded");
+    }
+
+    private static void assertEcho(final Reply reply, final RejectReason reason, final int commandTemplateId, final long sequence)
+    {
+        assertReject(reply, reason);
+        assertEquals(commandTemplateId, reply.commandTemplateId, "echoed templateId, " + reason);
+        assertEquals(sequence, reply.commandSequence, "echoed sequence, " + reason);
+        if (sequence != 0L)
+        {
+            assertEquals(PlannerDatagrams.PLANNER_ID, reply.plannerId, "echoed plannerId, " + reason);
+        }
+    }
+
     @Test
     void fullQueueRejectsWithQueueFullUntilTheLoopDrains() throws IOException
     {

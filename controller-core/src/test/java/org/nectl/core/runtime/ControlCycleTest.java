@@ -41,6 +41,47 @@ class ControlCycleTest
         }
     }
 
+    /**
+     * A segment applied between two ticks runs on the controller clock from the last tick before it
+     * (docs/PROTOCOL.md, "How a segment becomes the reference"): the first tick after it samples the
+     * segment one period after its first waypoint, the tenth ten periods after; a first waypoint at
+     * t > 0 is not waited for. A slow move, so the reference clock keeps its rate 1.
+     */
+    @Test
+    void aSegmentsClockStartsAtTheLastTickBeforeItWasApplied()
+    {
+        final CycleHarness h = chain();
+        h.run(1);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(ControlLaw.COMPUTED_TORQUE));
+        h.run(50);
+        final int dof = h.model.dof();
+        final double[][] positions = new double[3][dof];
+        positions[1][0] = 0.05;
+        final TrajectorySampler segment = new TrajectorySampler(h.model, new JointWaypoints(new double[] {0.3, 2.3, 4.3}, positions));
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(segment));
+        final double[] expected = new double[dof];
+        final double[] oneTickLater = new double[dof];
+        final double[] scratch = new double[dof];
+        final double periodS = CycleHarness.PERIOD_NS * 1e-9;
+        for (int tick = 1; tick <= 1000; tick++)
+        {
+            h.step(true, 0L);
+            assertEquals(1.0, h.cycle.timeScaling().rate(), "tick " + tick);
+            if (tick == 1 || tick == 10 || tick == 1000)
+            {
+                segment.sample(0.3 + tick * periodS, expected, scratch, scratch, scratch, scratch);
+                for (int j = 0; j < dof; j++)
+                {
+                    assertEquals(expected[j], h.cycle.referenceQ()[j], 1e-12, "tick " + tick + " joint " + j);
+                }
+            }
+        }
+        // The check above tells the two clocks apart: a clock started at the first tick would be one period behind.
+        segment.sample(0.3 + 999 * periodS, oneTickLater, scratch, scratch, scratch, scratch);
+        assertTrue(Math.abs(h.cycle.referenceQ()[0] - oneTickLater[0]) > 1e-6,
+            "one period of the move at 1 s: " + (h.cycle.referenceQ()[0] - oneTickLater[0]) + " rad");
+    }
+
     @Test
     void missingStatesFaultAfterTheConfiguredNumberOfTicks()
     {

@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code nectl monitor}: subscribes to the service's Telemetry publication, shows a live text view
  * with the latest controller events and optionally records every sample and every event to CSV. Runs until SIGINT/SIGTERM, {@code --count} samples
- * or {@code --duration} seconds. Not real-time safe.
+ * or {@code --duration} seconds, or until its Aeron client loses the media driver. The sample CSV is
+ * flushed at least every {@value #FLUSH_INTERVAL_MS} ms, the event CSV as events arrive. Not real-time safe.
  */
 @Command(
     name = "monitor",
@@ -49,12 +50,17 @@ import picocli.CommandLine.Spec;
         "Shows the service's telemetry live: state, tick counters, misses, rejected datagrams by reason,",
         "per-joint position, tracking error and torque, and the latest controller events (transitions, faults,",
         "stops, refused commands); --csv records every sample, --events-csv every event.",
-        "Exit status: 0 done, 1 no media driver, 2 bad option, 3 --count not reached within --duration."
+        "Exit status: 0 done, 1 no media driver, 2 bad option, 3 --count not reached within --duration,",
+        "4 media driver lost (the CSVs hold everything received until then)."
     })
 final class MonitorCommand implements Callable<Integer>
 {
     /** Exit status when fewer than --count samples arrived within --duration. */
     static final int INCOMPLETE_EXIT_STATUS = 3;
+    /** Exit status when the Aeron client lost the media driver while monitoring. */
+    static final int DRIVER_LOST_EXIT_STATUS = 4;
+    /** Longest time a received sample stays in the sample CSV's buffer, ms. */
+    static final long FLUSH_INTERVAL_MS = 500L;
     private static final String CLEAR_SCREEN = "\033[H\033[2J";
     /** Controller events shown under the live view. */
     private static final int EVENTS_SHOWN = 10;
@@ -97,6 +103,11 @@ final class MonitorCommand implements Callable<Integer>
     @Option(names = "--quiet", description = "No live view; print only the summary.")
     private boolean quiet;
 
+    @Option(names = "--driver-timeout-ms", paramLabel = "MS", defaultValue = "" + AeronConfig.DEFAULT_DRIVER_TIMEOUT_MS,
+        description = "Aeron client driver timeout: a media driver silent for this long is lost and the monitor exits with status 4 "
+            + "(2000..60000); default ${DEFAULT-VALUE}.")
+    private long driverTimeoutMs;
+
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final TelemetryDecoder decoder = new TelemetryDecoder();
     private final ControllerEventDecoder eventDecoder = new ControllerEventDecoder();
@@ -110,6 +121,9 @@ final class MonitorCommand implements Callable<Integer>
     private long skippedCount;
     private final FragmentHandler handler = this::onFragment;
     private volatile boolean running = true;
+    private volatile boolean pollingStopped;
+    private boolean eventsToFlush;
+    private AeronTransport transport;
 
     @Override
     public Integer call()
@@ -121,10 +135,20 @@ final class MonitorCommand implements Callable<Integer>
             return 2;
         }
         final String directory = aeronDirectory != null ? aeronDirectory : CommonContext.getAeronDirectoryName();
-        final AeronTransport transport;
+        final AeronConfig config;
         try
         {
-            transport = AeronTransport.launch(AeronConfig.external(directory));
+            config = AeronConfig.external(directory).withDriverTimeoutMs(driverTimeoutMs);
+        }
+        catch (final IllegalArgumentException e)
+        {
+            err.println("nectl monitor: --driver-timeout-ms: " + e.getMessage());
+            return 2;
+        }
+        final AeronTransport launched;
+        try
+        {
+            launched = AeronTransport.launch(config);
         }
         catch (final RuntimeException e)
         {
@@ -133,8 +157,11 @@ final class MonitorCommand implements Callable<Integer>
         }
         final CountDownLatch stopped = new CountDownLatch(1);
         final Thread stopOnSignal = new Thread(() -> stopAndAwait(stopped), "nectl-monitor-stop");
+        transport = launched;
         Runtime.getRuntime().addShutdownHook(stopOnSignal);
-        try (transport; Subscription subscription = transport.aeron().addSubscription(channel, streamId))
+        // The client unmaps the subscription's buffers when it closes after a loss: not while this thread polls them.
+        launched.registerBufferUser(() -> pollingStopped);
+        try (launched; Subscription subscription = transport.aeron().addSubscription(channel, streamId))
         {
             return eventsCsvFile != null ? recordEventsTo(subscription) : recordSamplesOrWatch(subscription);
         }
@@ -145,6 +172,7 @@ final class MonitorCommand implements Callable<Integer>
         }
         finally
         {
+            pollingStopped = true;
             stopped.countDown();
             removeHook(stopOnSignal);
         }
@@ -174,7 +202,7 @@ final class MonitorCommand implements Callable<Integer>
         }
     }
 
-    private int watch(final Subscription subscription)
+    private int watch(final Subscription subscription) throws IOException
     {
         final PrintWriter out = spec.commandLine().getOut();
         final boolean terminal = System.console() != null;
@@ -183,11 +211,24 @@ final class MonitorCommand implements Callable<Integer>
         final long durationNs = Math.round(durationS * 1e9);
         final long intervalNs = TimeUnit.MILLISECONDS.toNanos(intervalMs);
         long nextViewNs = startNs;
+        final long flushIntervalNs = TimeUnit.MILLISECONDS.toNanos(FLUSH_INTERVAL_MS);
+        long nextFlushNs = startNs + flushIntervalNs;
         long shownCount = 0;
         long shownEvents = 0;
-        while (running && (count == 0 || receivedCount < count) && (durationNs == 0 || System.nanoTime() - startNs < durationNs))
+        while (running && (count == 0 || receivedCount < count) && (durationNs == 0 || System.nanoTime() - startNs < durationNs)
+            && transport.loss() == null)
         {
             idle.idle(subscription.poll(handler, 16));
+            if (eventsToFlush)
+            {
+                eventsCsv.flush();
+                eventsToFlush = false;
+            }
+            if (csv != null && System.nanoTime() - nextFlushNs >= 0)
+            {
+                csv.flush();
+                nextFlushNs = System.nanoTime() + flushIntervalNs;
+            }
             if (!quiet && sample != null && (receivedCount > shownCount || eventCount > shownEvents)
                 && System.nanoTime() - nextViewNs >= 0)
             {
@@ -198,14 +239,24 @@ final class MonitorCommand implements Callable<Integer>
                 nextViewNs = System.nanoTime() + intervalNs;
             }
         }
+        pollingStopped = true;
         if (!quiet && sample != null && (receivedCount > shownCount || eventCount > shownEvents))
         {
             out.print(view.render(sample, receivedCount) + events());
         }
-        out.printf(Locale.ROOT, "nectl monitor: %d samples and %d events received, %d skipped (other joint count or invalid) "
-            + "on %s stream %d%s%s%n", receivedCount, eventCount, skippedCount, channel, streamId,
+        out.printf(Locale.ROOT, "nectl monitor: %d samples and %d events received, %d skipped (other joint count or schema version, "
+            + "or invalid) on %s stream %d%s%s%n", receivedCount, eventCount, skippedCount, channel, streamId,
             csvFile != null ? ", samples recorded to " + csvFile : "", eventsCsvFile != null ? ", events recorded to " + eventsCsvFile : "");
         out.flush();
+        final AeronTransport.Loss loss = transport.loss();
+        if (loss != null)
+        {
+            final PrintWriter err = spec.commandLine().getErr();
+            err.println("nectl monitor: " + loss.describe() + "; stopped" + (csvFile != null || eventsCsvFile != null
+                ? ", the CSVs hold everything received until then" : ""));
+            err.flush();
+            return DRIVER_LOST_EXIT_STATUS;
+        }
         return count != 0 && receivedCount < count ? INCOMPLETE_EXIT_STATUS : 0;
     }
 
@@ -224,7 +275,9 @@ final class MonitorCommand implements Callable<Integer>
             onEvent(eventDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder));
             return;
         }
-        if (!Wire.isWholeMessage(headerDecoder, buffer, offset, length, TelemetryDecoder.TEMPLATE_ID, TelemetryDecoder.BLOCK_LENGTH))
+        // Any version from 1 on, its block long enough for the fields of its version.
+        if (!Wire.isWholeMessage(headerDecoder, buffer, offset, length, TelemetryDecoder.TEMPLATE_ID, TelemetryCsv.blockLength(1))
+            || headerDecoder.blockLength() < TelemetryCsv.blockLength(headerDecoder.version()))
         {
             skippedCount++;
             return;
@@ -240,18 +293,23 @@ final class MonitorCommand implements Callable<Integer>
             skippedCount++;
             return;
         }
-        receivedCount++;
         if (csv != null)
         {
             try
             {
-                csv.write(sample);
+                if (!csv.write(decoder))
+                {
+                    // Another schema version than the CSV's columns: recorded by neither the view nor the file.
+                    skippedCount++;
+                    return;
+                }
             }
             catch (final IOException e)
             {
                 throw new UncheckedIOException(e);
             }
         }
+        receivedCount++;
     }
 
     private void onEvent(final ControllerEventDecoder event)
@@ -267,6 +325,7 @@ final class MonitorCommand implements Callable<Integer>
             try
             {
                 eventsCsv.append(ControllerEventText.csvRow(event)).append('\n');
+                eventsToFlush = true;
             }
             catch (final IOException e)
             {
@@ -281,7 +340,7 @@ final class MonitorCommand implements Callable<Integer>
         {
             try
             {
-                csv.writeHeader(sample.jointCount());
+                csv.writeHeader(decoder);
             }
             catch (final IOException e)
             {

@@ -8,8 +8,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.aeron.CommonContext;
+import org.agrona.CloseHelper;
 import org.nectl.config.DescriptionException;
 import org.nectl.config.RobotDescriptions;
 import org.nectl.core.control.JointWaypoints;
@@ -18,11 +21,15 @@ import org.nectl.core.model.RobotModel;
 import org.nectl.service.planner.CommandResult;
 import org.nectl.service.planner.DemoMove;
 import org.nectl.service.planner.JointTrajectory;
+import org.nectl.service.planner.LoopEvents;
+import org.nectl.service.planner.LoopOutcome;
 import org.nectl.service.planner.PlannerClient;
 import org.nectl.service.planner.TrajectoryCsv;
 import org.nectl.transport.PlannerGatewayConfig;
 import org.nectl.transport.PlannerKeys;
+import org.nectl.transport.TelemetryConfig;
 import org.nectl.transport.sbe.ControllerKind;
+import org.nectl.transport.sbe.EventCommand;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,7 +39,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code nectl plan}: a command-line planner over UDP (docs/PLANNING.md). In order: EStop (alone),
  * or ENABLE, then a trajectory (one segment, or streamed setpoints), then HOLD, then DISABLE;
- * prints every reply and stops at the first command not accepted. Not real-time safe.
+ * prints every reply and, read from the controller's event stream, the control loop's outcome of
+ * every acknowledged command (docs/PROTOCOL.md, "Two stages: gateway ack, then loop outcome");
+ * stops at the first command not accepted by either. Not real-time safe.
  */
 @Command(
     name = "plan",
@@ -40,7 +49,10 @@ import picocli.CommandLine.Spec;
     description = {
         "Sends planner commands to a running service's UDP gateway and prints the replies.",
         "Order: --estop alone; else --enable, the trajectory (--file or --demo; --stream to stream it), --hold, --disable.",
-        "Exit status: 0 all accepted, 1 a command rejected, 2 bad option or file, 3 no reply from the gateway."
+        "Each acknowledged command then waits for the control loop's outcome on the controller's event stream",
+        "(--aeron-dir); without that stream only the gateway's ack is known, and the output says so.",
+        "Exit status: 0 all accepted, 1 a command rejected by the gateway, 2 bad option or file, 3 no reply from the gateway,",
+        "4 a command refused by the control loop, 5 no loop outcome within --outcome-timeout-ms."
     })
 final class PlanCommand implements Callable<Integer>
 {
@@ -54,9 +66,15 @@ final class PlanCommand implements Callable<Integer>
     static final double MAX_DURATION_S = 3_600.0;
     /** Most waypoints sent as one segment: a segment carries at most 65 535 chunks of one or more waypoints each. */
     static final int MAX_SEGMENT_WAYPOINTS = 65_535;
+    /** Exit status when the control loop refused a command the gateway had acknowledged. */
+    static final int LOOP_REFUSED_EXIT_STATUS = 4;
+    /** Exit status when the control loop's outcome did not arrive in time. */
+    static final int NO_LOOP_OUTCOME_EXIT_STATUS = 5;
 
     @Spec
     private CommandSpec spec;
+
+    private LoopEvents loopEvents;
 
     @Option(names = "--target", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:" + PlannerGatewayConfig.DEFAULT_PORT,
         description = "Planner gateway address; default ${DEFAULT-VALUE}.")
@@ -73,6 +91,27 @@ final class PlanCommand implements Callable<Integer>
     @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "1000",
         description = "How long each command waits for its reply; default ${DEFAULT-VALUE}.")
     private long timeoutMs;
+
+    @Option(names = "--aeron-dir", paramLabel = "DIR",
+        description = "Media driver directory of the running service, to read the loop's outcome of each command from its event "
+            + "stream; default Aeron's (-Daeron.dir, else /dev/shm/aeron-USER).")
+    private String aeronDirectory;
+
+    @Option(names = "--events-channel", paramLabel = "CHANNEL", defaultValue = TelemetryConfig.IPC_CHANNEL,
+        description = "Channel of the controller's event stream (its Telemetry publication); default ${DEFAULT-VALUE}.")
+    private String eventsChannel;
+
+    @Option(names = "--events-stream", paramLabel = "ID", defaultValue = "" + TelemetryConfig.STREAM_ID,
+        description = "Stream id of the controller's event stream; default ${DEFAULT-VALUE}.")
+    private int eventsStreamId;
+
+    @Option(names = "--outcome-timeout-ms", paramLabel = "MS", defaultValue = "1000",
+        description = "How long each acknowledged command waits for the loop's outcome (and for the event stream at start); "
+            + "a stream waits this long for the loop to leave TRACKING, so it must exceed command_timeout_ms; default ${DEFAULT-VALUE}.")
+    private long outcomeTimeoutMs;
+
+    @Option(names = "--ack-only", description = "Do not read the loop's outcome: report the gateway's acks only.")
+    private boolean ackOnly;
 
     @Option(names = "--controller", paramLabel = "NAME", defaultValue = "unchanged",
         description = "Control law for --enable/--hold/--disable: computed_torque, pd_gravity, mixed_elastic, unchanged; "
@@ -168,11 +207,40 @@ final class PlanCommand implements Callable<Integer>
             err.println("nectl plan: " + e.getMessage());
             return USAGE_EXIT_STATUS;
         }
+        loopEvents = ackOnly ? null : connectLoopEvents(out);
         try (PlannerClient client = new PlannerClient(gateway, plannerId, keys, Duration.ofMillis(timeoutMs),
             PlannerGatewayConfig.DEFAULT_MAX_DATAGRAM_LENGTH))
         {
             return send(client, kind, trajectory, curve, out);
         }
+        finally
+        {
+            CloseHelper.quietClose(loopEvents);
+        }
+    }
+
+    /** Subscribes to the controller's events before the first command, or says why only the gateway's acks will be known. */
+    private LoopEvents connectLoopEvents(final PrintWriter out)
+    {
+        final String directory = aeronDirectory != null ? aeronDirectory : CommonContext.getAeronDirectoryName();
+        try
+        {
+            // An EStop goes out at once: the subscription sees its outcome without waiting for the publication first.
+            final long connectTimeoutNs = estop ? 0L : TimeUnit.MILLISECONDS.toNanos(outcomeTimeoutMs);
+            return LoopEvents.connect(directory, eventsChannel, eventsStreamId, connectTimeoutNs);
+        }
+        catch (final IllegalStateException e)
+        {
+            printOutcomeUnknown(out, e.getMessage());
+            return null;
+        }
+    }
+
+    private static void printOutcomeUnknown(final PrintWriter out, final String why)
+    {
+        out.println("loop outcome: unknown, " + why + " (give the service's --aeron-dir); only the gateway's acks are "
+            + "reported, and an ack does not mean the loop applied the command");
+        out.flush();
     }
 
     private PlannerKeys ownKey(final PlannerKeys keys)
@@ -190,12 +258,12 @@ final class PlanCommand implements Callable<Integer>
     {
         if (estop)
         {
-            return report(out, "estop", client.eStop());
+            return report(out, "estop", client.eStop(), EventCommand.ESTOP);
         }
-        int status = reset ? report(out, "reset", client.reset()) : 0;
+        int status = reset ? report(out, "reset", client.reset(), EventCommand.RESET) : 0;
         if (status == 0 && enable)
         {
-            status = report(out, "enable", client.enable(kind));
+            status = report(out, "enable", client.enable(kind), EventCommand.ENABLE);
         }
         if (status == 0 && trajectory != null)
         {
@@ -208,7 +276,7 @@ final class PlanCommand implements Callable<Integer>
                 status = streamRateHz != null
                     ? stream(client, curve, trajectory.jointCount(), trajectory.durationS(), out)
                     : report(out, "trajectory of " + trajectory.waypointCount() + " waypoints, " + trajectory.durationS() + " s",
-                        client.sendTrajectory(trajectory));
+                        client.sendTrajectory(trajectory), EventCommand.TRAJECTORY);
                 sent++;
             }
             if (repeat > 1)
@@ -218,11 +286,11 @@ final class PlanCommand implements Callable<Integer>
         }
         if (status == 0 && hold)
         {
-            status = report(out, "hold", client.hold(kind));
+            status = report(out, "hold", client.hold(kind), EventCommand.HOLD);
         }
         if (status == 0 && disable)
         {
-            status = report(out, "disable", client.disable(kind));
+            status = report(out, "disable", client.disable(kind), EventCommand.DISABLE);
         }
         out.flush();
         return status;
@@ -249,9 +317,22 @@ final class PlanCommand implements Callable<Integer>
                 out.printf(Locale.ROOT, "stream: setpoint %d of %d: %s%n", i + 1, count, result.describe());
                 return exitStatus(result);
             }
+            final LoopOutcome refusal = loopEvents != null ? loopEvents.setpointRefusal() : null;
+            if (refusal != null)
+            {
+                out.printf(Locale.ROOT, "stream: after setpoint %d of %d: loop: a setpoint %s%n", i + 1, count, refusal.describe());
+                return LOOP_REFUSED_EXIT_STATUS;
+            }
         }
-        out.printf(Locale.ROOT, "stream: %d setpoints at %.1f Hz over %.3f s accepted%n", count, streamRateHz, durationS);
-        return 0;
+        out.printf(Locale.ROOT, "stream: %d setpoints at %.1f Hz over %.3f s accepted", count, streamRateHz, durationS);
+        if (loopEvents == null)
+        {
+            out.println();
+            return 0;
+        }
+        final LoopOutcome outcome = loopEvents.awaitStreamEnd(TimeUnit.MILLISECONDS.toNanos(outcomeTimeoutMs));
+        out.println("; loop: " + outcome.describe());
+        return exitStatus(outcome);
     }
 
     /** Waits until the monotonic clock reaches dueNs. */
@@ -263,11 +344,36 @@ final class PlanCommand implements Callable<Integer>
         }
     }
 
-    private static int report(final PrintWriter out, final String what, final CommandResult result)
+    /** Prints the gateway's reply and, once acknowledged, the loop's outcome; returns the exit status so far. */
+    private int report(final PrintWriter out, final String what, final CommandResult result, final EventCommand command)
     {
-        out.println(what + ": " + result.describe());
+        out.print(what + ": " + result.describe());
+        if (!result.accepted() || loopEvents == null)
+        {
+            out.println();
+            out.flush();
+            return exitStatus(result);
+        }
+        final LoopOutcome outcome = loopEvents.await(command, TimeUnit.MILLISECONDS.toNanos(outcomeTimeoutMs));
+        if (outcome.verdict() == LoopOutcome.Verdict.NONE && !loopEvents.publisherSeen())
+        {
+            out.println();
+            printOutcomeUnknown(out, "no controller publishes on " + eventsChannel + " stream " + eventsStreamId);
+            return exitStatus(result);
+        }
+        out.println("; loop: " + outcome.describe());
         out.flush();
-        return exitStatus(result);
+        return exitStatus(outcome);
+    }
+
+    private static int exitStatus(final LoopOutcome outcome)
+    {
+        return switch (outcome.verdict())
+        {
+            case ACCEPTED -> 0;
+            case REFUSED -> LOOP_REFUSED_EXIT_STATUS;
+            case NONE -> NO_LOOP_OUTCOME_EXIT_STATUS;
+        };
     }
 
     private static int exitStatus(final CommandResult result)
@@ -317,6 +423,10 @@ final class PlanCommand implements Callable<Integer>
         if (timeoutMs <= 0)
         {
             throw new IllegalArgumentException("--timeout-ms must be > 0, got " + timeoutMs);
+        }
+        if (outcomeTimeoutMs <= 0 || outcomeTimeoutMs > 600_000)
+        {
+            throw new IllegalArgumentException("--outcome-timeout-ms must be in 1..600000, got " + outcomeTimeoutMs);
         }
     }
 

@@ -7,12 +7,14 @@ import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.transport.PlannerCommandHandler;
 import org.nectl.transport.PlannerCommandQueue;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.EStopDecoder;
 import org.nectl.transport.sbe.ModeRequestDecoder;
+import org.nectl.transport.sbe.ModeRequestKind;
 import org.nectl.transport.sbe.StreamSetpointDecoder;
 import org.nectl.transport.sbe.TrajectorySegmentDecoder;
 
@@ -118,6 +120,7 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
         catch (final IllegalArgumentException e)
         {
             reject(e.getMessage());
+            offer(PreparedCommand.refused(PreparedCommand.Kind.TRAJECTORY, PreparedCommand.REFUSED_WHEN_PREPARED));
         }
     }
 
@@ -143,30 +146,37 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
     @Override
     public void onModeRequest(final ModeRequestDecoder request)
     {
-        if (request.controller() == ControllerKind.MIXED_ELASTIC && !elastic)
+        final PreparedCommand.Kind kind = kind(request.request());
+        if (kind == null)
         {
-            // Prepare phase of a controller switch: a law this service cannot run never reaches the loop.
-            reject("control law MIXED_ELASTIC needs a robot with elastic joints; " + model.name() + " has none");
+            reject("unknown mode request " + request.request());
             return;
         }
-        final ControlLaw law = law(request.controller());
-        switch (request.request())
+        if (request.controller() == ControllerKind.MIXED_ELASTIC && !elastic)
+        {
+            // Prepare phase of a controller switch: a law this service cannot run never reaches the
+            // loop, which only reports the refusal.
+            reject("control law MIXED_ELASTIC needs a robot with elastic joints; " + model.name() + " has none");
+            offer(PreparedCommand.refused(kind, ControlCycle.REJECTED_LAW));
+            return;
+        }
+        offer(PreparedCommand.mode(kind, law(request.controller())));
+    }
+
+    private static PreparedCommand.Kind kind(final ModeRequestKind request)
+    {
+        switch (request)
         {
             case ENABLE:
-                offer(PreparedCommand.mode(PreparedCommand.Kind.ENABLE, law));
-                break;
+                return PreparedCommand.Kind.ENABLE;
             case DISABLE:
-                offer(PreparedCommand.mode(PreparedCommand.Kind.DISABLE, law));
-                break;
+                return PreparedCommand.Kind.DISABLE;
             case HOLD:
-                offer(PreparedCommand.mode(PreparedCommand.Kind.HOLD, law));
-                break;
+                return PreparedCommand.Kind.HOLD;
             case RESET:
-                offer(PreparedCommand.mode(PreparedCommand.Kind.RESET, law));
-                break;
+                return PreparedCommand.Kind.RESET;
             default:
-                reject("unknown mode request " + request.request());
-                break;
+                return null;
         }
     }
 

@@ -26,7 +26,8 @@ import org.nectl.transport.sbe.EventCommand;
  * The control-loop thread: busy-spins, and once per period (realtime) or per new JointState
  * (lockstep) takes the newest state, applies prepared planner commands, runs one
  * {@link ControlCycle} tick, publishes the MotorCommand by tryClaim and hands a telemetry sample
- * to the telemetry ring. Every mode transition, newly latched fault, accepted stop request, reset
+ * to the telemetry ring. Every mode transition (an accepted segment counts as one, TRACKING to
+ * TRACKING when it replaces a running one), newly latched fault, accepted stop request, reset
  * and refused command goes, undecimated, to the controller-event ring with its controller time.
  * Overruns (compute longer than the period) and deadline misses (a tick starting more than half a
  * period late) are counted and published; tick compute time goes into an HdrHistogram.
@@ -252,7 +253,7 @@ public final class ControlLoop implements Runnable
         {
             appliedCommands++;
             final ControllerState before = STATE_OF_MODE[cycle.mode().ordinal()];
-            final int result = apply(next);
+            final int result = next.refusal != ControlCycle.ACCEPTED ? next.refusal : apply(next);
             final EventCommand command = EVENT_COMMAND[next.kind.ordinal()];
             if (result != ControlCycle.ACCEPTED)
             {
@@ -266,6 +267,11 @@ public final class ControlLoop implements Runnable
             else if (command == EventCommand.RESET)
             {
                 event(timeNs, ControllerEventKind.RESET, before, 0, command, 0);
+            }
+            else if (command == EventCommand.TRAJECTORY && cycle.mode() == reportedMode)
+            {
+                // A segment replacing a running one leaves the mode TRACKING, yet a planner must see that it was taken.
+                event(timeNs, ControllerEventKind.MODE_TRANSITION, before, 0, command, 0);
             }
             reportChanges(timeNs, command);
         }

@@ -9,6 +9,12 @@ import org.nectl.core.runtime.ControlLaw;
  */
 final class PreparedCommand
 {
+    /**
+     * ControllerEvent rejectCode of a segment that could not be prepared (e.g. its interpolant
+     * leaves the position or velocity limits between waypoints); codes 1..5 are the loop's own.
+     */
+    static final int REFUSED_WHEN_PREPARED = 6;
+
     /** What the command asks for. */
     enum Kind
     {
@@ -28,11 +34,21 @@ final class PreparedCommand
     final double[] qd;
     final double[] qdd;
     final double[] qddd;
+    /** 0, or the code of a refusal already decided when the command was prepared: the loop only reports it. */
+    final int refusal;
 
     private PreparedCommand(
         final Kind kind, final ControlLaw law, final TrajectorySampler trajectory,
         final double[] q, final double[] qd, final double[] qdd, final double[] qddd)
     {
+        this(kind, law, trajectory, q, qd, qdd, qddd, 0);
+    }
+
+    private PreparedCommand(
+        final Kind kind, final ControlLaw law, final TrajectorySampler trajectory,
+        final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final int refusal)
+    {
+        this.refusal = refusal;
         this.kind = kind;
         this.law = law;
         this.trajectory = trajectory;
@@ -50,6 +66,12 @@ final class PreparedCommand
     static PreparedCommand trajectory(final TrajectorySampler trajectory)
     {
         return new PreparedCommand(Kind.TRAJECTORY, null, trajectory, null, null, null, null);
+    }
+
+    /** A command refused while prepared, passed on so that the loop reports the refusal as a ControllerEvent. */
+    static PreparedCommand refused(final Kind kind, final int code)
+    {
+        return new PreparedCommand(kind, null, null, null, null, null, null, code);
     }
 
     static PreparedCommand setpoint(final double[] q, final double[] qd, final double[] qdd, final double[] qddd)

@@ -12,15 +12,25 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.agrona.concurrent.AgentRunner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nectl.service.planner.DemoMove;
 import org.nectl.service.planner.GatewayRig;
+import org.nectl.transport.AeronConfig;
+import org.nectl.transport.AeronTransport;
+import org.nectl.transport.ControllerEventQueue;
+import org.nectl.transport.IdleStrategyKind;
 import org.nectl.transport.PlannerKeys;
+import org.nectl.transport.TelemetryConfig;
+import org.nectl.transport.TelemetryPublisher;
+import org.nectl.transport.TelemetryQueue;
 
 import picocli.CommandLine;
 
@@ -63,6 +73,8 @@ final class PlanCommandTest
         final String printed = out.toString();
         assertTrue(printed.contains("enable: sequence ") && printed.contains("trajectory of 51 waypoints, 1.0 s: sequence ")
             && printed.contains("disable: sequence "), printed);
+        assertTrue(printed.startsWith("loop outcome: unknown, no media driver at " + temp.resolve("no-driver")), printed);
+        assertTrue(printed.contains("only the gateway's acks are reported"), printed);
         assertEquals(4, printed.split(" accepted").length - 1, printed);
     }
 
@@ -185,6 +197,43 @@ final class PlanCommandTest
         assertTrue(out.toString().contains("enable: sequence ") && out.toString().contains(" timed out: no reply"), out.toString());
     }
 
+    /** An event stream on which no control loop answers: the ack alone is not success. */
+    @Test
+    void acknowledgedCommandWithoutLoopOutcomeGivesExitStatus5()
+    {
+        final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();
+        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 64 * 1024);
+        try (AeronTransport transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
+            AgentRunner publisher = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null,
+                new TelemetryPublisher(transport.aeron(), config, new TelemetryQueue(config),
+                    new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES))))
+        {
+            AgentRunner.startOnThread(publisher);
+            // Long enough for the subscription to see the publication on an overloaded host.
+            final int status = plan("--aeron-dir", transport.aeronDirectory(), "--outcome-timeout-ms", "3000", "--enable", "--disable");
+
+            assertEquals(PlanCommand.NO_LOOP_OUTCOME_EXIT_STATUS, status, out + " " + err);
+            assertTrue(out.toString().contains(" accepted; loop: no outcome within 3000 ms"), out.toString());
+            assertEquals(1, rig.drain().events().size(), "stopped after the enable");
+        }
+        assertEquals(List.of(), agentErrors);
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--enable", "--outcome-timeout-ms", "0"));
+    }
+
+    /** An EStop does not wait for the event stream; with a media driver but no controller publishing, only its ack is known. */
+    @Test
+    void eStopWithoutAControllerOnTheEventStreamReportsTheAckOnly()
+    {
+        try (AeronTransport transport = AeronTransport.launch(AeronConfig.embeddedDefaults()))
+        {
+            assertEquals(0, plan("--aeron-dir", transport.aeronDirectory(), "--outcome-timeout-ms", "200", "--estop"), out + " " + err);
+        }
+        final String printed = out.toString();
+        assertTrue(printed.startsWith("estop: sequence ") && printed.contains(" accepted\nloop outcome: unknown, no controller publishes on "
+            + "aeron:ipc stream 1010"), printed);
+        assertEquals(1, rig.drain().events().size());
+    }
+
     @Test
     void badOptionsGiveExitStatus2()
     {
@@ -236,14 +285,15 @@ final class PlanCommandTest
     private int plan(final String... options)
     {
         final CommandLine command = NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
-        final String[] args = new String[options.length + 5];
-        args[0] = "plan";
-        args[1] = "--target";
-        args[2] = "127.0.0.1:" + rig.address().getPort();
-        args[3] = "--key-file";
-        args[4] = developmentKeys.toString();
-        System.arraycopy(options, 0, args, 5, options.length);
-        final int status = command.execute(args);
+        final List<String> args = new ArrayList<>(List.of("plan", "--target", "127.0.0.1:" + rig.address().getPort(), "--key-file",
+            developmentKeys.toString()));
+        if (!List.of(options).contains("--aeron-dir"))
+        {
+            // A gateway without a control loop: no event stream, so only the gateway's acks are known.
+            args.addAll(List.of("--aeron-dir", temp.resolve("no-driver").toString()));
+        }
+        args.addAll(List.of(options));
+        final int status = command.execute(args.toArray(String[]::new));
         command.getOut().flush();
         command.getErr().flush();
         return status;

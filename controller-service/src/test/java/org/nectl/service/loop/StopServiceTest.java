@@ -21,6 +21,7 @@ import org.nectl.hw.SimulationMode;
 import org.nectl.service.planner.JointTrajectory;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
+import org.nectl.transport.sbe.EventCommand;
 
 /**
  * Stop categories and the operator reset on the whole service, in lockstep with the simulated
@@ -96,6 +97,11 @@ class StopServiceTest
             assertEquals(0.0, maxAbs(samples.get(estop).tauCommand()), "drives disabled, brakes engaged");
             assertEquals(Faults.EMERGENCY_STOP, loop.faults());
             assertEquals(Faults.EMERGENCY_STOP, samples.get(lastTracking + 1).faults(), "latched in telemetry from the first STOPPING tick");
+            // The events of a category 1 EStop in TRACKING (docs/PROTOCOL.md, "ControllerEvent"): through STOPPING to ESTOP.
+            assertEquals(List.of("STOP TRACKING -> STOPPING ESTOP", "FAULT TRACKING -> STOPPING ESTOP",
+                "MODE_TRANSITION TRACKING -> STOPPING ESTOP", "MODE_TRANSITION STOPPING -> ESTOP NONE"),
+                rig.telemetry.events.stream().filter(e -> e.command() == EventCommand.ESTOP || e.fromState() == ControllerState.STOPPING)
+                    .map(e -> e.kind() + " " + e.fromState() + " -> " + e.toState() + " " + e.command()).toList());
 
             assertTrue(rig.planner.reset().accepted(), "RESET acknowledged");
             rig.awaitApplied(4);
@@ -108,7 +114,8 @@ class StopServiceTest
      * The Panda's encoder on joint 3 jumps by 0.1 rad at 0.5 s: FAULT (state jump, category 0) in
      * the tick of the first corrupted JointState; a RESET datagram takes the service to IDLE, an
      * ENABLE to ENABLED, and the arm is held again with no further fault. A RESET while ENABLED is
-     * refused by the loop; a HOLD asking for MIXED_ELASTIC is refused when prepared, off the loop.
+     * refused by the loop; a HOLD asking for MIXED_ELASTIC is refused when prepared, off the loop, and
+     * the loop only reports that refusal.
      */
     @Test
     void aResetDatagramLeavesFaultAndTheArmCanBeEnabledAgain()
@@ -148,7 +155,9 @@ class StopServiceTest
             assertTrue(rig.planner.hold(ControllerKind.MIXED_ELASTIC).accepted(), "valid datagram");
             ServiceRig.await(() -> rig.service.trajectoryRejectCount() == 1, "the preparer refusing MIXED_ELASTIC");
             assertTrue(rig.service.lastTrajectoryRejection().contains("MIXED_ELASTIC"), rig.service.lastTrajectoryRejection());
-            assertEquals(4, loop.appliedCommandCount(), "a law the service cannot run never reaches the loop");
+            rig.awaitApplied(5);
+            assertEquals(2, loop.rejectedCommandCount(), "the loop reports the preparer's refusal, a COMMAND_REJECTED event");
+            assertEquals(ControllerMode.ENABLED, loop.mode(), "a law the service cannot run never reaches the cycle");
             rig.stepTo(1200, arm, adapter);
             assertEquals(ControllerMode.ENABLED, loop.mode(), Faults.describe(loop.faults()));
             assertEquals(ControllerState.ENABLED, rig.telemetry.last().state());
