@@ -89,7 +89,8 @@ public final class DeploymentConfigs
             section(root, "planner", p -> PlannerAuthenticationSettings.read(path, p), PlannerAuthenticationSettings.defaults()),
             telemetry,
             hardware,
-            MixedLawReader.read(control, robot));
+            MixedLawReader.read(control, robot),
+            CycleSettingsReader.lockstepLivenessNs(root.optional("supervision")));
     }
 
     /** The law; mixed_elastic only for a robot with elastic joints. */
