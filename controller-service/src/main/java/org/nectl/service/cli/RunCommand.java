@@ -71,49 +71,62 @@ final class RunCommand implements Callable<Integer>
             return 2;
         }
         final ServiceSettings settings = ServiceSettings.from(config);
-        final int status;
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
-            final ControllerService service = ControllerService.start(settings);
-            service.onTransportLoss(barrier::signal);
-            service.onLoopError(barrier::signal);
-            System.out.printf("nectl run: %d-dof %s, %s at %d us, law %s; planner udp %s; aeron dir %s (adapters and "
-                + "monitors connect there); stop with Ctrl-C%n",
-                settings.model().dof(), settings.model().name(), settings.mode(), settings.cycle().periodNs() / 1000,
-                settings.law(), service.plannerAddress(), service.aeronDirectory());
-            barrier.await();
-            final boolean loopError = service.loop().loopErrorCount() > 0;
-            final boolean bySignal = service.transportLoss() == null && !loopError;
-            if (bySignal)
-            {
-                reportShutdown(service.stopForShutdown(SHUTDOWN_MARGIN_MS * 1_000_000L), settings);
-            }
-            else if (loopError)
-            {
-                awaitBrakeOut(service);
-            }
-            service.close();
-            final AeronTransport.Loss loss = service.transportLoss();
-            if (loss != null)
-            {
-                System.err.println("nectl run: " + loss.describe() + "; the control loop saw the hardware link closed at nanoTime "
-                    + service.loop().linkLostNs() + " and latched LINK_LOST (FAULT, zero torque); stopping the service");
-            }
-            ServiceSummary.print(service, "nectl run summary", Double.POSITIVE_INFINITY);
-            final int undelivered = service.drainUndeliveredEvents(
-                event -> System.out.println("  not published: " + ControllerEventText.line(event)));
-            System.out.printf(Locale.ROOT, "  controller events: %d raised, %d published, %d dropped (ring full), %d not published%n",
-                service.loop().eventCount(), service.telemetryPublisher().publishedEventCount(),
-                service.loop().droppedEventCount(), service.telemetryPublisher().unpublishedEventCount() + undelivered);
-            status = exitStatus(service, loss);
-            System.out.flush();
-            if (bySignal)
-            {
-                // The signal began the JVM's shutdown, whose exit status would be 128 + the signal.
-                System.err.println("nectl run: stopped by signal; exiting with status " + status);
-                System.err.flush();
-                Runtime.getRuntime().halt(status);
-            }
+            return serve(ControllerService.start(settings), barrier);
+        }
+    }
+
+    /**
+     * Runs a started service until the barrier is signalled (SIGINT, SIGTERM), the media driver is
+     * lost or the loop fails; then stops it as the class comment says. After a signal the JVM is
+     * halted with the status; otherwise it is returned.
+     *
+     * @param service the running service.
+     * @param barrier signalled by SIGINT and SIGTERM.
+     * @return the exit status.
+     */
+    static int serve(final ControllerService service, final ShutdownSignalBarrier barrier)
+    {
+        final ServiceSettings settings = service.settings();
+        service.onTransportLoss(barrier::signal);
+        service.onLoopError(barrier::signal);
+        System.out.printf("nectl run: %d-dof %s, %s at %d us, law %s; planner udp %s; aeron dir %s (adapters and "
+            + "monitors connect there); stop with Ctrl-C%n",
+            settings.model().dof(), settings.model().name(), settings.mode(), settings.cycle().periodNs() / 1000,
+            settings.law(), service.plannerAddress(), service.aeronDirectory());
+        barrier.await();
+        final boolean loopError = service.loop().loopErrorCount() > 0;
+        final boolean bySignal = service.transportLoss() == null && !loopError;
+        if (bySignal)
+        {
+            reportShutdown(service.stopForShutdown(SHUTDOWN_MARGIN_MS * 1_000_000L), settings);
+        }
+        else if (loopError)
+        {
+            awaitBrakeOut(service);
+        }
+        service.close();
+        final AeronTransport.Loss loss = service.transportLoss();
+        if (loss != null)
+        {
+            System.err.println("nectl run: " + loss.describe() + "; the control loop saw the hardware link closed at nanoTime "
+                + service.loop().linkLostNs() + " and latched LINK_LOST (FAULT, zero torque); stopping the service");
+        }
+        ServiceSummary.print(service, "nectl run summary", Double.POSITIVE_INFINITY);
+        final int undelivered = service.drainUndeliveredEvents(
+            event -> System.out.println("  not published: " + ControllerEventText.line(event)));
+        System.out.printf(Locale.ROOT, "  controller events: %d raised, %d published, %d dropped (ring full), %d not published%n",
+            service.loop().eventCount(), service.telemetryPublisher().publishedEventCount(),
+            service.loop().droppedEventCount(), service.telemetryPublisher().unpublishedEventCount() + undelivered);
+        final int status = exitStatus(service, loss);
+        System.out.flush();
+        if (bySignal)
+        {
+            // The signal began the JVM's shutdown, whose exit status would be 128 + the signal.
+            System.err.println("nectl run: stopped by signal; exiting with status " + status);
+            System.err.flush();
+            Runtime.getRuntime().halt(status);
         }
         return status;
     }
