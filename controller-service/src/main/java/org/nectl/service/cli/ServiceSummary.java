@@ -60,7 +60,7 @@ final class ServiceSummary
     {
         final long[] counts = new long[org.nectl.transport.PlannerGateway.REJECT_COUNTER_COUNT];
         service.gateway().copyRejectCounts(counts);
-        long total = 0;
+        long total = service.gateway().unavailableRejectCount();
         for (final long c : counts)
         {
             total += c;
