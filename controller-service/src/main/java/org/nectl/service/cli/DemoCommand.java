@@ -45,6 +45,8 @@ import picocli.CommandLine.Option;
 final class DemoCommand implements Callable<Integer>
 {
     /** A ready pose of the Franka Panda, away from singularities and limits, rad. */
+    /** Lockstep: wall time without a tick after which the demo gives up on the run, ms. */
+    private static final long LOCKSTEP_STALL_MS = 10_000;
     private static final double[] PANDA_READY = {0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785};
 
     @Option(names = "--model", paramLabel = "FILE", defaultValue = "config/robots/panda.yaml",
@@ -165,8 +167,10 @@ final class DemoCommand implements Callable<Integer>
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
             final CommandResult sent = planner.sendTrajectory(demoMove(model, initialQ));
             say("planner: %.1f s trajectory -> %s", durationS, sent.describe());
-            if (!sent.accepted() || !await(() -> loop.completedTrajectories() > 0 || loop.mode().latched(),
-                (long)(durationS * 1000) + 10_000))
+            final BooleanSupplier ended = () -> loop.completedTrajectories() > 0 || loop.mode().latched();
+            final long budgetMs = (long)(durationS * 1000) + 10_000;
+            if (!sent.accepted() || !(service.settings().mode() == LoopMode.LOCKSTEP
+                ? awaitInSimulatedTime(ended, loop, budgetMs * 1000 / periodUs) : await(ended, budgetMs)))
             {
                 say("the trajectory did not complete (mode %s, faults %s)", loop.mode(), Faults.describe(loop.faults()));
                 return false;
@@ -253,6 +257,33 @@ final class DemoCommand implements Callable<Integer>
         while (!condition.getAsBoolean())
         {
             if (System.nanoTime() > deadline)
+            {
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        return true;
+    }
+
+    /**
+     * Lockstep runs at whatever pace the host gives the two processes, so its budget is in ticks of
+     * simulated time; the wall clock only tells a run that no longer advances (no tick for
+     * {@value #LOCKSTEP_STALL_MS} ms, longer than the loop's own liveness timeout).
+     */
+    private static boolean awaitInSimulatedTime(final BooleanSupplier condition, final ControlLoop loop, final long budgetTicks)
+    {
+        final long endTick = loop.tickCount() + budgetTicks;
+        long lastTick = loop.tickCount();
+        long lastProgressNs = System.nanoTime();
+        while (!condition.getAsBoolean())
+        {
+            final long tick = loop.tickCount();
+            if (tick != lastTick)
+            {
+                lastTick = tick;
+                lastProgressNs = System.nanoTime();
+            }
+            if (tick > endTick || System.nanoTime() - lastProgressNs > TimeUnit.MILLISECONDS.toNanos(LOCKSTEP_STALL_MS))
             {
                 return false;
             }
