@@ -239,6 +239,9 @@ public final class ControlLoop implements Runnable
 
     private void lockstepIteration()
     {
+        // Read before the poll: a state that arrived before this time is seen, however long the
+        // loop thread itself was descheduled, so only a silent simulator can exceed the timeout.
+        final long polledNs = System.nanoTime();
         pollInputs();
         // No controller clock runs between lockstep ticks: command events carry the newest state's time.
         applyShutdownRequest(state.timestampNs());
@@ -248,7 +251,7 @@ public final class ControlLoop implements Runnable
         {
             tick(state.timestampNs(), nowNs);
         }
-        else if (statesSeen > 0 && nowNs - lastTickWallNs > livenessTimeoutNs)
+        else if (statesSeen > 0 && polledNs - lastTickWallNs > livenessTimeoutNs)
         {
             // Simulated time stands still while the simulator is silent, so only wall time can tell a dead one.
             stateSourceLost = true;
