@@ -45,8 +45,8 @@ import picocli.CommandLine.Option;
 final class DemoCommand implements Callable<Integer>
 {
     /** A ready pose of the Franka Panda, away from singularities and limits, rad. */
-    /** Lockstep: wall time without a tick after which the demo gives up on the run, ms. */
-    private static final long LOCKSTEP_STALL_MS = 10_000;
+    /** Lockstep: wall time without a tick after which the demo gives up on the run, ms; beyond the default liveness timeout. */
+    private static final long LOCKSTEP_STALL_MS = 20_000;
     private static final double[] PANDA_READY = {0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785};
 
     @Option(names = "--model", paramLabel = "FILE", defaultValue = "config/robots/panda.yaml",
@@ -82,6 +82,12 @@ final class DemoCommand implements Callable<Integer>
             + "preempted for milliseconds now and then; a deployment with isolated cores uses 3.")
     private int maxMissingStates;
 
+    @Option(names = "--lockstep-liveness-ms", paramLabel = "MS", defaultValue = "10000",
+        description = "Lockstep: wall time without a JointState before the simulator counts as dead (FAULT); default "
+            + "${DEFAULT-VALUE}, above the service's 2000 because on a shared 2-core host under load a simulator "
+            + "process was seen without a step for more than 2 s.")
+    private long lockstepLivenessMs;
+
     @Option(names = "--max-rms", paramLabel = "RAD", defaultValue = "0.01",
         description = "Largest per-joint RMS tracking error counted as success, rad; default ${DEFAULT-VALUE}.")
     private double maxRms;
@@ -89,6 +95,11 @@ final class DemoCommand implements Callable<Integer>
     @Override
     public Integer call() throws IOException
     {
+        if (lockstepLivenessMs <= 0)
+        {
+            System.err.println("nectl demo: --lockstep-liveness-ms must be positive, got " + lockstepLivenessMs);
+            return 2;
+        }
         final ElasticRobotModel robot;
         try
         {
@@ -106,7 +117,8 @@ final class DemoCommand implements Callable<Integer>
             .withMode(loopMode())
             .withMixedLaw(MixedLawSettings.defaults(robot));
         final ServiceSettings tolerant = settings.withCycle(settings.cycle().withSupervision(
-            Math.max(settings.cycle().heartbeatTimeoutNs(), 4 * maxMissingStates * periodUs * 1_000L), maxMissingStates));
+            Math.max(settings.cycle().heartbeatTimeoutNs(), 4 * maxMissingStates * periodUs * 1_000L), maxMissingStates))
+            .withLockstepLiveness(TimeUnit.MILLISECONDS.toNanos(lockstepLivenessMs));
         final Path simLog = Files.createTempFile("nectl-demo-sim", ".log");
         Process sim = null;
         final ControllerService service = ControllerService.start(tolerant);
