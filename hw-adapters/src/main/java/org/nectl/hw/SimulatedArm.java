@@ -20,7 +20,7 @@ import org.nectl.transport.sbe.JointStateStatusEncoder;
  * disabled drives hold the joints with their brakes (fail-safe brakes, as on most arms), BRAKE
  * does the same, ZERO_TORQUE lets the arm move freely, TORQUE applies tau clamped to the torque
  * limits. A tripped watchdog overrides TORQUE with zero torque at once, bypassing the latency
- * (braked joints stay braked). A non-finite torque is refused by the drive (zero torque, counted).
+ * (braked joints stay braked); the watchdog's brake override engages the brakes the same way. A non-finite torque is refused by the drive (zero torque, counted).
  *
  * <p>Not thread safe: owned by the adapter thread. {@link #command}, {@link #step} and
  * {@link #sample} are real-time safe.
@@ -43,6 +43,7 @@ public final class SimulatedArm
     private DriveMode commandMode = DriveMode.ZERO_TORQUE;
     private boolean commandEnable;
     private boolean watchdogTripped;
+    private boolean watchdogBraked;
     private boolean drivesEnabled;
     private boolean driveFault;
     private boolean disabled;
@@ -134,6 +135,17 @@ public final class SimulatedArm
     }
 
     /**
+     * Sets the watchdog's brake override: while set the drives are unpowered and the brakes engaged,
+     * whatever the command, bypassing the latency. Real-time safe.
+     *
+     * @param braked true once the adapter watchdog's brake timeout has passed.
+     */
+    public void watchdogBraked(final boolean braked)
+    {
+        watchdogBraked = braked;
+    }
+
+    /**
      * Unpowers the drives and engages the brakes for good, from the next {@link #step}, bypassing
      * the command latency: what the adapter does when it has lost its controller. Real-time safe.
      */
@@ -162,7 +174,7 @@ public final class SimulatedArm
     {
         final int slot = delayLine.advance(commandTauNm, commandMode, commandEnable);
         int result = ArmSimulator.STEP_OK;
-        if (driveFault || disabled || isBraked(slot))
+        if (driveFault || disabled || watchdogBraked || isBraked(slot))
         {
             drivesEnabled = false;
             physics.stepBraked();

@@ -14,7 +14,12 @@ import org.nectl.transport.sbe.AdapterState;
  * <p><b>Realtime:</b> one period of physics per period of the clock, the elapsed periods integrated
  * when the process ran a little late, the simulation frozen when it ran later; the newest encoder
  * sample is published with its time on the arm's clock as timestamp and the period number as
- * sequence (a gap in sequences is a lost or skipped sample). The watchdog runs on the clock. Heartbeats at their
+ * sequence (a gap in sequences is a lost or skipped sample). The watchdog runs on the clock, as a
+ * drive's runs on its own, and decides per period: a period that ends more than the watchdog timeout
+ * after the last MotorCommand's arrival runs at zero torque, one that ends more than the brake
+ * timeout after it braked, so zero torque begins no later than the watchdog timeout and the brakes
+ * no later than the brake timeout after the last command, also when a descheduled simulator
+ * integrates the periods afterwards. Heartbeats at their
  * period of clock time. Synchronised (a {@link AdapterSettings#syncShiftNs} of 0 or more), the
  * period schedule locks to the controller's ticks as drives on a distributed-clock fieldbus do:
  * each fresh MotorCommand (stamped with the start of its tick, at most half a period old) moves the
@@ -75,6 +80,12 @@ public final class SimulatedArmAdapter implements HardwareAdapter
     private boolean linkLost;
     private volatile boolean linkReleased;
     private volatile long linkLostNs;
+    private volatile long zeroTorqueFromNs;
+    private volatile long brakedFromNs;
+    private volatile long stopCommandNs;
+    private volatile long watchdogStops;
+    private boolean zeroTorqueReported;
+    private boolean brakeReported;
     private long nextPeriodNs;
     /**
      * Clock time minus the arm's time at a period end: the time the simulation was frozen for while
@@ -113,7 +124,7 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         this.mode = mode;
         this.clock = clock;
         this.crashAction = crashAction;
-        watchdog = new AdapterWatchdog(settings.watchdogTimeoutNs());
+        watchdog = new AdapterWatchdog(settings.watchdogTimeoutNs(), settings.brakeTimeoutNs());
         periodNs = arm.periodNs();
         heartbeatPeriodNs = settings.heartbeatPeriodNs();
         if (settings.syncShiftNs() >= periodNs)
@@ -179,6 +190,34 @@ public final class SimulatedArmAdapter implements HardwareAdapter
     public AdapterWatchdog watchdog()
     {
         return watchdog;
+    }
+
+    /**
+     * @return how often the watchdog has zeroed the torque after a command; {@link #zeroTorqueFromNs},
+     *     {@link #brakedFromNs} and {@link #stopCommandNs} describe the last time, and are written
+     *     before this count. Any thread.
+     */
+    public long watchdogStopCount()
+    {
+        return watchdogStops;
+    }
+
+    /** @return clock time at which the first zero-torque period of the last watchdog stop began, ns, or 0. Any thread. */
+    public long zeroTorqueFromNs()
+    {
+        return zeroTorqueFromNs;
+    }
+
+    /** @return clock time at which the first braked period of the last watchdog stop began, ns, or 0 (not braked yet). Any thread. */
+    public long brakedFromNs()
+    {
+        return brakedFromNs;
+    }
+
+    /** @return arrival time of the MotorCommand the last watchdog stop followed, ns. Any thread. */
+    public long stopCommandNs()
+    {
+        return stopCommandNs;
     }
 
     /** @return lockstep commands ignored because they did not acknowledge the latest JointState. */
@@ -351,7 +390,7 @@ public final class SimulatedArmAdapter implements HardwareAdapter
         do
         {
             sampleNs = nextPeriodNs - frozenNs;
-            arm.watchdogTripped(watchdog.check(nowNs));
+            superviseCommands(nextPeriodNs);
             arm.step();
             nextPeriodNs += periodNs;
             periods++;
@@ -364,6 +403,34 @@ public final class SimulatedArmAdapter implements HardwareAdapter
             lagRestartCount++;
         }
         return sampleNs;
+    }
+
+    /** The watchdog's decision for the period ending at {@code periodEndNs} (clock time). */
+    private void superviseCommands(final long periodEndNs)
+    {
+        final boolean tripped = watchdog.check(periodEndNs);
+        final boolean braked = watchdog.checkBrake(periodEndNs);
+        arm.watchdogTripped(tripped);
+        arm.watchdogBraked(braked);
+        if (!tripped)
+        {
+            zeroTorqueReported = false;
+            brakeReported = false;
+            return;
+        }
+        if (!zeroTorqueReported)
+        {
+            zeroTorqueReported = true;
+            brakedFromNs = 0;
+            stopCommandNs = watchdog.lastCommandNs();
+            zeroTorqueFromNs = periodEndNs - periodNs;
+            watchdogStops++;
+        }
+        if (braked && !brakeReported)
+        {
+            brakeReported = true;
+            brakedFromNs = periodEndNs - periodNs;
+        }
     }
 
     /** Fires a due CRASH; @return true if a stall or crash suppresses the sample. */

@@ -44,6 +44,22 @@ class AdapterWatchdogTest
     }
 
     @Test
+    void engagesTheBrakesOnlyAfterTheBrakeTimeoutAndANewCommandReleasesThem()
+    {
+        final AdapterWatchdog watchdog = new AdapterWatchdog(TIMEOUT_NS, 5 * TIMEOUT_NS);
+        assertFalse(watchdog.checkBrake(Long.MAX_VALUE / 2), "quiet before the first command");
+        watchdog.commandReceived(0L);
+        assertTrue(watchdog.check(2 * TIMEOUT_NS));
+        assertFalse(watchdog.checkBrake(5 * TIMEOUT_NS), "a gap of exactly the brake timeout is allowed");
+        assertTrue(watchdog.checkBrake(5 * TIMEOUT_NS + 1));
+        assertTrue(watchdog.checkBrake(9 * TIMEOUT_NS));
+        assertEquals(1, watchdog.brakeCount());
+        watchdog.commandReceived(9 * TIMEOUT_NS);
+        assertFalse(watchdog.checkBrake(9 * TIMEOUT_NS + 1));
+        assertThrows(IllegalArgumentException.class, () -> new AdapterWatchdog(TIMEOUT_NS, TIMEOUT_NS - 1));
+    }
+
+    @Test
     void rejectsANonPositiveTimeout()
     {
         assertThrows(IllegalArgumentException.class, () -> new AdapterWatchdog(0));

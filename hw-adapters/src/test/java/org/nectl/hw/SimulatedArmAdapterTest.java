@@ -164,6 +164,53 @@ class SimulatedArmAdapterTest
     }
 
     /**
+     * Realtime on a settable clock, 5 ms watchdog, 9 ms brake timeout, the adapter descheduled
+     * right after the command arrived at t = 1 ms and run again at 11 ms: it integrates the ten
+     * elapsed periods at once and decides the watchdog per period on the arm's clock, so zero torque
+     * begins with the period that starts at 6 ms (exactly the watchdog timeout after the command)
+     * and the brakes with the one that starts at 10 ms (the brake timeout), however late the process
+     * ran. A new command releases the brake override and the drives are powered again.
+     */
+    @Test
+    void theWatchdogDecidesPerPeriodAndBrakesAfterTheBrakeTimeoutAlsoWhenTheAdapterRunsLate()
+    {
+        try (LinkFixture link = new LinkFixture(DOF))
+        {
+            final CachedNanoClock clock = new CachedNanoClock();
+            final SimulatedArm arm = new SimulatedArm(MODEL, config().gravity(0, 0, 0));
+            final AdapterSettings settings = new AdapterSettings(7, 5 * PERIOD_NS, 2 * PERIOD_NS).withBrakeTimeout(9 * PERIOD_NS);
+            final SimulatedArmAdapter adapter = new SimulatedArmAdapter(arm, link.adapterLink, settings, SimulationMode.REALTIME,
+                clock, NO_CRASH);
+            final RealtimeControllerEnd controller = new RealtimeControllerEnd(link.controllerLink, DOF);
+            adapter.doWork();
+            controller.awaitState(0);
+            controller.sendTorque(1.0);
+            clock.advance(PERIOD_NS);
+            adapter.doWork();
+            assertTrue(JointStateStatusDecoder.drivesEnabled(controller.awaitState(1).statusBits()));
+            assertEquals(0, adapter.watchdogStopCount());
+
+            clock.advance(10 * PERIOD_NS);
+            adapter.doWork();
+            final JointStateSample late = controller.awaitState(11);
+            assertFalse(JointStateStatusDecoder.drivesEnabled(late.statusBits()), "braked");
+            assertTrue(JointStateStatusDecoder.watchdogTripped(late.statusBits()));
+            assertEquals(1, adapter.watchdogStopCount());
+            assertEquals(PERIOD_NS, adapter.stopCommandNs(), "the command's arrival");
+            assertEquals(5 * PERIOD_NS, adapter.zeroTorqueFromNs() - adapter.stopCommandNs(), "zero torque at the watchdog timeout");
+            assertEquals(9 * PERIOD_NS, adapter.brakedFromNs() - adapter.stopCommandNs(), "brakes at the brake timeout");
+            assertEquals(1, adapter.watchdog().brakeCount());
+
+            controller.sendTorque(1.0);
+            clock.advance(PERIOD_NS);
+            adapter.doWork();
+            final JointStateSample again = controller.awaitState(12);
+            assertTrue(JointStateStatusDecoder.drivesEnabled(again.statusBits()), "a new command powers the drives again");
+            assertFalse(JointStateStatusDecoder.watchdogTripped(again.statusBits()));
+        }
+    }
+
+    /**
      * A link closed under the adapter (as the Aeron client closes it after losing its media
      * driver): at its next duty cycle the adapter unpowers and brakes the drives, reports the link
      * released, and goes on integrating the braked arm without touching the link.

@@ -19,6 +19,7 @@ import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nectl.transport.sbe.CommandAckEncoder;
 import org.nectl.transport.sbe.CommandRejectEncoder;
+import org.nectl.transport.sbe.EStopDecoder;
 import org.nectl.transport.sbe.MessageHeaderEncoder;
 import org.nectl.transport.sbe.RejectReason;
 import org.nectl.transport.sbe.TelemetryEncoder;
@@ -59,6 +60,8 @@ public final class PlannerGateway implements Agent
     private final AtomicLongArray rejectCounts = new AtomicLongArray(REJECT_COUNTER_COUNT);
     private final AtomicLong acceptedCount = new AtomicLong();
     private final AtomicLong unsentReplyCount = new AtomicLong();
+    private final AtomicLong unavailableCount = new AtomicLong();
+    private volatile boolean refusing;
 
     /**
      * Binds the UDP socket (non-blocking), checking timestamps against the host's UTC clock. Not
@@ -181,7 +184,7 @@ public final class PlannerGateway implements Agent
     /** @return datagrams rejected for {@code reason} since start. Any thread. */
     public long rejectCount(final RejectReason reason)
     {
-        return rejectCounts.get(reason.value());
+        return reason == RejectReason.CONTROLLER_UNAVAILABLE ? unavailableCount.get() : rejectCounts.get(reason.value());
     }
 
     /** Copies the reject counters, indexed by RejectReason value, into {@code counts}. Real-time safe, any thread. */
@@ -191,6 +194,27 @@ public final class PlannerGateway implements Agent
         {
             counts[r] = rejectCounts.get(r);
         }
+    }
+
+    /**
+     * From now on refuses every valid command but EStop with CONTROLLER_UNAVAILABLE: the control
+     * loop failed or the service is shutting down. Any thread; irreversible.
+     */
+    public void refuseCommands()
+    {
+        refusing = true;
+    }
+
+    /** @return true once {@link #refuseCommands} was called. Any thread. */
+    public boolean refusingCommands()
+    {
+        return refusing;
+    }
+
+    /** @return valid commands refused with CONTROLLER_UNAVAILABLE (not in Telemetry's RejectCounts). Any thread. */
+    public long unavailableRejectCount()
+    {
+        return unavailableCount.get();
     }
 
     /** @return commands accepted and queued since start. Any thread. */
@@ -213,7 +237,13 @@ public final class PlannerGateway implements Agent
             return;
         }
         int result = validator.validate(datagram, length);
-        if (result == PlannerCommandValidator.ACCEPTED
+        // An emergency stop is always forwarded: it can only make the arm safer.
+        if (result == PlannerCommandValidator.ACCEPTED && refusing && validator.templateId() != EStopDecoder.TEMPLATE_ID)
+        {
+            validator.abortSegment();
+            result = RejectReason.CONTROLLER_UNAVAILABLE.value();
+        }
+        else if (result == PlannerCommandValidator.ACCEPTED
             && !queue.offer(datagram, 0, validator.messageLength(), validator.templateId()))
         {
             validator.abortSegment();
@@ -237,6 +267,12 @@ public final class PlannerGateway implements Agent
 
     private void count(final int reason)
     {
+        if (reason == RejectReason.CONTROLLER_UNAVAILABLE.value())
+        {
+            // Beyond the 16 entries of Telemetry's RejectCounts: counted here only.
+            unavailableCount.lazySet(unavailableCount.get() + 1);
+            return;
+        }
         rejectCounts.lazySet(reason, rejectCounts.get(reason) + 1);
     }
 

@@ -17,6 +17,10 @@ final class CycleSettingsReader
     static final List<String> CONTROL_KEYS = List.of("law", "kp", "kd", "pd_kp", "pd_kd", "friction_feedforward");
     /** Largest timeout, ms. */
     static final long MAX_TIMEOUT_MS = 60_000;
+    /** Default wall time without a state before a lockstep simulator counts as dead, ms. */
+    static final long DEFAULT_LOCKSTEP_LIVENESS_MS = 2_000;
+    /** Shortest lockstep liveness timeout, ms: below it a descheduled simulator would look dead. */
+    static final long MIN_LOCKSTEP_LIVENESS_MS = 100;
     /** Largest count of consecutive missing joint states. */
     static final long MAX_MISSING_STATES = 1_000;
     /** Largest position margin beyond the limits, rad or m. */
@@ -25,7 +29,8 @@ final class CycleSettingsReader
     static final double MAX_GRAVITY = 98.1;
 
     private static final List<String> SUPERVISION_KEYS = List.of(
-        "heartbeat_timeout_ms", "max_missing_states", "command_timeout_ms", "position_margin", "max_saturated_ms");
+        "heartbeat_timeout_ms", "max_missing_states", "command_timeout_ms", "position_margin", "max_saturated_ms",
+        "lockstep_liveness_ms");
     private static final double NS_PER_MS = 1e6;
     private static final double NS_PER_S = 1e9;
 
@@ -67,6 +72,17 @@ final class CycleSettingsReader
                 .orElse(d.maxSaturatedTicks()),
             control.flatMap(c -> c.optional("friction_feedforward")).map(YamlField::bool)
                 .orElse(d.frictionFeedforward()));
+    }
+
+    /**
+     * @param supervision the {@code supervision} mapping, if present.
+     * @return {@code lockstep_liveness_ms} in ns, 100 ms to 60 s, default
+     *     {@value #DEFAULT_LOCKSTEP_LIVENESS_MS} ms.
+     */
+    static long lockstepLivenessNs(final Optional<YamlField> supervision)
+    {
+        return supervision.flatMap(s -> s.optional("lockstep_liveness_ms"))
+            .map(f -> f.integer(MIN_LOCKSTEP_LIVENESS_MS, MAX_TIMEOUT_MS)).orElse(DEFAULT_LOCKSTEP_LIVENESS_MS) * 1_000_000L;
     }
 
     /**

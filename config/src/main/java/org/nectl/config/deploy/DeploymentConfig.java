@@ -32,13 +32,15 @@ public final class DeploymentConfig
     private final TelemetrySettings telemetry;
     private final HardwareSettings hardware;
     private final MixedLawSettings mixedLaw;
+    private final long lockstepLivenessNs;
 
     DeploymentConfig(
         final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
         final OptionalInt realtimePriority,
         final ControlLaw law, final CycleSettings cycle, final SafetySettings safety, final AeronSettings aeron,
         final PlannerEndpoint planner, final PlannerAuthenticationSettings plannerAuthentication,
-        final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw)
+        final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw,
+        final long lockstepLivenessNs)
     {
         this.file = file;
         this.modelFile = modelFile;
@@ -55,6 +57,7 @@ public final class DeploymentConfig
         this.telemetry = telemetry;
         this.hardware = hardware;
         this.mixedLaw = mixedLaw;
+        this.lockstepLivenessNs = lockstepLivenessNs;
     }
 
     /** @return the deployment file this was read from. */
@@ -151,6 +154,15 @@ public final class DeploymentConfig
     public MixedLawSettings mixedLaw()
     {
         return mixedLaw;
+    }
+
+    /**
+     * @return lockstep only: wall time without a JointState after which the simulator counts as dead
+     *     ({@code supervision.lockstep_liveness_ms}), ns.
+     */
+    public long lockstepLivenessNs()
+    {
+        return lockstepLivenessNs;
     }
 
     private static CycleSettings copy(final CycleSettings s)

@@ -91,7 +91,8 @@ public final class DeploymentConfigs
             section(root, "planner", p -> PlannerAuthenticationSettings.read(path, p), PlannerAuthenticationSettings.defaults()),
             telemetry,
             hardware,
-            MixedLawReader.read(control, robot));
+            MixedLawReader.read(control, robot),
+            CycleSettingsReader.lockstepLivenessNs(root.optional("supervision")));
     }
 
     /** Every control law commands a torque at every joint: a passive joint has no motor to take it. */

@@ -3,6 +3,7 @@ package org.nectl.config.deploy;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.util.OptionalInt;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nectl.config.DescriptionException;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
 
@@ -77,6 +79,18 @@ final class DeploymentConfigsTest
         assertSameSettings(new CycleSettings(500_000L, new double[] {400, 400}, new double[] {40, 30},
             new double[] {60, 25}, new double[] {5, 5}, new double[] {0, -9.81, 0}, 20_000_000L, 4, 250_000_000L, 0.1,
             6, false), config.cycleSettings());
+    }
+
+    @Test
+    void theLockstepLivenessTimeoutIsTwoSecondsByDefaultAndReadInMilliseconds() throws IOException
+    {
+        assertEquals(2_000_000_000L, DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\n")).lockstepLivenessNs());
+        assertEquals(750_000_000L, DeploymentConfigs.load(TestDeployments.write(dir,
+            "model: arm.yaml\nsupervision: {lockstep_liveness_ms: 750}\n")).lockstepLivenessNs());
+        final Path tooShort = TestDeployments.write(dir, "model: arm.yaml\nsupervision:\n  lockstep_liveness_ms: 50\n");
+        final DescriptionException e = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(tooShort));
+        assertEquals("supervision.lockstep_liveness_ms", e.field(), e.getMessage());
+        assertEquals(3, e.line(), e.getMessage());
     }
 
     @Test

@@ -82,6 +82,21 @@ final class SafetySectionTest
         rejects("safety:\n  stop_tme_ms: 10\n", 2, "safety.stop_tme_ms", "did you mean 'stop_time_ms'?");
     }
 
+    @Test
+    void theShutdownStopIsCategoryOneByDefaultZeroOrOneIfWrittenAndALoopErrorOnlyZero() throws IOException
+    {
+        final SafetySettings defaults = DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\n")).safetySettings();
+        assertEquals(StopCategory.CATEGORY_1, defaults.category(Faults.SHUTDOWN));
+        assertEquals(StopCategory.CATEGORY_0, defaults.category(Faults.LOOP_ERROR));
+        final SafetySettings written = DeploymentConfigs.load(TestDeployments.write(dir,
+            "model: arm.yaml\nsafety:\n  stop_category: {shutdown: 0}\n")).safetySettings();
+        assertEquals(StopCategory.CATEGORY_0, written.category(Faults.SHUTDOWN));
+        rejects("safety:\n  stop_category:\n    shutdown: 2\n", 3, "safety.stop_category.shutdown",
+            "stop category 2 not allowed", "may not end with the drives powered");
+        rejects("safety:\n  stop_category:\n    loop_error: 1\n", 3, "safety.stop_category.loop_error",
+            "only category 0 is possible");
+    }
+
     /** The Panda's joint 2 needs 15/8 * 2.175 / 7.5 = 544 ms from its velocity limit. */
     @Test
     void aStopTimeTooShortForTheVelocityLimitsNamesTheJoint() throws IOException

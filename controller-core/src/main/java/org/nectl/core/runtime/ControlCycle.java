@@ -484,6 +484,47 @@ public final class ControlCycle
     }
 
     /**
+     * A tick threw, in any state: latches {@link Faults#LOOP_ERROR}, always category 0 (FAULT, zero
+     * torque, drives disabled). Real-time safe.
+     */
+    public void loopError()
+    {
+        fault(Faults.LOOP_ERROR);
+        zeroCommand();
+    }
+
+    /**
+     * The service is shutting down: while the drives are powered latches {@link Faults#SHUTDOWN},
+     * which stops the arm with its category (0: FAULT at once; 1: STOPPING, then FAULT at
+     * standstill); with the drives off it changes nothing. Real-time safe.
+     */
+    public void shutdown()
+    {
+        if (mode().drivesPowered())
+        {
+            fault(Faults.SHUTDOWN);
+            if (!mode().drivesPowered())
+            {
+                zeroCommand();
+            }
+        }
+    }
+
+    /**
+     * The source of states went silent for longer than its liveness timeout (a lockstep simulator
+     * that no longer answers): while the drives are powered latches {@link Faults#STATE_MISSING} at
+     * once, category 0, without waiting for more missing ticks. Real-time safe.
+     */
+    public void stateLost()
+    {
+        if (mode().drivesPowered())
+        {
+            fault(Faults.STATE_MISSING);
+            zeroCommand();
+        }
+    }
+
+    /**
      * Starts following a trajectory prepared off the loop, from its first waypoint at the next tick.
      *
      * @param sampler the trajectory; its first waypoint must be within {@link #MAX_REFERENCE_JUMP} of

@@ -37,14 +37,24 @@ public final class Faults
      * publications and subscriptions, so neither states nor commands can flow any more.
      */
     public static final int LINK_LOST = 1 << 13;
+    /**
+     * A control tick threw: the loop's own code failed, so nothing it computes can be trusted; always
+     * category 0, latched again after a reset.
+     */
+    public static final int LOOP_ERROR = 1 << 14;
+    /**
+     * The service was asked to shut down (SIGTERM, SIGINT) while the drives were powered: the arm is
+     * stopped with this bit's category (0 or 1, default 1) before the service exits.
+     */
+    public static final int SHUTDOWN = 1 << 15;
     /** Number of fault bits. */
-    public static final int COUNT = 14;
+    public static final int COUNT = 16;
 
     /** Fault names as written in the deployment file's {@code safety.stop_category}, by bit number. */
     private static final String[] KEYS = {
         "heartbeat_timeout", "state_missing", "non_finite_state", "position_limit", "velocity_limit",
         "torque_limit", "emergency_stop", "adapter_fault", "non_finite_command", "soft_position_limit",
-        "state_jump", "reference_discontinuity", "stop_timeout", "link_lost"};
+        "state_jump", "reference_discontinuity", "stop_timeout", "link_lost", "loop_error", "shutdown"};
 
     private Faults()
     {

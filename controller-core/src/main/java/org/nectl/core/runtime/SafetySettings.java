@@ -58,7 +58,7 @@ public record SafetySettings(
 
     /**
      * Defaults: emergency stop and position, torque and state faults category 0, velocity limit
-     * category 1, soft position limit and reference discontinuity category 2; 1 s stop time,
+     * and shutdown category 1, soft position limit and reference discontinuity category 2; 1 s stop time,
      * 10 rad/s^2 deceleration, standstill below 0.01 rad/s, 0.02 rad soft-limit margin, 0.01 rad
      * state jump tolerance.
      *
@@ -70,6 +70,7 @@ public record SafetySettings(
         final StopCategory[] categories = new StopCategory[Faults.COUNT];
         Arrays.fill(categories, StopCategory.CATEGORY_0);
         categories[Integer.numberOfTrailingZeros(Faults.VELOCITY_LIMIT)] = StopCategory.CATEGORY_1;
+        categories[Integer.numberOfTrailingZeros(Faults.SHUTDOWN)] = StopCategory.CATEGORY_1;
         categories[Integer.numberOfTrailingZeros(Faults.SOFT_POSITION_LIMIT)] = StopCategory.CATEGORY_2;
         categories[Integer.numberOfTrailingZeros(Faults.REFERENCE_DISCONTINUITY)] = StopCategory.CATEGORY_2;
         return new SafetySettings(categories, 1_000_000_000L, CycleSettings.filled(dof, 10.0), 0.01, 0.02, 0.01);
@@ -93,7 +94,7 @@ public record SafetySettings(
         final int fault = 1 << bit;
         final int categoryZeroOnly = Faults.HEARTBEAT_TIMEOUT | Faults.STATE_MISSING | Faults.NON_FINITE_STATE
             | Faults.ADAPTER_FAULT | Faults.NON_FINITE_COMMAND | Faults.STATE_JUMP | Faults.STOP_TIMEOUT
-            | Faults.LINK_LOST;
+            | Faults.LINK_LOST | Faults.LOOP_ERROR;
         if ((fault & categoryZeroOnly) != 0 && category != StopCategory.CATEGORY_0)
         {
             return "only category 0 is possible: a controlled stop needs a trusted measured state, a finite"
@@ -102,6 +103,10 @@ public record SafetySettings(
         if (fault == Faults.EMERGENCY_STOP && category == StopCategory.CATEGORY_2)
         {
             return "an emergency stop is category 0 or 1 (IEC 60204-1), it may not end with the drives powered";
+        }
+        if (fault == Faults.SHUTDOWN && category == StopCategory.CATEGORY_2)
+        {
+            return "a shutdown is category 0 or 1: the service exits after the stop, so it may not end with the drives powered";
         }
         return null;
     }

@@ -53,6 +53,8 @@ final class DemoCommand implements Callable<Integer>
     /** Most consecutive missing states tolerated, as a deployment's supervision.max_missing_states. */
     private static final int MAX_MISSING_STATES = 1_000;
     /** A ready pose of the Franka Panda, away from singularities and limits, rad. */
+    /** Lockstep: wall time without a tick after which the demo gives up on the run, ms; beyond the default liveness timeout. */
+    private static final long LOCKSTEP_STALL_MS = 20_000;
     private static final double[] PANDA_READY = {0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785};
 
     @Option(names = "--model", paramLabel = "FILE", defaultValue = "config/robots/panda.yaml",
@@ -88,6 +90,12 @@ final class DemoCommand implements Callable<Integer>
             + "preempted for milliseconds now and then; a deployment with isolated cores uses 3.")
     private int maxMissingStates;
 
+    @Option(names = "--lockstep-liveness-ms", paramLabel = "MS", defaultValue = "10000",
+        description = "Lockstep: wall time without a JointState before the simulator counts as dead (FAULT); default "
+            + "${DEFAULT-VALUE}, above the service's 2000 because on a shared 2-core host under load a simulator "
+            + "process was seen without a step for more than 2 s.")
+    private long lockstepLivenessMs;
+
     @Option(names = "--max-rms", paramLabel = "RAD", defaultValue = "0.01",
         description = "Largest per-joint RMS tracking error counted as success, rad; default ${DEFAULT-VALUE}.")
     private double maxRms;
@@ -99,6 +107,11 @@ final class DemoCommand implements Callable<Integer>
     public Integer call() throws IOException
     {
         checkOptions();
+        if (lockstepLivenessMs <= 0)
+        {
+            System.err.println("nectl demo: --lockstep-liveness-ms must be positive, got " + lockstepLivenessMs);
+            return 2;
+        }
         final ElasticRobotModel robot;
         try
         {
@@ -116,7 +129,8 @@ final class DemoCommand implements Callable<Integer>
             .withMode(loopMode())
             .withMixedLaw(MixedLawSettings.defaults(robot));
         final ServiceSettings tolerant = settings.withCycle(settings.cycle().withSupervision(
-            Math.max(settings.cycle().heartbeatTimeoutNs(), 4 * maxMissingStates * periodUs * 1_000L), maxMissingStates));
+            Math.max(settings.cycle().heartbeatTimeoutNs(), 4 * maxMissingStates * periodUs * 1_000L), maxMissingStates))
+            .withLockstepLiveness(TimeUnit.MILLISECONDS.toNanos(lockstepLivenessMs));
         final Path simLog = Files.createTempFile("nectl-demo-sim", ".log");
         Process sim = null;
         final ControllerService service = ControllerService.start(tolerant);
@@ -218,8 +232,10 @@ final class DemoCommand implements Callable<Integer>
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
             final CommandResult sent = planner.sendTrajectory(demoMove(model, initialQ));
             say("planner: %.1f s trajectory -> %s", durationS, sent.describe());
-            if (!sent.accepted() || !await(() -> loop.completedTrajectories() > 0 || loop.mode().latched(),
-                (long)(durationS * 1000) + 10_000))
+            final BooleanSupplier ended = () -> loop.completedTrajectories() > 0 || loop.mode().latched();
+            final long budgetMs = (long)(durationS * 1000) + 10_000;
+            if (!sent.accepted() || !(service.settings().mode() == LoopMode.LOCKSTEP
+                ? awaitInSimulatedTime(ended, loop, budgetMs * 1000 / periodUs) : await(ended, budgetMs)))
             {
                 say("the trajectory did not complete (mode %s, faults %s)", loop.mode(), Faults.describe(loop.faults()));
                 return false;
@@ -306,6 +322,33 @@ final class DemoCommand implements Callable<Integer>
         while (!condition.getAsBoolean())
         {
             if (System.nanoTime() > deadline)
+            {
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        return true;
+    }
+
+    /**
+     * Lockstep runs at whatever pace the host gives the two processes, so its budget is in ticks of
+     * simulated time; the wall clock only tells a run that no longer advances (no tick for
+     * {@value #LOCKSTEP_STALL_MS} ms, longer than the loop's own liveness timeout).
+     */
+    private static boolean awaitInSimulatedTime(final BooleanSupplier condition, final ControlLoop loop, final long budgetTicks)
+    {
+        final long endTick = loop.tickCount() + budgetTicks;
+        long lastTick = loop.tickCount();
+        long lastProgressNs = System.nanoTime();
+        while (!condition.getAsBoolean())
+        {
+            final long tick = loop.tickCount();
+            if (tick != lastTick)
+            {
+                lastTick = tick;
+                lastProgressNs = System.nanoTime();
+            }
+            if (tick > endTick || System.nanoTime() - lastProgressNs > TimeUnit.MILLISECONDS.toNanos(LOCKSTEP_STALL_MS))
             {
                 return false;
             }

@@ -51,7 +51,8 @@ final class ServiceSummary
         System.out.printf(Locale.ROOT, "  planner datagrams accepted %d, rejected by the gateway %d, refused by the controller %d%n",
             service.gateway().acceptedCount(), totalRejects(service), loop.rejectedCommandCount() + service.trajectoryRejectCount());
         System.out.printf(Locale.ROOT, "  final state %s, faults %s%n", cycle.mode(), Faults.describe(cycle.faults()));
-        final boolean success = tracked && cycle.faults() == 0;
+        // A shutdown stop is how a run ends, not a failure.
+        final boolean success = tracked && (cycle.faults() & ~Faults.SHUTDOWN) == 0;
         System.out.println(success ? "  result: OK" : "  result: FAILED (RMS limit " + maxRms + " rad or a fault)");
         return success;
     }
@@ -60,7 +61,7 @@ final class ServiceSummary
     {
         final long[] counts = new long[org.nectl.transport.PlannerGateway.REJECT_COUNTER_COUNT];
         service.gateway().copyRejectCounts(counts);
-        long total = 0;
+        long total = service.gateway().unavailableRejectCount();
         for (final long c : counts)
         {
             total += c;

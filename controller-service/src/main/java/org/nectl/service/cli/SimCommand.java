@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.aeron.CommonContext;
 import org.agrona.concurrent.AgentRunner;
@@ -59,6 +61,8 @@ final class SimCommand implements Callable<Integer>
     static final int DRIVER_LOST_EXIT_STATUS = 3;
     /** Longest wait for the adapter thread to see its link closed after the client reported the loss, ms. */
     private static final long LINK_RELEASE_WAIT_MS = 1_000L;
+    /** How often the main thread looks for watchdog stops to print, ms. */
+    private static final long WATCH_INTERVAL_MS = 5L;
 
     @Option(names = "--model", paramLabel = "FILE", defaultValue = "config/robots/panda.yaml",
         description = "Robot description (.yaml, .urdf); default ${DEFAULT-VALUE}.")
@@ -111,6 +115,11 @@ final class SimCommand implements Callable<Integer>
         description = "Adapter watchdog: no MotorCommand for this long drives the motors to zero torque; default ${DEFAULT-VALUE}.")
     private double watchdogMs;
 
+    @Option(names = "--brake-after-ms", paramLabel = "MS", defaultValue = "100",
+        description = "Adapter watchdog: no MotorCommand for this long (at least --watchdog-ms) unpowers the drives and "
+            + "engages the brakes, until the next command; default ${DEFAULT-VALUE}.")
+    private double brakeAfterMs;
+
     @Option(names = "--heartbeat-ms", paramLabel = "MS", defaultValue = "10",
         description = "AdapterHeartbeat period; default ${DEFAULT-VALUE}.")
     private double heartbeatMs;
@@ -159,7 +168,8 @@ final class SimCommand implements Callable<Integer>
             simulationMode = mode();
             final SimulatedArmConfig config = armConfig(model);
             arm = new SimulatedArm(robot, config);
-            final AdapterSettings free = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6));
+            final AdapterSettings free = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6),
+                AdapterSettings.FREE_RUNNING, Math.round(brakeAfterMs * 1e6));
             settings = freeRunning || simulationMode != SimulationMode.REALTIME ? free : free.synchronisedAt(periodUs * 1_000L / 2);
             placement = new ThreadPlacement(core, 0);
             ThreadPinning.refusal(placement, "--core", "--priority").ifPresent(reason ->
@@ -206,7 +216,8 @@ final class SimCommand implements Callable<Integer>
             return 1;
         }
         // The barrier closes last: its shutdown hook holds the JVM until the adapter and links are closed.
-        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        final CountDownLatch stopped = new CountDownLatch(1);
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier(stopped::countDown);
             transport;
             AdapterLink link = new AdapterLink(transport.aeron(), LinkConfig.ipcDefaults(), model.dof()))
         {
@@ -226,7 +237,7 @@ final class SimCommand implements Callable<Integer>
                     System.err.println("nectl sim: " + ThreadPinning.placeCurrentThread(placement, "adapter thread"));
                     task.run();
                 }, "nectl-sim-adapter"));
-                barrier.await();
+                reportWatchdogStopsUntil(stopped, adapter);
                 awaitLinkReleased(transport, adapter);
             }
             final AeronTransport.Loss loss = transport.loss();
@@ -241,6 +252,42 @@ final class SimCommand implements Callable<Integer>
                 adapter.watchdog().tripCount(), arm.saturationCount());
         }
         return 0;
+    }
+
+    /**
+     * Waits for the end of the run, printing each watchdog stop (zero torque, then brakes) with its
+     * times as the adapter thread records them, so that a controller's death is visible at once.
+     */
+    private static void reportWatchdogStopsUntil(final CountDownLatch stopped, final SimulatedArmAdapter adapter)
+    {
+        long reported = 0;
+        boolean brakeReported = false;
+        try
+        {
+            while (!stopped.await(WATCH_INTERVAL_MS, TimeUnit.MILLISECONDS))
+            {
+                final long stops = adapter.watchdogStopCount();
+                if (stops != reported)
+                {
+                    reported = stops;
+                    brakeReported = false;
+                    System.err.printf(Locale.ROOT, "nectl sim: watchdog: zero torque from nanoTime %d, %.2f ms after the last "
+                        + "MotorCommand (received at nanoTime %d)%n", adapter.zeroTorqueFromNs(),
+                        (adapter.zeroTorqueFromNs() - adapter.stopCommandNs()) / 1e6, adapter.stopCommandNs());
+                }
+                final long brakedNs = adapter.brakedFromNs();
+                if (reported > 0 && !brakeReported && brakedNs != 0 && adapter.watchdogStopCount() == reported)
+                {
+                    brakeReported = true;
+                    System.err.printf(Locale.ROOT, "nectl sim: watchdog: drives unpowered, brakes engaged from nanoTime %d, "
+                        + "%.2f ms after the last MotorCommand%n", brakedNs, (brakedNs - adapter.stopCommandNs()) / 1e6);
+                }
+            }
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** After a loss, lets the adapter thread see its link closed (and brake the drives) before it is stopped. */

@@ -1,5 +1,6 @@
 package org.nectl.service.loop;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.HdrHistogram.Histogram;
@@ -37,8 +38,25 @@ import org.nectl.transport.sbe.EventCommand;
  * ticking without I/O: the tick latches {@link Faults#LINK_LOST} (FAULT, zero torque), every later
  * MotorCommand counts as a publish failure, and the events stay in the event ring.
  *
+ * <p>Error path, as Agrona's {@code AgentRunner} has one: a Throwable from any part of an iteration
+ * (command application, tick, publication) is caught on the loop thread and counted; the first one
+ * is kept for the service to report. The loop publishes a MotorCommand with zero torque and the
+ * brakes engaged at once, latches {@link Faults#LOOP_ERROR} (category 0, FAULT; latched again after
+ * a reset, as nothing the failed code computes can be trusted), queues its FAULT and transition
+ * events, tells the service (once, on this thread) and goes on ticking in FAULT, so the drives keep
+ * receiving braking commands until the service stops it. See docs/SAFETY.md.
+ *
+ * <p>Shutdown ({@link #requestShutdownStop}): the next iteration latches {@link Faults#SHUTDOWN}
+ * while the drives are powered, which stops the arm with that fault's category (1 by default: a
+ * controlled stop to standstill, then FAULT with the brakes engaged).
+ *
+ * <p>Lockstep supervision runs on simulated time: the loop ticks only on a new JointState, so no
+ * wall-clock stall of the simulator counts as a missing state; only a simulator silent for the
+ * wall-clock liveness timeout latches STATE_MISSING (a dead simulator).
+ *
  * <p>{@link #run} is the real-time path: after construction it allocates nothing, takes no locks,
- * logs nothing and never blocks. Status accessors may be read from any thread; the cycle and the
+ * logs nothing and never blocks (the error path excepted: the caught Throwable was allocated by
+ * whatever threw it). Status accessors may be read from any thread; the cycle and the
  * histogram only after the loop thread has been joined.
  */
 public final class ControlLoop implements Runnable
@@ -58,10 +76,14 @@ public final class ControlLoop implements Runnable
     private static final int EVENTS = 11;
     private static final int DROPPED_EVENTS = 12;
     private static final int UNCONNECTED_COMMANDS = 13;
-    private static final int STATUS_SLOTS = 14;
+    private static final int LOOP_ERRORS = 14;
+    private static final int STATE_STATUS = 15;
+    private static final int STATUS_SLOTS = 16;
 
     /** JointState status bits that mean the adapter cannot be trusted: drive fault, encoder fault. */
     private static final int ADAPTER_FAULT_BITS = (1 << 1) | (1 << 2);
+    /** JointState status bit: the drives are powered and accepting torque. */
+    private static final int DRIVES_ENABLED_BIT = 1;
     /** JointState status bit: the adapter watchdog has zeroed the torque. */
     private static final int WATCHDOG_BIT = 1 << 3;
     /**
@@ -90,7 +112,7 @@ public final class ControlLoop implements Runnable
     private final OneToOneConcurrentArrayQueue<PreparedCommand> commands;
     private final LoopMode mode;
     private final long periodNs;
-    private final long heartbeatTimeoutNs;
+    private final long livenessTimeoutNs;
     private final ThreadPlacement placement;
     private final int dof;
     private final JointStateSample state;
@@ -101,6 +123,16 @@ public final class ControlLoop implements Runnable
     private final AtomicLongArray status = new AtomicLongArray(STATUS_SLOTS);
 
     private volatile boolean running = true;
+    private volatile boolean shutdownRequested;
+    private volatile boolean shutdownStopApplied;
+    private volatile Throwable firstError;
+    private TickStage stage = TickStage.NONE;
+    private Runnable errorListener = () -> { };
+    private boolean shutdownApplied;
+    private boolean loopErrored;
+    private boolean stateSourceLost;
+    private long loopErrors;
+    private long deadlineNs;
     private volatile String pinning = "not started";
     private volatile boolean linkReleased;
     private volatile long linkLostNs;
@@ -127,7 +159,7 @@ public final class ControlLoop implements Runnable
         final ControlCycle cycle, final int dof, final ControllerLink link, final PlannerGateway gateway,
         final TelemetryQueue telemetryQueue, final ControllerEventQueue events,
         final OneToOneConcurrentArrayQueue<PreparedCommand> commands,
-        final LoopMode mode, final long periodNs, final long heartbeatTimeoutNs, final ThreadPlacement placement)
+        final LoopMode mode, final long periodNs, final long livenessTimeoutNs, final ThreadPlacement placement)
     {
         this.events = events;
         this.cycle = cycle;
@@ -138,7 +170,7 @@ public final class ControlLoop implements Runnable
         this.commands = commands;
         this.mode = mode;
         this.periodNs = periodNs;
-        this.heartbeatTimeoutNs = heartbeatTimeoutNs;
+        this.livenessTimeoutNs = livenessTimeoutNs;
         this.placement = placement;
         state = new JointStateSample(dof);
         command = new MotorCommandSample(dof);
@@ -154,15 +186,26 @@ public final class ControlLoop implements Runnable
         // simulated time (from 0) in lockstep.
         lastHeartbeatNs = mode == LoopMode.REALTIME ? startNs : 0L;
         lastTickWallNs = startNs;
+        deadlineNs = startNs + periodNs;
         try
         {
-            if (mode == LoopMode.REALTIME)
+            while (running)
             {
-                runRealtime(startNs);
-            }
-            else
-            {
-                runLockstep();
+                try
+                {
+                    if (mode == LoopMode.REALTIME)
+                    {
+                        realtimeIteration();
+                    }
+                    else
+                    {
+                        lockstepIteration();
+                    }
+                }
+                catch (final Throwable failure)
+                {
+                    onError(failure);
+                }
             }
         }
         finally
@@ -171,49 +214,103 @@ public final class ControlLoop implements Runnable
         }
     }
 
-    private void runRealtime(final long startNs)
+    private void realtimeIteration()
     {
-        long deadlineNs = startNs + periodNs;
-        while (running)
+        pollInputs();
+        final long nowNs = System.nanoTime();
+        if (nowNs < deadlineNs)
         {
-            pollInputs();
-            final long nowNs = System.nanoTime();
-            if (nowNs < deadlineNs)
-            {
-                continue;
-            }
-            if (nowNs - deadlineNs > periodNs / 2)
-            {
-                misses++;
-            }
-            applyCommands(nowNs);
-            tick(nowNs, nowNs);
-            deadlineNs += periodNs;
-            if (nowNs - deadlineNs > periodNs)
-            {
-                // Far behind (pre-emption): re-anchor rather than burst through the missed ticks.
-                deadlineNs = nowNs + periodNs;
-            }
+            return;
+        }
+        if (nowNs - deadlineNs > periodNs / 2)
+        {
+            misses++;
+        }
+        // The schedule advances first: a tick that throws must not be retried at once.
+        deadlineNs += periodNs;
+        if (nowNs - deadlineNs > periodNs)
+        {
+            // Far behind (pre-emption): re-anchor rather than burst through the missed ticks.
+            deadlineNs = nowNs + periodNs;
+        }
+        applyShutdownRequest(nowNs);
+        applyCommands(nowNs);
+        tick(nowNs, nowNs);
+    }
+
+    private void lockstepIteration()
+    {
+        // Read before the poll: a state that arrived before this time is seen, however long the
+        // loop thread itself was descheduled, so only a silent simulator can exceed the timeout.
+        final long polledNs = System.nanoTime();
+        pollInputs();
+        // No controller clock runs between lockstep ticks: command events carry the newest state's time.
+        applyShutdownRequest(state.timestampNs());
+        applyCommands(state.timestampNs());
+        final long nowNs = System.nanoTime();
+        if (freshState)
+        {
+            tick(state.timestampNs(), nowNs);
+        }
+        else if (statesSeen > 0 && polledNs - lastTickWallNs > livenessTimeoutNs)
+        {
+            // Simulated time stands still while the simulator is silent, so only wall time can tell a dead one.
+            stateSourceLost = true;
+            tick(state.timestampNs(), nowNs);
+        }
+        else if (linkLost && !linkLostLatched())
+        {
+            // No link any more: keep supervising on the last simulated time.
+            tick(state.timestampNs(), nowNs);
         }
     }
 
-    private void runLockstep()
+    /** Latches SHUTDOWN once after {@link #requestShutdownStop}, with its STOP, FAULT and transition events. */
+    private void applyShutdownRequest(final long timeNs)
     {
-        while (running)
+        if (shutdownRequested && !shutdownApplied)
         {
-            pollInputs();
-            // No controller clock runs between lockstep ticks: command events carry the newest state's time.
-            applyCommands(state.timestampNs());
-            final long nowNs = System.nanoTime();
-            if (freshState)
+            shutdownApplied = true;
+            shutdownStopApplied = true;
+            final ControllerState before = STATE_OF_MODE[cycle.mode().ordinal()];
+            cycle.shutdown();
+            if (cycle.mode() != reportedMode)
             {
-                tick(state.timestampNs(), nowNs);
+                event(timeNs, ControllerEventKind.STOP, before, 0, EventCommand.NONE, 0);
             }
-            else if (statesSeen > 0 && nowNs - lastTickWallNs > heartbeatTimeoutNs || linkLost && !linkLostLatched())
+            reportChanges(timeNs, EventCommand.NONE);
+            publishStatus();
+        }
+    }
+
+    /**
+     * The error path: brake first (with the preallocated sample, touching nothing the failure may
+     * have left inconsistent), then latch and report. A second failure in here is counted only.
+     */
+    private void onError(final Throwable failure)
+    {
+        loopErrors++;
+        loopErrored = true;
+        if (firstError == null)
+        {
+            firstError = failure;
+        }
+        final long timeNs = mode == LoopMode.REALTIME ? System.nanoTime() : state.timestampNs();
+        try
+        {
+            publish(timeNs, false);
+            cycle.loopError();
+            reportChanges(timeNs, EventCommand.NONE);
+            publishStatus();
+            if (loopErrors == 1)
             {
-                // No state from the simulator, or no link any more: keep supervising on the last simulated time.
-                tick(state.timestampNs(), nowNs);
+                errorListener.run();
             }
+        }
+        catch (final Throwable again)
+        {
+            loopErrors++;
+            status.lazySet(LOOP_ERRORS, loopErrors);
         }
     }
 
@@ -253,7 +350,10 @@ public final class ControlLoop implements Runnable
         {
             appliedCommands++;
             final ControllerState before = STATE_OF_MODE[cycle.mode().ordinal()];
-            final int result = next.refusal != ControlCycle.ACCEPTED ? next.refusal : apply(next);
+            // Nothing restarts the arm once it stops for a shutdown; an emergency stop still applies.
+            final int result = shutdownApplied && next.kind != PreparedCommand.Kind.EMERGENCY_STOP
+                ? ControlCycle.REJECTED_MODE
+                : next.refusal != ControlCycle.ACCEPTED ? next.refusal : apply(next);
             final EventCommand command = EVENT_COMMAND[next.kind.ordinal()];
             if (result != ControlCycle.ACCEPTED)
             {
@@ -326,10 +426,21 @@ public final class ControlLoop implements Runnable
             // Latched again should an operator RESET clear it: without a link nothing can run.
             cycle.linkLost();
         }
+        if (loopErrored && (cycle.faults() & Faults.LOOP_ERROR) == 0)
+        {
+            // Latched again should an operator RESET clear it: the code that failed runs in every tick.
+            cycle.loopError();
+        }
+        if (stateSourceLost)
+        {
+            stateSourceLost = false;
+            cycle.stateLost();
+        }
         final boolean adapterFault = adapterFault(newState);
         final long heartbeatAgeNs = (mode == LoopMode.REALTIME ? wallStartNs : timeNs) - lastHeartbeatNs;
         cycle.tick(timeNs, newState, heartbeatAgeNs, adapterFault);
-        publishCommand(timeNs);
+        stage.afterTick(cycle.tickCount());
+        publish(timeNs, cycle.drivesEnabled());
         reportChanges(timeNs, EventCommand.NONE);
         final long computeNs = System.nanoTime() - wallStartNs;
         computeHistogram.recordValue(Math.min(computeNs, HISTOGRAM_MAX_NS));
@@ -387,15 +498,22 @@ public final class ControlLoop implements Runnable
         return (cycle.faults() & Faults.LINK_LOST) != 0;
     }
 
-    private void publishCommand(final long timeNs)
+    /** Publishes the tick's command, or zero torque with the brakes engaged when {@code enabled} is false. */
+    private void publish(final long timeNs, final boolean enabled)
     {
         if (linkLost)
         {
             publishFailures++;
             return;
         }
-        System.arraycopy(cycle.tauCommand(), 0, command.tau(), 0, dof);
-        final boolean enabled = cycle.drivesEnabled();
+        if (enabled)
+        {
+            System.arraycopy(cycle.tauCommand(), 0, command.tau(), 0, dof);
+        }
+        else
+        {
+            Arrays.fill(command.tau(), 0, dof, 0.0);
+        }
         command.sequence(cycle.tickCount())
             .timestampNs(timeNs)
             .jointStateSequence(state.sequence())
@@ -454,6 +572,59 @@ public final class ControlLoop implements Runnable
         status.lazySet(APPLIED_COMMANDS, appliedCommands);
         status.lazySet(EVENTS, events.eventCount());
         status.lazySet(DROPPED_EVENTS, events.dropCount());
+        status.lazySet(LOOP_ERRORS, loopErrors);
+        status.lazySet(STATE_STATUS, state.statusBits());
+    }
+
+    /** Sets the stage run inside every tick; before the loop thread starts only. */
+    void stage(final TickStage tickStage)
+    {
+        stage = tickStage;
+    }
+
+    /**
+     * Sets what runs, once and on the loop thread, after the first Throwable caught in an
+     * iteration; it must be quick (e.g. a signal). Before the loop thread starts only.
+     */
+    void onFirstError(final Runnable listener)
+    {
+        errorListener = listener;
+    }
+
+    /**
+     * Asks the loop to stop the arm for a shutdown: its next iteration latches {@link Faults#SHUTDOWN}
+     * if the drives are powered. Any thread.
+     */
+    public void requestShutdownStop()
+    {
+        shutdownRequested = true;
+    }
+
+    /** @return true once the loop has applied {@link #requestShutdownStop}. Any thread. */
+    public boolean shutdownStopApplied()
+    {
+        return shutdownStopApplied;
+    }
+
+    /**
+     * @return true if the newest JointState, as of the last tick, reports the drives powered (its
+     *     drivesEnabled status bit); false before any. Any thread.
+     */
+    public boolean drivesReportEnabled()
+    {
+        return (status.get(STATE_STATUS) & DRIVES_ENABLED_BIT) != 0;
+    }
+
+    /** @return Throwables caught in loop iterations since start. Any thread. */
+    public long loopErrorCount()
+    {
+        return status.get(LOOP_ERRORS);
+    }
+
+    /** @return the first Throwable caught in a loop iteration, or null. Any thread. */
+    public Throwable firstError()
+    {
+        return firstError;
     }
 
     /** Asks the loop to stop after its current iteration. Any thread. */

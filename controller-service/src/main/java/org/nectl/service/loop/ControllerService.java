@@ -2,6 +2,8 @@ package org.nectl.service.loop;
 
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import org.agrona.CloseHelper;
@@ -14,6 +16,7 @@ import org.nectl.core.model.JointLimits;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlCycle;
+import org.nectl.core.runtime.ControllerMode;
 import org.nectl.transport.AeronTransport;
 import org.nectl.transport.CommandLimits;
 import org.nectl.transport.ControllerEventQueue;
@@ -33,6 +36,10 @@ import org.nectl.transport.sbe.ControllerEventDecoder;
  * telemetry publisher stops reading its rings, and only then does the client unmap its buffers.
  * The service keeps running (in FAULT, without I/O) until closed; the events it could not publish
  * are then {@link #drainUndeliveredEvents drained} for the log. See docs/SAFETY.md.
+ *
+ * <p>A failure in the loop ({@link ControlLoop}'s error path, fault LOOP_ERROR) makes the gateway
+ * refuse every further command but EStop (CONTROLLER_UNAVAILABLE) and runs the {@link #onLoopError}
+ * listener; {@link #stopForShutdown} stops the arm before {@link #close}.
  */
 public final class ControllerService implements AutoCloseable
 {
@@ -48,9 +55,11 @@ public final class ControllerService implements AutoCloseable
     private final ControlLoop loop;
     private final Thread loopThread;
     private volatile Throwable loopFailure;
+    private volatile Runnable loopErrorListener = () -> { };
+    private volatile boolean loopErrored;
     private boolean closed;
 
-    private ControllerService(final ServiceSettings settings)
+    private ControllerService(final ServiceSettings settings, final TickStage stage)
     {
         this.settings = settings;
         final RobotModel model = settings.model();
@@ -79,7 +88,9 @@ public final class ControllerService implements AutoCloseable
             }
             loop = new ControlLoop(
                 cycle, dof, link, gateway, telemetryQueue, events, loopQueue,
-                settings.mode(), settings.cycle().periodNs(), settings.cycle().heartbeatTimeoutNs(), settings.loopThread());
+                settings.mode(), settings.cycle().periodNs(), settings.lockstepLivenessNs(), settings.loopThread());
+            loop.stage(stage);
+            loop.onFirstError(this::loopErrored);
             loopThread = new Thread(loop, "nectl-control-loop");
             loopThread.setUncaughtExceptionHandler((thread, failure) ->
             {
@@ -107,7 +118,13 @@ public final class ControllerService implements AutoCloseable
      */
     public static ControllerService start(final ServiceSettings settings)
     {
-        final ControllerService service = new ControllerService(settings);
+        return start(settings, TickStage.NONE);
+    }
+
+    /** As {@link #start(ServiceSettings)}, the loop running {@code stage} inside every tick. */
+    static ControllerService start(final ServiceSettings settings, final TickStage stage)
+    {
+        final ControllerService service = new ControllerService(settings, stage);
         AgentRunner.startOnThread(service.agents);
         service.loopThread.start();
         return service;
@@ -191,6 +208,76 @@ public final class ControllerService implements AutoCloseable
     public void onTransportLoss(final Runnable listener)
     {
         transport.onLoss(listener);
+    }
+
+    /** On the loop thread, once: the first Throwable caught in a loop iteration. */
+    private void loopErrored()
+    {
+        gateway.refuseCommands();
+        loopErrored = true;
+        loopErrorListener.run();
+    }
+
+    /**
+     * @param listener run once after the loop caught its first Throwable (FAULT, LOOP_ERROR latched,
+     *     commands refused), on the loop thread (so quick, e.g. a signal), or at once if it already has.
+     */
+    public void onLoopError(final Runnable listener)
+    {
+        loopErrorListener = listener;
+        if (loopErrored)
+        {
+            listener.run();
+        }
+    }
+
+    /**
+     * Stops the arm for a shutdown, before {@link #close}: the gateway refuses every further
+     * command but EStop (CONTROLLER_UNAVAILABLE), the loop latches SHUTDOWN if the drives are
+     * powered and stops the arm with its category (safety.stop_category.shutdown, 1 by default);
+     * then waits, up to the stop time plus {@code marginNs}, until the loop has the drives off and
+     * the adapter's newest JointState no longer reports them powered. Not real-time safe.
+     *
+     * @param marginNs time allowed beyond the stop time, ns.
+     * @return what happened, for the log.
+     */
+    public ShutdownStop stopForShutdown(final long marginNs)
+    {
+        final long startNs = System.nanoTime();
+        final ControllerMode modeBefore = loop.mode();
+        gateway.refuseCommands();
+        loop.requestShutdownStop();
+        final long deadlineNs = startNs + settings.safety().stopTimeNs() + marginNs;
+        long loopStoppedNs = -1;
+        while (System.nanoTime() - deadlineNs < 0 && !loopEnded())
+        {
+            if (loopStoppedNs < 0 && loop.shutdownStopApplied() && !loop.mode().drivesPowered())
+            {
+                loopStoppedNs = System.nanoTime();
+            }
+            if (loopStoppedNs >= 0 && (loop.statesSeen() == 0 || !loop.drivesReportEnabled() || transport.loss() != null))
+            {
+                break;
+            }
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+        }
+        final long endNs = System.nanoTime();
+        return new ShutdownStop(modeBefore, loop.mode(), loopStoppedNs < 0 ? -1 : loopStoppedNs - startNs,
+            loopStoppedNs >= 0 && !loop.drivesReportEnabled(), endNs - startNs);
+    }
+
+    /**
+     * What {@link #stopForShutdown} did.
+     *
+     * @param modeBefore the loop's mode when the shutdown began.
+     * @param modeAfter the loop's mode at the end: FAULT after a stop, else unchanged (IDLE, FAULT, ESTOP).
+     * @param stopNs time from the request to the loop's first state with the drives off, ns; -1 if not reached.
+     * @param drivesReportOff true if the adapter's newest JointState reported the drives off.
+     * @param elapsedNs time the whole wait took, ns.
+     */
+    public record ShutdownStop(ControllerMode modeBefore, ControllerMode modeAfter, long stopNs, boolean drivesReportOff,
+        long elapsedNs)
+    {
     }
 
     /** @return the exception that ended the control loop thread, or null (none, or still running). */

@@ -42,6 +42,8 @@ import org.nectl.transport.TelemetryConfig;
  * @param safety stop categories per fault and the supervisor's reflex limits.
  * @param mixedLaw the robot with its drives and the gains of the mixed rigid/elastic law (available
  *     only if the robot has elastic joints).
+ * @param lockstepLivenessNs lockstep only: wall time without a JointState after which the simulator
+ *     counts as dead (STATE_MISSING), ns; supervision otherwise runs on simulated time.
  */
 public record ServiceSettings(
     RobotModel model,
@@ -54,14 +56,50 @@ public record ServiceSettings(
     TelemetryConfig telemetry,
     ControlLaw law,
     SafetySettings safety,
-    MixedLawSettings mixedLaw)
+    MixedLawSettings mixedLaw,
+    long lockstepLivenessNs)
 {
+    /** Default {@link #lockstepLivenessNs}: 2 s, far beyond a simulator descheduled on a loaded host. */
+    public static final long DEFAULT_LOCKSTEP_LIVENESS_NS = 2_000_000_000L;
+
     /** Planner id that {@link #defaults} generates a key for. */
     public static final long DEFAULT_PLANNER_ID = 1;
     /** Largest default kd T / M_jj: below 0.618, the bound with a state two periods old. */
     static final double MAX_DAMPING_RATIO = 0.45;
     private static final int DAMPING_POSES = 500;
     private static final long DAMPING_POSE_SEED = 20_261_125L;
+
+    /** Validates the lockstep liveness timeout. */
+    public ServiceSettings
+    {
+        if (lockstepLivenessNs <= 0)
+        {
+            throw new IllegalArgumentException("lockstep liveness timeout must be positive, got " + lockstepLivenessNs + " ns");
+        }
+    }
+
+    /**
+     * Settings with the default lockstep liveness timeout.
+     *
+     * @param model the controlled robot.
+     * @param cycle control-cycle settings.
+     * @param mode realtime or lockstep.
+     * @param loopThread CPU and SCHED_FIFO priority of the control loop thread.
+     * @param aeron media driver.
+     * @param link hardware link channel and streams.
+     * @param planner planner gateway UDP settings.
+     * @param telemetry telemetry publication settings.
+     * @param law the control law selected at start.
+     * @param safety stop categories per fault and the supervisor's reflex limits.
+     * @param mixedLaw the robot with its drives and the gains of the mixed rigid/elastic law.
+     */
+    public ServiceSettings(final RobotModel model, final CycleSettings cycle, final LoopMode mode, final ThreadPlacement loopThread,
+        final AeronConfig aeron, final LinkConfig link, final PlannerGatewayConfig planner, final TelemetryConfig telemetry,
+        final ControlLaw law, final SafetySettings safety, final MixedLawSettings mixedLaw)
+    {
+        this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety,
+            mixedLaw, DEFAULT_LOCKSTEP_LIVENESS_NS);
+    }
 
     /**
      * Settings for a rigid robot: the mixed rigid/elastic law is not available.
@@ -192,7 +230,8 @@ public record ServiceSettings(
                 telemetryDefaults.ringCapacityBytes()),
             config.law(),
             config.safetySettings(),
-            config.mixedLaw());
+            config.mixedLaw(),
+            config.lockstepLivenessNs());
     }
 
     /** The gateway's address, its host resolved now so that a name that does not resolve is refused before anything starts. */
@@ -218,36 +257,48 @@ public record ServiceSettings(
     public ServiceSettings withPlannerAuthentication(final PlannerAuthentication authentication)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner.withAuthentication(authentication), telemetry, law,
-            safety, mixedLaw);
+            safety, mixedLaw, lockstepLivenessNs);
     }
 
     /** @return a copy in the given loop mode. */
     public ServiceSettings withMode(final LoopMode loopMode)
     {
-        return new ServiceSettings(model, cycle, loopMode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw);
+        return new ServiceSettings(model, cycle, loopMode, loopThread, aeron, link, planner, telemetry, law,
+            safety, mixedLaw, lockstepLivenessNs);
     }
 
     /** @return a copy whose control loop thread is placed as given. */
     public ServiceSettings withLoopThread(final ThreadPlacement placement)
     {
-        return new ServiceSettings(model, cycle, mode, placement, aeron, link, planner, telemetry, law, safety, mixedLaw);
+        return new ServiceSettings(model, cycle, mode, placement, aeron, link, planner, telemetry, law,
+            safety, mixedLaw, lockstepLivenessNs);
     }
 
     /** @return a copy with other cycle settings. */
     public ServiceSettings withCycle(final CycleSettings cycleSettings)
     {
-        return new ServiceSettings(model, cycleSettings, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw);
+        return new ServiceSettings(model, cycleSettings, mode, loopThread, aeron, link, planner, telemetry, law,
+            safety, mixedLaw, lockstepLivenessNs);
     }
 
     /** @return a copy whose robot has these drives and mixed-law gains (the same links). */
     public ServiceSettings withMixedLaw(final MixedLawSettings settings)
     {
-        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, settings);
+        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
+            safety, settings, lockstepLivenessNs);
+    }
+
+    /** @return a copy whose lockstep loop declares the simulator dead after this long without a state, ns. */
+    public ServiceSettings withLockstepLiveness(final long livenessNs)
+    {
+        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
+            safety, mixedLaw, livenessNs);
     }
 
     /** @return a copy with other safety settings. */
     public ServiceSettings withSafety(final SafetySettings safetySettings)
     {
-        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safetySettings, mixedLaw);
+        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
+            safetySettings, mixedLaw, lockstepLivenessNs);
     }
 }

@@ -63,7 +63,13 @@ final class ServiceRig implements AutoCloseable
 
     ServiceRig(final ServiceSettings settings)
     {
-        service = ControllerService.start(settings);
+        this(settings, TickStage.NONE);
+    }
+
+    /** A rig whose loop runs {@code stage} inside every tick. */
+    ServiceRig(final ServiceSettings settings, final TickStage stage)
+    {
+        service = ControllerService.start(settings, stage);
         client = AeronTransport.launch(AeronConfig.external(service.aeronDirectory()));
         telemetry = new TelemetryRecorder(client.aeron());
         planner = new PlannerClient(service.plannerAddress(), ServiceSettings.DEFAULT_PLANNER_ID,
@@ -89,7 +95,7 @@ final class ServiceRig implements AutoCloseable
 
     /**
      * Lockstep settings for tests that hold the simulator while they command: the loop's
-     * stalled-simulator supervision, on the wall clock, gets 30 s instead of 50 ms, which changes
+     * dead-simulator liveness timeout, on the wall clock, gets 30 s instead of 2 s, which changes
      * nothing while the simulator runs (it answers within microseconds to milliseconds). 30 s and
      * not less: on a shared, overloaded host the test thread that steps the simulator has been seen
      * descheduled for more than 2 s, and a supervision tick without a new state would break the
@@ -97,7 +103,8 @@ final class ServiceRig implements AutoCloseable
      */
     static ServiceSettings heldLockstepSettings()
     {
-        return settings(LoopMode.LOCKSTEP).withCycle(tolerant(TimeUnit.SECONDS.toNanos(30), 3));
+        return settings(LoopMode.LOCKSTEP).withCycle(tolerant(TimeUnit.SECONDS.toNanos(30), 3))
+            .withLockstepLiveness(TimeUnit.SECONDS.toNanos(30));
     }
 
     /**
