@@ -3,6 +3,7 @@ package org.nectl.config.deploy;
 import java.nio.file.Path;
 import java.util.OptionalInt;
 
+import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
@@ -32,13 +33,15 @@ public final class DeploymentConfig
     private final TelemetrySettings telemetry;
     private final HardwareSettings hardware;
     private final MixedLawSettings mixedLaw;
+    private final ReferenceBlend.Settings referenceBlend;
 
     DeploymentConfig(
         final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
         final OptionalInt realtimePriority,
         final ControlLaw law, final CycleSettings cycle, final SafetySettings safety, final AeronSettings aeron,
         final PlannerEndpoint planner, final PlannerAuthenticationSettings plannerAuthentication,
-        final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw)
+        final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw,
+        final ReferenceBlend.Settings referenceBlend)
     {
         this.file = file;
         this.modelFile = modelFile;
@@ -55,6 +58,7 @@ public final class DeploymentConfig
         this.telemetry = telemetry;
         this.hardware = hardware;
         this.mixedLaw = mixedLaw;
+        this.referenceBlend = referenceBlend;
     }
 
     /** @return the deployment file this was read from. */
@@ -151,6 +155,12 @@ public final class DeploymentConfig
     public MixedLawSettings mixedLaw()
     {
         return mixedLaw;
+    }
+
+    /** @return how the position step of a streamed setpoint or a new trajectory decays (arrays not copied). */
+    public ReferenceBlend.Settings referenceBlend()
+    {
+        return referenceBlend;
     }
 
     private static CycleSettings copy(final CycleSettings s)

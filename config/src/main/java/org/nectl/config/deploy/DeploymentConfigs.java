@@ -35,7 +35,7 @@ public final class DeploymentConfigs
     public static final long MAX_REALTIME_PRIORITY = 99;
 
     private static final List<String> KEYS = List.of("model", "mode", "period_us", "core", "realtime_priority", "aeron", "planner",
-        "telemetry", "hardware", "control", "supervision", "gravity", "safety");
+        "telemetry", "hardware", "control", "supervision", "gravity", "safety", "reference_blend");
     private static final List<String> PLANNER_KEYS = List.of("bind", "keys", "allowed_sources", "time_window_ms");
     private static final List<String> MODES = List.of("realtime", "lockstep");
     private static final List<String> LAWS = List.of("computed_torque", "pd_gravity", "mixed_elastic");
@@ -89,7 +89,8 @@ public final class DeploymentConfigs
             section(root, "planner", p -> PlannerAuthenticationSettings.read(path, p), PlannerAuthenticationSettings.defaults()),
             telemetry,
             hardware,
-            MixedLawReader.read(control, robot));
+            MixedLawReader.read(control, robot),
+            ReferenceBlendReader.read(root.optional("reference_blend"), model, periodNs));
     }
 
     /** The law; mixed_elastic only for a robot with elastic joints. */

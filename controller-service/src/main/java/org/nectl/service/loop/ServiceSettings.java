@@ -12,9 +12,12 @@ import org.nectl.config.deploy.DeploymentMode;
 import org.nectl.config.deploy.HardwareSettings;
 import org.nectl.config.deploy.PlannerAuthenticationSettings;
 import org.nectl.config.deploy.TelemetrySettings;
+import org.nectl.core.control.ReferenceBlend;
+import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
 import org.nectl.core.runtime.MixedLawSettings;
@@ -41,6 +44,7 @@ import org.nectl.transport.TelemetryConfig;
  * @param safety stop categories per fault and the supervisor's reflex limits.
  * @param mixedLaw the robot with its drives and the gains of the mixed rigid/elastic law (available
  *     only if the robot has elastic joints).
+ * @param referenceBlend how the position step of a streamed setpoint or a new trajectory decays.
  */
 public record ServiceSettings(
     RobotModel model,
@@ -53,7 +57,8 @@ public record ServiceSettings(
     TelemetryConfig telemetry,
     ControlLaw law,
     SafetySettings safety,
-    MixedLawSettings mixedLaw)
+    MixedLawSettings mixedLaw,
+    ReferenceBlend.Settings referenceBlend)
 {
     /** Planner id that {@link #defaults} generates a key for. */
     public static final long DEFAULT_PLANNER_ID = 1;
@@ -82,6 +87,47 @@ public record ServiceSettings(
     {
         this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety,
             MixedLawSettings.defaults(ElasticRobotModel.rigid(model)));
+    }
+
+    /**
+     * Settings with the default reference blend ({@link ReferenceBlend.Settings#defaults}).
+     *
+     * @param model the controlled robot.
+     * @param cycle control-cycle settings.
+     * @param mode realtime or lockstep.
+     * @param loopThread CPU and SCHED_FIFO priority of the control loop thread.
+     * @param aeron media driver.
+     * @param link hardware link channel and streams.
+     * @param planner planner gateway UDP settings.
+     * @param telemetry telemetry publication settings.
+     * @param law the control law selected at start.
+     * @param safety stop categories per fault and the supervisor's reflex limits.
+     * @param mixedLaw the robot with its drives and the gains of the mixed rigid/elastic law.
+     */
+    public ServiceSettings(final RobotModel model, final CycleSettings cycle, final LoopMode mode, final ThreadPlacement loopThread,
+        final AeronConfig aeron, final LinkConfig link, final PlannerGatewayConfig planner, final TelemetryConfig telemetry,
+        final ControlLaw law, final SafetySettings safety, final MixedLawSettings mixedLaw)
+    {
+        this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw,
+            ReferenceBlend.Settings.defaults(model));
+    }
+
+    /**
+     * Builds the control cycle these settings describe, with its law selected. Not real-time safe.
+     *
+     * @return the cycle.
+     * @throws IllegalArgumentException if the law needs elastic joints the robot does not have.
+     */
+    public ControlCycle controlCycle()
+    {
+        final ControlCycle cycle = new ControlCycle(model, this.cycle, safety, ReferenceTimeScaling.Settings.defaults(), mixedLaw,
+            referenceBlend);
+        if (cycle.selectLaw(law) != ControlCycle.ACCEPTED)
+        {
+            throw new IllegalArgumentException("control law " + law + " needs a robot with elastic joints; "
+                + model.name() + " has none");
+        }
+        return cycle;
     }
 
     /**
@@ -191,7 +237,8 @@ public record ServiceSettings(
                 telemetryDefaults.ringCapacityBytes()),
             config.law(),
             config.safetySettings(),
-            config.mixedLaw());
+            config.mixedLaw(),
+            config.referenceBlend());
     }
 
     /** Reads the key file (if any) into the gateway's authentication; no key file: no planner is accepted. */
@@ -205,36 +252,41 @@ public record ServiceSettings(
     public ServiceSettings withPlannerAuthentication(final PlannerAuthentication authentication)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner.withAuthentication(authentication), telemetry, law,
-            safety, mixedLaw);
+            safety, mixedLaw, referenceBlend);
     }
 
     /** @return a copy in the given loop mode. */
     public ServiceSettings withMode(final LoopMode loopMode)
     {
-        return new ServiceSettings(model, cycle, loopMode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw);
+        return new ServiceSettings(model, cycle, loopMode, loopThread, aeron, link, planner, telemetry,
+            law, safety, mixedLaw, referenceBlend);
     }
 
     /** @return a copy whose control loop thread is placed as given. */
     public ServiceSettings withLoopThread(final ThreadPlacement placement)
     {
-        return new ServiceSettings(model, cycle, mode, placement, aeron, link, planner, telemetry, law, safety, mixedLaw);
+        return new ServiceSettings(model, cycle, mode, placement, aeron, link, planner, telemetry,
+            law, safety, mixedLaw, referenceBlend);
     }
 
     /** @return a copy with other cycle settings. */
     public ServiceSettings withCycle(final CycleSettings cycleSettings)
     {
-        return new ServiceSettings(model, cycleSettings, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw);
+        return new ServiceSettings(model, cycleSettings, mode, loopThread, aeron, link, planner, telemetry,
+            law, safety, mixedLaw, referenceBlend);
     }
 
     /** @return a copy whose robot has these drives and mixed-law gains (the same links). */
     public ServiceSettings withMixedLaw(final MixedLawSettings settings)
     {
-        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, settings);
+        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry,
+            law, safety, settings, referenceBlend);
     }
 
     /** @return a copy with other safety settings. */
     public ServiceSettings withSafety(final SafetySettings safetySettings)
     {
-        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safetySettings, mixedLaw);
+        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry,
+            law, safetySettings, mixedLaw, referenceBlend);
     }
 }
