@@ -11,6 +11,7 @@ import java.util.OptionalInt;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
 
@@ -77,6 +78,26 @@ final class DeploymentConfigsTest
         assertSameSettings(new CycleSettings(500_000L, new double[] {400, 400}, new double[] {40, 30},
             new double[] {60, 25}, new double[] {5, 5}, new double[] {0, -9.81, 0}, 20_000_000L, 4, 250_000_000L, 0.1,
             6, false), config.cycleSettings());
+    }
+
+    @Test
+    void theReferenceBlendTakesTheDefaultsOrTheWrittenPoleAndBounds() throws IOException
+    {
+        final DeploymentConfig defaults = DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\n"));
+        final ReferenceBlend.Settings expected = ReferenceBlend.Settings.defaults(defaults.model());
+        assertEquals(expected.pole(), defaults.referenceBlend().pole());
+        assertArrayEquals(expected.accelerationMax(), defaults.referenceBlend().accelerationMax());
+        assertArrayEquals(expected.jerkMax(), defaults.referenceBlend().jerkMax());
+        final DeploymentConfig written = DeploymentConfigs.load(TestDeployments.write(dir, """
+            model: arm.yaml
+            reference_blend:
+              pole: 20
+              acceleration: [15, 7.5]
+              jerk: 300
+            """));
+        assertEquals(20.0, written.referenceBlend().pole());
+        assertArrayEquals(new double[] {15, 7.5}, written.referenceBlend().accelerationMax());
+        assertArrayEquals(new double[] {300, 300}, written.referenceBlend().jerkMax());
     }
 
     @Test

@@ -39,7 +39,8 @@ import org.nectl.core.model.RobotModel;
  * <pre>
  *   d_max = min(V / (0.2240 w), A / (0.1306 w^2), J / (0.1682 w^3), S / w^4)
  * </pre>
- * It decays to 2 % in 9.8 / w.
+ * Such an offset decays to 2 % in 9.1 / w. A larger one saturates: it stays within the bounds and
+ * dies out, but may overshoot.
  *
  * <p>Real-time safe after construction; not thread safe (owned by the control-loop thread).
  */
@@ -56,7 +57,7 @@ public final class ReferenceBlend
     /** The pole times the control period may not exceed this: ten periods per time constant or more. */
     public static final double MAX_POLE_TIMES_PERIOD = 0.1;
     /** Time for the decay of an offset from rest to 2 % of it, in units of 1 / pole. */
-    public static final double SETTLING_2_PERCENT = 9.8;
+    public static final double SETTLING_2_PERCENT = 9.1;
 
     private static final double G1 = 1.0 / 4.0;
     private static final double G2 = 2.0 / 3.0;
@@ -72,7 +73,7 @@ public final class ReferenceBlend
      */
     public record Settings(double pole, double[] accelerationMax, double[] jerkMax)
     {
-        /** Default pole, 1/s: an offset decays to 2 % in 9.8 / w = 0.33 s. */
+        /** Default pole, 1/s: an offset decays to 2 % in 9.1 / w = 0.30 s. */
         public static final double DEFAULT_POLE = 30.0;
         /** Share of each joint's torque-rate limit the default jerk bound allows the feedforward, as the time scaling's. */
         public static final double DEFAULT_TORQUE_RATE_SHARE = 0.5;

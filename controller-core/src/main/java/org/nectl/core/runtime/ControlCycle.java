@@ -47,8 +47,8 @@ public final class ControlCycle
     public static final int REJECTED_LAW = 5;
 
     /**
-     * Largest start offset of a new reference from the current one, rad or m; a streamed setpoint
-     * also steps its stream by no more than {@link #streamStepLimit(int)}.
+     * Largest start offset of a new trajectory from the current reference, rad or m; a streamed
+     * setpoint is held to {@link #streamStepLimit(int)}, at most this.
      */
     public static final double MAX_REFERENCE_JUMP = 0.02;
 
@@ -586,8 +586,8 @@ public final class ControlCycle
      * @param qddDesired acceleration.
      * @param qdddDesired jerk.
      * @return {@link #ACCEPTED}, {@link #REJECTED_MODE}, or {@link #REJECTED_DISCONTINUOUS} if a joint's
-     *     position steps the stream by more than {@link #streamStepLimit(int)} or lies further than
-     *     {@link #MAX_REFERENCE_JUMP} from the current reference.
+     *     position steps the stream by more than {@link #streamStepLimit(int)}, or lies further than
+     *     that from the current reference (so that the blend's offset never leaves its linear range).
      */
     public int streamSetpoint(
         final double[] qDesired, final double[] qdDesired, final double[] qddDesired, final double[] qdddDesired)
@@ -605,7 +605,7 @@ public final class ControlCycle
         for (int j = 0; j < dof; j++)
         {
             final double step = qDesired[j] - (starting ? qRef[j] : targetQ[j]);
-            if (!(Math.abs(step) <= streamStepLimit[j]) || !(Math.abs(qDesired[j] - qRef[j]) <= MAX_REFERENCE_JUMP))
+            if (!(Math.abs(step) <= streamStepLimit[j]) || !(Math.abs(qDesired[j] - qRef[j]) <= streamStepLimit[j]))
             {
                 return REJECTED_DISCONTINUOUS;
             }
@@ -925,9 +925,10 @@ public final class ControlCycle
 
     /**
      * @param joint coordinate index.
-     * @return the largest distance of a streamed setpoint's position from the current reference,
-     *     rad or m: the smaller of {@link #MAX_REFERENCE_JUMP} and the largest step the
-     *     {@link ReferenceBlend} takes out within its bounds ({@link ReferenceBlend#linearStep}). Real-time safe.
+     * @return the largest distance of a streamed setpoint's position from the stream's extrapolation
+     *     (from the reference for the first setpoint of a stream) and from the current reference, rad
+     *     or m: the smaller of {@link #MAX_REFERENCE_JUMP} and the largest offset the {@link ReferenceBlend}
+     *     takes out within its bounds ({@link ReferenceBlend#linearStep}). Real-time safe.
      */
     public double streamStepLimit(final int joint)
     {

@@ -62,11 +62,11 @@ class StreamedSetpointStabilityTest
     private static final int OBSERVE_TICKS = 800;
     private static final double OVERSHOOT_BOUND = 0.10;
     private static final double SETTLED_BAND = 0.02;
-    /** Settling bound after a step, ms: the blend's 9.8 / pole = 327 ms at the default pole plus the loop's lag. */
+    /** Settling bound after a step, ms: the blend's 9.1 / pole = 303 ms at the default pole, and some margin. */
     private static final long STEP_SETTLE_BOUND_MS = 400;
     /**
      * Settling bound after a stream's last setpoint, ms: the offset a stall left behind decays within
-     * the blend's 327 ms; a stream without accelerations leaves the elastic joint's motor behind, which
+     * the blend's 303 ms; a stream without accelerations leaves the elastic joint's motor behind, which
      * the mixed law's motor loop (Lambda_theta = 10 1/s) takes up.
      */
     private static final long STREAM_SETTLE_BOUND_MS = 500;
