@@ -3,12 +3,14 @@ package org.nectl.service.loop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.config.deploy.DeploymentConfig;
 import org.nectl.config.deploy.DeploymentConfigs;
 import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControllerMode;
@@ -97,7 +99,7 @@ class StreamedSetpointStabilityTest
 
     private static void steps(final String robot, final Path deployment, final double[][] poses)
     {
-        final ServiceSettings settings = ServiceSettings.from(DeploymentConfigs.load(deployment));
+        final ServiceSettings settings = settings(deployment);
         double worstOvershoot = 0.0;
         long worstSettleMs = 0;
         double worstTrackingError = 0.0;
@@ -119,20 +121,23 @@ class StreamedSetpointStabilityTest
                 final String what = robot + " pose " + p + " step " + fraction + " of the threshold";
                 assertEquals(ControlCycle.ACCEPTED, rig.cycle.streamSetpoint(target, new double[n], new double[n], new double[n]), what);
                 final Response response = rig.observe(from, target, step, STEP_SETTLE_BOUND_MS, what);
+                System.out.printf(Locale.ROOT, "%s: overshoot %.2f %%, settled in %d ms, |q_ref - q| <= %.2e rad%n",
+                    what, 100 * response.overshoot, response.settleMs, response.trackingError);
                 worstOvershoot = Math.max(worstOvershoot, response.overshoot);
                 worstSettleMs = Math.max(worstSettleMs, response.settleMs);
                 worstTrackingError = Math.max(worstTrackingError, response.trackingError);
             }
         }
-        System.out.printf(Locale.ROOT, "%s steps: threshold %.4f rad, %d cases, worst overshoot %.2f %% of the step, "
-            + "settled within 2 %% in at most %d ms, largest |q_ref - q| %.2e rad%n",
-            robot, settings.controlCycle().streamStepLimit(0), poses.length * STEP_FRACTIONS.length,
-            100 * worstOvershoot, worstSettleMs, worstTrackingError);
+        final ControlCycle cycle = settings.controlCycle();
+        System.out.printf(Locale.ROOT, "%s steps: jerk bound %.1f rad/s^3, linear step %.5f rad, threshold %.5f rad, %d cases, "
+            + "worst overshoot %.2f %% of the step, settled within 2 %% in at most %d ms, largest |q_ref - q| %.2e rad%n",
+            robot, cycle.blend().jerkMax(0), cycle.blend().linearStep(0), cycle.streamStepLimit(0),
+            poses.length * STEP_FRACTIONS.length, 100 * worstOvershoot, worstSettleMs, worstTrackingError);
     }
 
     private static void streams(final String robot, final Path deployment, final double[][] poses, final long seed)
     {
-        final ServiceSettings settings = ServiceSettings.from(DeploymentConfigs.load(deployment));
+        final ServiceSettings settings = settings(deployment);
         final SplittableRandom random = new SplittableRandom(seed);
         double worstOvershoot = 0.0;
         long worstSettleMs = 0;
@@ -189,6 +194,17 @@ class StreamedSetpointStabilityTest
             + "settled within 2 %% in at most %d ms after the last setpoint, largest |q_ref - q| %.2e rad%n",
             robot, STREAMS, refused, 100 * worstOvershoot, worstSettleMs, worstTrackingError);
         assertEquals(0, refused, "every setpoint of a smooth stream is accepted, stalls included");
+    }
+
+    /** The shipped deployment's robot, period, gains, law, safety and blend; the planner side (keys) is not read. */
+    private static ServiceSettings settings(final Path deployment)
+    {
+        final DeploymentConfig config = DeploymentConfigs.load(deployment);
+        final ServiceSettings defaults = ServiceSettings.defaults(config.model(), config.periodNs(),
+            new InetSocketAddress("127.0.0.1", 0));
+        return new ServiceSettings(config.model(), config.cycleSettings(), LoopMode.LOCKSTEP, ThreadPlacement.NONE,
+            defaults.aeron(), defaults.link(), defaults.planner(), defaults.telemetry(), config.law(), config.safetySettings(),
+            config.mixedLaw(), config.referenceBlend());
     }
 
     /** A rest-to-rest quintic of every joint, sampled by the planner at its ticks. */
