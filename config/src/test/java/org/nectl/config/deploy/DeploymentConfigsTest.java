@@ -84,7 +84,7 @@ final class DeploymentConfigsTest
     void theReferenceBlendTakesTheDefaultsOrTheWrittenPoleAndBounds() throws IOException
     {
         final DeploymentConfig defaults = DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\n"));
-        final ReferenceBlend.Settings expected = ReferenceBlend.Settings.defaults(defaults.model());
+        final ReferenceBlend.Settings expected = ReferenceBlend.Settings.defaults(defaults.model(), defaults.periodNs());
         assertEquals(expected.pole(), defaults.referenceBlend().pole());
         assertArrayEquals(expected.accelerationMax(), defaults.referenceBlend().accelerationMax());
         assertArrayEquals(expected.jerkMax(), defaults.referenceBlend().jerkMax());

@@ -73,7 +73,7 @@ public final class ReferenceBlend
      */
     public record Settings(double pole, double[] accelerationMax, double[] jerkMax)
     {
-        /** Default pole, 1/s: an offset decays to 2 % in 9.1 / w = 0.30 s. */
+        /** Default pole, 1/s, where the period allows it: an offset decays to 2 % in 9.1 / w = 0.30 s. */
         public static final double DEFAULT_POLE = 30.0;
         /** Share of each joint's torque-rate limit the default jerk bound allows the feedforward, as the time scaling's. */
         public static final double DEFAULT_TORQUE_RATE_SHARE = 0.5;
@@ -82,18 +82,21 @@ public final class ReferenceBlend
         private static final long JERK_POSE_SEED = 20_261_126L;
 
         /**
-         * The default pole, no acceleration bound (a robot description has no acceleration limits),
-         * and the jerk bound {@link #jerkFromTorqueRate} with {@link #DEFAULT_TORQUE_RATE_SHARE}. Not
+         * The default pole ({@link #DEFAULT_POLE}, or {@link #MAX_POLE_TIMES_PERIOD} / period if that is
+         * smaller), no acceleration bound (a robot description has no acceleration limits), and the
+         * jerk bound {@link #jerkFromTorqueRate} with {@link #DEFAULT_TORQUE_RATE_SHARE}. Not
          * real-time safe.
          *
          * @param model the robot.
+         * @param periodNs the control period, ns.
          * @return the settings.
          */
-        public static Settings defaults(final RobotModel model)
+        public static Settings defaults(final RobotModel model, final long periodNs)
         {
             final double[] unbounded = new double[model.dof()];
             Arrays.fill(unbounded, Double.POSITIVE_INFINITY);
-            return new Settings(DEFAULT_POLE, unbounded, jerkFromTorqueRate(model, DEFAULT_TORQUE_RATE_SHARE));
+            final double pole = Math.min(DEFAULT_POLE, MAX_POLE_TIMES_PERIOD / (periodNs * 1e-9));
+            return new Settings(pole, unbounded, jerkFromTorqueRate(model, DEFAULT_TORQUE_RATE_SHARE));
         }
 
         /**

@@ -6,8 +6,8 @@ import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.ControlStatus;
 import org.nectl.core.control.MixedInverseDynamicsController;
 import org.nectl.core.control.PdGravityController;
-import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.ReferenceBlend;
+import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.elastic.ElasticRobotModel;
@@ -64,9 +64,9 @@ public final class ControlCycle
     private final Supervisor supervisor;
     private final StateMonitor stateMonitor;
     private final ReferenceMonitor referenceMonitor;
-    /** Checks the stream's own target, before the filter smooths it: a runaway extrapolation is still a jump. */
+    /** Checks the stream itself, before the blend's offset is added: a runaway extrapolation is still a jump. */
     private final ReferenceMonitor streamMonitor;
-    /** Takes the position step out of a new setpoint or trajectory: the reference is its source plus a decaying offset. */
+    /** Takes the step out of a new setpoint or trajectory: the reference is its source plus a decaying offset. */
     private final ReferenceBlend blend;
     private final double[] streamStepLimit;
     private final ReferenceTimeScaling timeScaling;
@@ -182,7 +182,7 @@ public final class ControlCycle
         final MixedLawSettings mixedLaw)
     {
         this(model, settings, safety, timeScalingSettings, mixedLaw,
-            ReferenceBlend.Settings.defaults(model));
+            ReferenceBlend.Settings.defaults(model, settings.periodNs()));
     }
 
     /**
@@ -675,7 +675,10 @@ public final class ControlCycle
         transition(ControllerMode.HOLD);
     }
 
-    /** A new source starts now: the blend takes up its position step, with {@code derivatives} also its velocity and acceleration steps. */
+    /**
+     * A new source starts now: the blend takes up its position step, with {@code derivatives} also
+     * its velocity and acceleration steps.
+     */
     private void startBlend(final double[] sourceQ, final double[] sourceQd, final double[] sourceQdd, final boolean derivatives)
     {
         blend.absorb(qRef, qdRef, qddRef, sourceQ, sourceQd, sourceQdd, derivatives);
@@ -690,11 +693,7 @@ public final class ControlCycle
         holdPose();
     }
 
-    /**
-     * The stream's extrapolation now, checked like a reference, is the source of the reference. A
-     * stream silent for longer than the command timeout stops where the extrapolation has brought it,
-     * at rest (HOLD).
-     */
+    /** The stream's extrapolation now, checked like a reference, is the source of the reference. */
     private void followStream()
     {
         final long ageNs = nowNs - setpointTimeNs;

@@ -76,7 +76,7 @@ class ReferenceBlendTest
     @Test
     void absorbingKeepsTheReferenceWhereItIsAndResetDropsTheOffset()
     {
-        final ReferenceBlend blend = new ReferenceBlend(MODEL, ReferenceBlend.Settings.defaults(MODEL), PERIOD_NS);
+        final ReferenceBlend blend = new ReferenceBlend(MODEL, ReferenceBlend.Settings.defaults(MODEL, PERIOD_NS), PERIOD_NS);
         final double[] reference = {0.1, 0.2, 0.3};
         final double[] source = {0.11, 0.19, 0.3};
         final double[] zero = new double[3];
@@ -91,6 +91,13 @@ class ReferenceBlendTest
         final double[] held = source.clone();
         blend.advance(T, held, new double[3], new double[3], new double[3], new double[3]);
         assertTrue(Arrays.equals(source, held), "no offset after a reset");
+    }
+
+    @Test
+    void theDefaultPoleIsThirtyOrATenthOfTheSamplingRateIfThatIsSlower()
+    {
+        assertEquals(30.0, ReferenceBlend.Settings.defaults(MODEL, PERIOD_NS).pole());
+        assertEquals(10.0, ReferenceBlend.Settings.defaults(MODEL, 10 * PERIOD_NS).pole(), 1e-12);
     }
 
     @Test

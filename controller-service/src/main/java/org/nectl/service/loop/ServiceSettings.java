@@ -109,7 +109,7 @@ public record ServiceSettings(
         final ControlLaw law, final SafetySettings safety, final MixedLawSettings mixedLaw)
     {
         this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw,
-            ReferenceBlend.Settings.defaults(model));
+            ReferenceBlend.Settings.defaults(model, cycle.periodNs()));
     }
 
     /**

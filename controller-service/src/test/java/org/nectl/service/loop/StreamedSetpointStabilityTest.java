@@ -119,7 +119,8 @@ class StreamedSetpointStabilityTest
                     target[j] = from[j] + step[j];
                 }
                 final String what = robot + " pose " + p + " step " + fraction + " of the threshold";
-                assertEquals(ControlCycle.ACCEPTED, rig.cycle.streamSetpoint(target, new double[n], new double[n], new double[n]), what);
+                final double[] rest = new double[n];
+                assertEquals(ControlCycle.ACCEPTED, rig.cycle.streamSetpoint(target, rest, rest, rest), what);
                 final Response response = rig.observe(from, target, step, STEP_SETTLE_BOUND_MS, what);
                 System.out.printf(Locale.ROOT, "%s: overshoot %.2f %%, settled in %d ms, |q_ref - q| <= %.2e rad%n",
                     what, 100 * response.overshoot, response.settleMs, response.trackingError);
@@ -294,7 +295,8 @@ class StreamedSetpointStabilityTest
             System.arraycopy(state.thetaDot(), 0, cycle.measuredThetaDot(), 0, dof);
             cycle.measuredStateTimeNs(arm.timeNs());
             cycle.tick(arm.timeNs(), true, 0L, false);
-            assertEquals(0, cycle.faults(), what + ": " + Faults.describe(cycle.faults()) + " at " + arm.timeNs() / 1_000_000L + " ms");
+            assertEquals(0, cycle.faults(),
+                what + ": " + Faults.describe(cycle.faults()) + " at " + arm.timeNs() / 1_000_000L + " ms");
             assertEquals(0L, cycle.limiter().rateClipTotal(), what + ": torque-rate clips");
             for (int j = 0; j < dof; j++)
             {
