@@ -3,6 +3,7 @@ package org.nectl.config.deploy;
 import java.nio.file.Path;
 import java.util.OptionalInt;
 
+import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
@@ -33,6 +34,7 @@ public final class DeploymentConfig
     private final HardwareSettings hardware;
     private final MixedLawSettings mixedLaw;
     private final long lockstepLivenessNs;
+    private final ReferenceBlend.Settings referenceBlend;
 
     DeploymentConfig(
         final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
@@ -40,7 +42,7 @@ public final class DeploymentConfig
         final ControlLaw law, final CycleSettings cycle, final SafetySettings safety, final AeronSettings aeron,
         final PlannerEndpoint planner, final PlannerAuthenticationSettings plannerAuthentication,
         final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw,
-        final long lockstepLivenessNs)
+        final long lockstepLivenessNs, final ReferenceBlend.Settings referenceBlend)
     {
         this.file = file;
         this.modelFile = modelFile;
@@ -58,6 +60,7 @@ public final class DeploymentConfig
         this.hardware = hardware;
         this.mixedLaw = mixedLaw;
         this.lockstepLivenessNs = lockstepLivenessNs;
+        this.referenceBlend = referenceBlend;
     }
 
     /** @return the deployment file this was read from. */
@@ -163,6 +166,12 @@ public final class DeploymentConfig
     public long lockstepLivenessNs()
     {
         return lockstepLivenessNs;
+    }
+
+    /** @return how the position step of a streamed setpoint or a new trajectory decays (arrays not copied). */
+    public ReferenceBlend.Settings referenceBlend()
+    {
+        return referenceBlend;
     }
 
     private static CycleSettings copy(final CycleSettings s)

@@ -36,7 +36,7 @@ public final class DeploymentConfigs
     public static final long MAX_REALTIME_PRIORITY = 99;
 
     private static final List<String> KEYS = List.of("model", "mode", "period_us", "core", "realtime_priority", "aeron", "planner",
-        "telemetry", "hardware", "control", "supervision", "gravity", "safety");
+        "telemetry", "hardware", "control", "supervision", "gravity", "safety", "reference_blend");
     private static final List<String> PLANNER_KEYS = List.of("bind", "keys", "allowed_sources", "time_window_ms");
     private static final List<String> MODES = List.of("realtime", "lockstep");
     private static final List<String> LAWS = List.of("computed_torque", "pd_gravity", "mixed_elastic");
@@ -92,7 +92,8 @@ public final class DeploymentConfigs
             telemetry,
             hardware,
             MixedLawReader.read(control, robot),
-            CycleSettingsReader.lockstepLivenessNs(root.optional("supervision")));
+            CycleSettingsReader.lockstepLivenessNs(root.optional("supervision")),
+            ReferenceBlendReader.read(root.optional("reference_blend"), model, periodNs));
     }
 
     /** Every control law commands a torque at every joint: a passive joint has no motor to take it. */
@@ -108,7 +109,7 @@ public final class DeploymentConfigs
         }
     }
 
-        /** The law; mixed_elastic only for a robot with elastic joints. */
+    /** The law; mixed_elastic only for a robot with elastic joints. */
     private static ControlLaw law(final Optional<YamlField> control, final ElasticRobotModel robot)
     {
         final Optional<YamlField> field = control.flatMap(c -> c.optional("law"));

@@ -13,6 +13,7 @@ import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nectl.config.DescriptionException;
+import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
 
@@ -91,6 +92,26 @@ final class DeploymentConfigsTest
         final DescriptionException e = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(tooShort));
         assertEquals("supervision.lockstep_liveness_ms", e.field(), e.getMessage());
         assertEquals(3, e.line(), e.getMessage());
+    }
+
+    @Test
+    void theReferenceBlendTakesTheDefaultsOrTheWrittenPoleAndBounds() throws IOException
+    {
+        final DeploymentConfig defaults = DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\n"));
+        final ReferenceBlend.Settings expected = ReferenceBlend.Settings.defaults(defaults.model(), defaults.periodNs());
+        assertEquals(expected.pole(), defaults.referenceBlend().pole());
+        assertArrayEquals(expected.accelerationMax(), defaults.referenceBlend().accelerationMax());
+        assertArrayEquals(expected.jerkMax(), defaults.referenceBlend().jerkMax());
+        final DeploymentConfig written = DeploymentConfigs.load(TestDeployments.write(dir, """
+            model: arm.yaml
+            reference_blend:
+              pole: 20
+              acceleration: [15, 7.5]
+              jerk: 300
+            """));
+        assertEquals(20.0, written.referenceBlend().pole());
+        assertArrayEquals(new double[] {15, 7.5}, written.referenceBlend().accelerationMax());
+        assertArrayEquals(new double[] {300, 300}, written.referenceBlend().jerkMax());
     }
 
     @Test

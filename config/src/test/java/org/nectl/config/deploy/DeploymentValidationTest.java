@@ -351,6 +351,17 @@ final class DeploymentValidationTest
         assertEquals(1001, DeploymentConfigs.load(TestDeployments.write(dir, udp)).telemetry().streamId());
     }
 
+    @Test
+    void aReferenceBlendPoleAboveATenthOfTheSamplingRateOrANonPositiveBoundIsRejected() throws IOException
+    {
+        rejects(33, "reference_blend:\n  pole: 101", 34, "reference_blend.pole",
+            "pole 101 1/s must be > 0 and at most 100.0", "0.1 / period");
+        rejects(33, "reference_blend:\n  jerk: [50, 0]", 34, "reference_blend.jerk",
+            "every jerk bound of the reference blend must be > 0, got 0.0");
+        rejects(33, "reference_blend:\n  acceleration: [5, 5, 5]", 34, "reference_blend.acceleration",
+            "a list of 2");
+    }
+
     private void rejects(final int line, final String replacement, final int expectedLine, final String field,
         final String... reasonParts) throws IOException
     {

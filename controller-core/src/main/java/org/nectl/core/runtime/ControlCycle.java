@@ -6,6 +6,7 @@ import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.ControlStatus;
 import org.nectl.core.control.MixedInverseDynamicsController;
 import org.nectl.core.control.PdGravityController;
+import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
@@ -45,7 +46,10 @@ public final class ControlCycle
     /** The control law cannot run on this robot ({@link ControlLaw#MIXED_ELASTIC} without elastic joints). */
     public static final int REJECTED_LAW = 5;
 
-    /** Largest start offset of a new reference from the current one, rad or m. */
+    /**
+     * Largest start offset of a new trajectory from the current reference, rad or m; a streamed
+     * setpoint is held to {@link #streamStepLimit(int)}, at most this.
+     */
     public static final double MAX_REFERENCE_JUMP = 0.02;
 
     private static final int SOURCE_POSE = 0;
@@ -60,6 +64,11 @@ public final class ControlCycle
     private final Supervisor supervisor;
     private final StateMonitor stateMonitor;
     private final ReferenceMonitor referenceMonitor;
+    /** Checks the stream itself, before the blend's offset is added: a runaway extrapolation is still a jump. */
+    private final ReferenceMonitor streamMonitor;
+    /** Takes the step out of a new setpoint or trajectory: the reference is its source plus a decaying offset. */
+    private final ReferenceBlend blend;
+    private final double[] streamStepLimit;
     private final ReferenceTimeScaling timeScaling;
     /** The mixed rigid/elastic law, or null for a robot without elastic joints. */
     private final MixedInverseDynamicsController mixed;
@@ -74,6 +83,9 @@ public final class ControlCycle
     private final double[] qddddRef;
     private final double[] startQ;
     private final double[] startScratch;
+    private final double[] startQd;
+    private final double[] startQdd;
+    private final double[] zeros;
     /** q_d and its derivatives up to the 4th, [n][k]: views of qRef .. qddddRef. */
     private final double[][] reference;
     private final double[] thetaByCoordinate;
@@ -82,6 +94,10 @@ public final class ControlCycle
     private final double[] thetaDot;
     private final double[] pose;
     private final double[] stream;
+    private final double[] targetQ;
+    private final double[] targetQd;
+    private final double[] targetQdd;
+    private final double[] targetQddd;
     private final double[] tauLaw;
     private final double[] tauCommand;
     private final double[] tauFeedforward;
@@ -94,6 +110,9 @@ public final class ControlCycle
     private int source = SOURCE_POSE;
     private long referenceTimeNs;
     private long setpointTimeNs;
+    private long blendTimeNs;
+    private boolean freshSetpoint;
+    private boolean streamStopped;
     private long nowNs;
     private long measuredStateTimeNs;
     private boolean measuredStateTimeSet;
@@ -146,8 +165,7 @@ public final class ControlCycle
     }
 
     /**
-     * Not real-time safe: builds the controllers and sizes every array from the model; the mixed
-     * rigid/elastic law only if the robot has elastic joints.
+     * Not real-time safe: as the full constructor, with {@link ReferenceBlend.Settings#defaults}.
      *
      * @param model the robot's links.
      * @param settings gains, timeouts and limits.
@@ -162,6 +180,31 @@ public final class ControlCycle
         final SafetySettings safety,
         final ReferenceTimeScaling.Settings timeScalingSettings,
         final MixedLawSettings mixedLaw)
+    {
+        this(model, settings, safety, timeScalingSettings, mixedLaw,
+            ReferenceBlend.Settings.defaults(model, settings.periodNs()));
+    }
+
+    /**
+     * Not real-time safe: builds the controllers and sizes every array from the model; the mixed
+     * rigid/elastic law only if the robot has elastic joints.
+     *
+     * @param model the robot's links.
+     * @param settings gains, timeouts and limits.
+     * @param safety stop categories per fault and the reflexes' limits.
+     * @param timeScalingSettings the trajectory clock's tuning ({@link ReferenceTimeScaling}).
+     * @param mixedLaw the robot with its drives and the gains of {@link ControlLaw#MIXED_ELASTIC}.
+     * @param blendSettings how the position step of a new setpoint or trajectory decays ({@link ReferenceBlend}).
+     * @throws IllegalArgumentException if the drives' robot has other joints than {@code model}, or
+     *     a blend setting is out of range.
+     */
+    public ControlCycle(
+        final RobotModel model,
+        final CycleSettings settings,
+        final SafetySettings safety,
+        final ReferenceTimeScaling.Settings timeScalingSettings,
+        final MixedLawSettings mixedLaw,
+        final ReferenceBlend.Settings blendSettings)
     {
         dof = model.dof();
         if (mixedLaw.model().dof() != dof)
@@ -189,6 +232,13 @@ public final class ControlCycle
         supervisor = new Supervisor(positionMin, positionMax, settings.periodNs(), safety);
         stateMonitor = new StateMonitor(model, settings, safety);
         referenceMonitor = new ReferenceMonitor(model, settings.periodNs());
+        streamMonitor = new ReferenceMonitor(model, settings.periodNs());
+        blend = new ReferenceBlend(model, blendSettings, settings.periodNs());
+        streamStepLimit = new double[dof];
+        for (int j = 0; j < dof; j++)
+        {
+            streamStepLimit[j] = Math.min(MAX_REFERENCE_JUMP, blend.linearStep(j));
+        }
         q = new double[dof];
         qd = new double[dof];
         qRef = new double[dof];
@@ -198,6 +248,9 @@ public final class ControlCycle
         qddddRef = new double[dof];
         startQ = new double[dof];
         startScratch = new double[dof];
+        startQd = new double[dof];
+        startQdd = new double[dof];
+        zeros = new double[dof];
         reference = new double[][] {qRef, qdRef, qddRef, qdddRef, qddddRef};
         mixed = mixedLaw.available() ? mixedController(mixedLaw, settings) : null;
         final int elastic = mixedLaw.model().elasticCount();
@@ -212,6 +265,10 @@ public final class ControlCycle
         thetaDot = new double[elastic];
         pose = new double[dof];
         stream = new double[4 * dof];
+        targetQ = new double[dof];
+        targetQd = new double[dof];
+        targetQdd = new double[dof];
+        targetQddd = new double[dof];
         tauLaw = new double[dof];
         tauCommand = new double[dof];
         tauFeedforward = new double[dof];
@@ -321,8 +378,7 @@ public final class ControlCycle
         if (mode() == ControllerMode.STOPPING
             && supervisor.followStop(nowNs, qd, qRef, qdRef, qddRef, qdddRef, qddddRef) == Supervisor.STOP_HOLDING)
         {
-            System.arraycopy(qRef, 0, pose, 0, dof);
-            holdPose();
+            holdReference();
         }
         if (!mode().drivesPowered())
         {
@@ -365,6 +421,7 @@ public final class ControlCycle
             law = controlLaw;
         }
         System.arraycopy(q, 0, pose, 0, dof);
+        blend.reset();
         holdPose();
         // The brakes carried the arm until now: start the torque-rate window at the holding torque,
         // so the released arm does not sag while the torque ramps up from zero.
@@ -453,8 +510,7 @@ public final class ControlCycle
         {
             law = controlLaw;
         }
-        System.arraycopy(qRef, 0, pose, 0, dof);
-        holdPose();
+        holdReference();
         transition(ControllerMode.HOLD);
         return ACCEPTED;
     }
@@ -543,27 +599,36 @@ public final class ControlCycle
             return REJECTED_JOINT_COUNT;
         }
         // Sampled into scratch arrays: the live reference must stay untouched if the start is refused.
-        sampler.sample(sampler.startTimeS(), startQ, startScratch, startScratch, startScratch, startScratch);
+        sampler.sample(sampler.startTimeS(), startQ, startQd, startQdd, startScratch, startScratch);
         if (!within(startQ, 0, qRef, MAX_REFERENCE_JUMP))
         {
             return REJECTED_DISCONTINUOUS;
         }
         timeScaling.start(sampler);
         referenceTimeNs = nowNs;
+        startBlend(startQ, startQd, startQdd, true);
         source = SOURCE_TRAJECTORY;
         transition(ControllerMode.TRACKING);
         return ACCEPTED;
     }
 
     /**
-     * Applies one streamed setpoint; between setpoints the reference is extrapolated with its
-     * derivatives; after {@link CycleSettings#commandTimeoutNs()} without one, the controller holds.
+     * Applies one streamed setpoint. The stream, each setpoint extrapolated with its own derivatives
+     * until the next one, is the source of the reference; the position step a setpoint makes (against
+     * the stream's extrapolation, or against the reference for the first setpoint of a stream) is
+     * taken out by the {@link ReferenceBlend} and decays smoothly, while the setpoint's derivatives
+     * are followed as sent: a stream whose positions and derivatives agree is followed exactly. After
+     * {@link CycleSettings#commandTimeoutNs()} without a setpoint the controller holds where the
+     * extrapolation has got to, at rest. Setpoints applied between two ticks all count from the
+     * same time; the last one accepted wins.
      *
      * @param qDesired position, rad or m.
      * @param qdDesired velocity.
      * @param qddDesired acceleration.
      * @param qdddDesired jerk.
-     * @return {@link #ACCEPTED}, {@link #REJECTED_MODE} or {@link #REJECTED_DISCONTINUOUS}.
+     * @return {@link #ACCEPTED}, {@link #REJECTED_MODE}, or {@link #REJECTED_DISCONTINUOUS} if a joint's
+     *     position steps the stream by more than {@link #streamStepLimit(int)}, or lies further than
+     *     that from the current reference (so that the blend's offset never leaves its linear range).
      */
     public int streamSetpoint(
         final double[] qDesired, final double[] qdDesired, final double[] qddDesired, final double[] qdddDesired)
@@ -572,10 +637,25 @@ public final class ControlCycle
         {
             return REJECTED_MODE;
         }
-        if (!within(qDesired, 0, qRef, MAX_REFERENCE_JUMP))
+        final boolean starting = source != SOURCE_STREAM;
+        if (!starting)
         {
-            return REJECTED_DISCONTINUOUS;
+            // Where the stream's target is now: a new setpoint steps the target by no more than a new stream may.
+            extrapolateStream((nowNs - setpointTimeNs) * 1e-9);
         }
+        for (int j = 0; j < dof; j++)
+        {
+            final double step = qDesired[j] - (starting ? qRef[j] : targetQ[j]);
+            if (!(Math.abs(step) <= streamStepLimit[j]) || !(Math.abs(qDesired[j] - qRef[j]) <= streamStepLimit[j]))
+            {
+                return REJECTED_DISCONTINUOUS;
+            }
+        }
+        // Setpoints applied together (queued while the loop waited) blend their velocity and acceleration
+        // steps as well; one a period or more after the last is followed in its derivatives at once.
+        startBlend(qDesired, qdDesired, qddDesired, !starting && nowNs == setpointTimeNs);
+        freshSetpoint = true;
+        streamStopped = false;
         System.arraycopy(qDesired, 0, stream, 0, dof);
         System.arraycopy(qdDesired, 0, stream, dof, dof);
         System.arraycopy(qddDesired, 0, stream, 2 * dof, dof);
@@ -607,18 +687,69 @@ public final class ControlCycle
         }
         else if (source == SOURCE_STREAM)
         {
-            final long ageNs = nowNs - setpointTimeNs;
-            if (ageNs > settings.commandTimeoutNs())
-            {
-                System.arraycopy(stream, 0, pose, 0, dof);
-                holdPose();
-                transition(ControllerMode.HOLD);
-            }
-            else
-            {
-                extrapolateStream(ageNs * 1e-9);
-            }
+            followStream();
         }
+        else
+        {
+            holdPose();
+        }
+        final double blendElapsedS = (nowNs - blendTimeNs) * 1e-9;
+        blendTimeNs = nowNs;
+        blend.advance(blendElapsedS, qRef, qdRef, qddRef, qdddRef, qddddRef);
+        if (source == SOURCE_STREAM && !streamStopped && nowNs - setpointTimeNs > settings.commandTimeoutNs())
+        {
+            stopStream();
+        }
+    }
+
+    /**
+     * The stream has been silent for longer than the command timeout: from the next tick it stands
+     * where its extrapolation is now, at rest, and the blend takes up the velocity it had, so the
+     * reference comes to rest smoothly (HOLD).
+     */
+    private void stopStream()
+    {
+        System.arraycopy(targetQ, 0, stream, 0, dof);
+        Arrays.fill(stream, dof, 4 * dof, 0.0);
+        startBlend(targetQ, zeros, zeros, true);
+        streamStopped = true;
+        transition(ControllerMode.HOLD);
+    }
+
+    /**
+     * A new source starts now: the blend takes up its position step, with {@code derivatives} also
+     * its velocity and acceleration steps.
+     */
+    private void startBlend(final double[] sourceQ, final double[] sourceQd, final double[] sourceQdd, final boolean derivatives)
+    {
+        blend.absorb(qRef, qdRef, qddRef, sourceQ, sourceQd, sourceQdd, derivatives);
+        blendTimeNs = nowNs;
+    }
+
+    /** Holds the reference where it is now, its decaying offset included. */
+    private void holdReference()
+    {
+        System.arraycopy(qRef, 0, pose, 0, dof);
+        blend.reset();
+        holdPose();
+    }
+
+    /** The stream's extrapolation now, checked like a reference, is the source of the reference. */
+    private void followStream()
+    {
+        final long ageNs = nowNs - setpointTimeNs;
+        final boolean continuing = !freshSetpoint;
+        freshSetpoint = false;
+        extrapolateStream(ageNs * 1e-9);
+        if (!streamMonitor.accept(continuing, targetQ, targetQd, targetQdd, targetQddd))
+        {
+            fault(Faults.REFERENCE_DISCONTINUITY);
+        }
+        System.arraycopy(targetQ, 0, qRef, 0, dof);
+        System.arraycopy(targetQd, 0, qdRef, 0, dof);
+        System.arraycopy(targetQdd, 0, qddRef, 0, dof);
+        System.arraycopy(targetQddd, 0, qdddRef, 0, dof);
+        Arrays.fill(qddddRef, 0.0);
     }
 
     private void extrapolateStream(final double dt)
@@ -628,11 +759,10 @@ public final class ControlCycle
             final double v = stream[dof + j];
             final double a = stream[2 * dof + j];
             final double jerk = stream[3 * dof + j];
-            qRef[j] = stream[j] + dt * (v + dt * (a / 2.0 + dt * jerk / 6.0));
-            qdRef[j] = v + dt * (a + dt * jerk / 2.0);
-            qddRef[j] = a + dt * jerk;
-            qdddRef[j] = jerk;
-            qddddRef[j] = 0.0;
+            targetQ[j] = stream[j] + dt * (v + dt * (a / 2.0 + dt * jerk / 6.0));
+            targetQd[j] = v + dt * (a + dt * jerk / 2.0);
+            targetQdd[j] = a + dt * jerk;
+            targetQddd[j] = jerk;
         }
     }
 
@@ -831,6 +961,24 @@ public final class ControlCycle
     public long lastStopDurationNs()
     {
         return supervisor.lastStopDurationNs();
+    }
+
+    /**
+     * @param joint coordinate index.
+     * @return the largest distance of a streamed setpoint's position from the stream's extrapolation
+     *     (from the reference for the first setpoint of a stream) and from the current reference, rad
+     *     or m: the smaller of {@link #MAX_REFERENCE_JUMP} and the largest offset the {@link ReferenceBlend}
+     *     takes out within its bounds ({@link ReferenceBlend#linearStep}). Real-time safe.
+     */
+    public double streamStepLimit(final int joint)
+    {
+        return streamStepLimit[joint];
+    }
+
+    /** @return the blend that takes the position step out of a new setpoint or trajectory. Real-time safe. */
+    public ReferenceBlend blend()
+    {
+        return blend;
     }
 
     /** @return the reference position this tick, rad or m. */

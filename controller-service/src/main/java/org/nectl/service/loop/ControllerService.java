@@ -13,7 +13,6 @@ import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.agrona.concurrent.SystemNanoClock;
 import org.nectl.core.model.JointLimits;
-import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControllerMode;
@@ -79,13 +78,7 @@ public final class ControllerService implements AutoCloseable
                 Throwable::printStackTrace,
                 null,
                 new CompositeAgent(gateway, preparer, telemetryPublisher));
-            final ControlCycle cycle = new ControlCycle(model, settings.cycle(), settings.safety(),
-                ReferenceTimeScaling.Settings.defaults(), settings.mixedLaw());
-            if (cycle.selectLaw(settings.law()) != ControlCycle.ACCEPTED)
-            {
-                throw new IllegalArgumentException("control law " + settings.law() + " needs a robot with elastic joints; "
-                    + model.name() + " has none");
-            }
+            final ControlCycle cycle = settings.controlCycle();
             loop = new ControlLoop(
                 cycle, dof, link, gateway, telemetryQueue, events, loopQueue,
                 settings.mode(), settings.cycle().periodNs(), settings.lockstepLivenessNs(), settings.loopThread());

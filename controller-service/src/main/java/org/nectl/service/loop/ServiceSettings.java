@@ -12,9 +12,12 @@ import org.nectl.config.deploy.DeploymentMode;
 import org.nectl.config.deploy.HardwareSettings;
 import org.nectl.config.deploy.PlannerAuthenticationSettings;
 import org.nectl.config.deploy.TelemetrySettings;
+import org.nectl.core.control.ReferenceBlend;
+import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
 import org.nectl.core.runtime.MixedLawSettings;
@@ -44,6 +47,7 @@ import org.nectl.transport.TelemetryConfig;
  *     only if the robot has elastic joints).
  * @param lockstepLivenessNs lockstep only: wall time without a JointState after which the simulator
  *     counts as dead (STATE_MISSING), ns; supervision otherwise runs on simulated time.
+ * @param referenceBlend how the position step of a streamed setpoint or a new trajectory decays.
  */
 public record ServiceSettings(
     RobotModel model,
@@ -57,7 +61,8 @@ public record ServiceSettings(
     ControlLaw law,
     SafetySettings safety,
     MixedLawSettings mixedLaw,
-    long lockstepLivenessNs)
+    long lockstepLivenessNs,
+    ReferenceBlend.Settings referenceBlend)
 {
     /** Default {@link #lockstepLivenessNs}: 2 s, far beyond a simulator descheduled on a loaded host. */
     public static final long DEFAULT_LOCKSTEP_LIVENESS_NS = 2_000_000_000L;
@@ -98,7 +103,7 @@ public record ServiceSettings(
         final ControlLaw law, final SafetySettings safety, final MixedLawSettings mixedLaw)
     {
         this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety,
-            mixedLaw, DEFAULT_LOCKSTEP_LIVENESS_NS);
+            mixedLaw, DEFAULT_LOCKSTEP_LIVENESS_NS, ReferenceBlend.Settings.defaults(model, cycle.periodNs()));
     }
 
     /**
@@ -121,6 +126,24 @@ public record ServiceSettings(
     {
         this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety,
             MixedLawSettings.defaults(ElasticRobotModel.rigid(model)));
+    }
+
+    /**
+     * Builds the control cycle these settings describe, with its law selected. Not real-time safe.
+     *
+     * @return the cycle.
+     * @throws IllegalArgumentException if the law needs elastic joints the robot does not have.
+     */
+    public ControlCycle controlCycle()
+    {
+        final ControlCycle cycle = new ControlCycle(model, this.cycle, safety, ReferenceTimeScaling.Settings.defaults(), mixedLaw,
+            referenceBlend);
+        if (cycle.selectLaw(law) != ControlCycle.ACCEPTED)
+        {
+            throw new IllegalArgumentException("control law " + law + " needs a robot with elastic joints; "
+                + model.name() + " has none");
+        }
+        return cycle;
     }
 
     /**
@@ -231,7 +254,8 @@ public record ServiceSettings(
             config.law(),
             config.safetySettings(),
             config.mixedLaw(),
-            config.lockstepLivenessNs());
+            config.lockstepLivenessNs(),
+            config.referenceBlend());
     }
 
     /** The gateway's address, its host resolved now so that a name that does not resolve is refused before anything starts. */
@@ -257,48 +281,48 @@ public record ServiceSettings(
     public ServiceSettings withPlannerAuthentication(final PlannerAuthentication authentication)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner.withAuthentication(authentication), telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend);
     }
 
     /** @return a copy in the given loop mode. */
     public ServiceSettings withMode(final LoopMode loopMode)
     {
         return new ServiceSettings(model, cycle, loopMode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend);
     }
 
     /** @return a copy whose control loop thread is placed as given. */
     public ServiceSettings withLoopThread(final ThreadPlacement placement)
     {
         return new ServiceSettings(model, cycle, mode, placement, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend);
     }
 
     /** @return a copy with other cycle settings. */
     public ServiceSettings withCycle(final CycleSettings cycleSettings)
     {
         return new ServiceSettings(model, cycleSettings, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend);
     }
 
     /** @return a copy whose robot has these drives and mixed-law gains (the same links). */
     public ServiceSettings withMixedLaw(final MixedLawSettings settings)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, settings, lockstepLivenessNs);
+            safety, settings, lockstepLivenessNs, referenceBlend);
     }
 
     /** @return a copy whose lockstep loop declares the simulator dead after this long without a state, ns. */
     public ServiceSettings withLockstepLiveness(final long livenessNs)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, livenessNs);
+            safety, mixedLaw, livenessNs, referenceBlend);
     }
 
     /** @return a copy with other safety settings. */
     public ServiceSettings withSafety(final SafetySettings safetySettings)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safetySettings, mixedLaw, lockstepLivenessNs);
+            safetySettings, mixedLaw, lockstepLivenessNs, referenceBlend);
     }
 }

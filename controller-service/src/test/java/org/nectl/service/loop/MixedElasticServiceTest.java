@@ -95,7 +95,8 @@ class MixedElasticServiceTest
         final CycleSettings held = c.withSupervision(TimeUnit.SECONDS.toNanos(30), 3);
         final TelemetryConfig everyTick = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 1 << 20);
         return new ServiceSettings(config.model(), held, LoopMode.LOCKSTEP, ThreadPlacement.NONE, defaults.aeron(), defaults.link(),
-            defaults.planner(), everyTick, config.law(), config.safetySettings(), config.mixedLaw(), TimeUnit.SECONDS.toNanos(30));
+            defaults.planner(), everyTick, config.law(), config.safetySettings(), config.mixedLaw(), TimeUnit.SECONDS.toNanos(30),
+            config.referenceBlend());
     }
 
     private static Run run()
