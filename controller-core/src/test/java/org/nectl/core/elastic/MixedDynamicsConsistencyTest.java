@@ -94,26 +94,7 @@ class MixedDynamicsConsistencyTest
             final UnifiedBodies bodies = new UnifiedBodies(model);
             tied += bodies.coupledRotors.length;
             constrained += ElasticJointInverseDynamics.foldsEveryTiedRotor(bodies) ? 0 : 1;
-            final SplittableRandom rnd = new SplittableRandom(seed);
-            final MixedState s = new MixedState(rnd, model);
-            final double[] jointTorque = RandomRobots.vector(rnd, model.dof(), 10.0);
-            final double[] motorTorque = RandomRobots.vector(rnd, model.elasticCount(), 10.0);
-            final double[] wrench = RandomRobots.vector(rnd, 6, 3.0);
-            final int body = rnd.nextInt(model.links().bodyCount());
-            final MixedForwardDynamics cholesky = new MixedForwardDynamics(model);
-            final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(model);
-            cholesky.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
-            recursive.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
-            final double[] expectedQdd = new double[model.dof()];
-            final double[] expectedThetadd = new double[model.elasticCount()];
-            assertTrue(cholesky.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, expectedQdd,
-                expectedThetadd), "seed " + seed);
-            final double[] qdd = new double[model.dof()];
-            final double[] thetadd = new double[model.elasticCount()];
-            assertTrue(recursive.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, qdd, thetadd),
-                "seed " + seed);
-            worst = Math.max(worst, assertClose(expectedQdd, qdd, "seed " + seed + " link accelerations"));
-            worst = Math.max(worst, assertClose(expectedThetadd, thetadd, "seed " + seed + " motor accelerations"));
+            worst = Math.max(worst, recursiveAgainstCholesky(model, seed));
         }
         assertTrue(tied > ROBOTS / 2, "the robots must exercise tied rotors: " + tied);
         assertTrue(constrained > ROBOTS / 10, "robots with a rotor further inboard (Lagrange multipliers): " + constrained);
@@ -132,26 +113,7 @@ class MixedDynamicsConsistencyTest
             final UnifiedBodies bodies = new UnifiedBodies(model);
             assertTrue(ElasticJointInverseDynamics.foldsEveryTiedRotor(bodies), "seed " + seed);
             folded += bodies.coupledRotors.length;
-            final SplittableRandom rnd = new SplittableRandom(seed);
-            final MixedState s = new MixedState(rnd, model);
-            final double[] jointTorque = RandomRobots.vector(rnd, model.dof(), 10.0);
-            final double[] motorTorque = RandomRobots.vector(rnd, model.elasticCount(), 10.0);
-            final double[] wrench = RandomRobots.vector(rnd, 6, 3.0);
-            final int body = rnd.nextInt(model.links().bodyCount());
-            final MixedForwardDynamics cholesky = new MixedForwardDynamics(model);
-            final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(model);
-            cholesky.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
-            recursive.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
-            final double[] expectedQdd = new double[model.dof()];
-            final double[] expectedThetadd = new double[model.elasticCount()];
-            assertTrue(cholesky.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, expectedQdd,
-                expectedThetadd), "seed " + seed);
-            final double[] qdd = new double[model.dof()];
-            final double[] thetadd = new double[model.elasticCount()];
-            assertTrue(recursive.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, qdd, thetadd),
-                "seed " + seed);
-            worst = Math.max(worst, assertClose(expectedQdd, qdd, "seed " + seed + " link accelerations"));
-            worst = Math.max(worst, assertClose(expectedThetadd, thetadd, "seed " + seed + " motor accelerations"));
+            worst = Math.max(worst, recursiveAgainstCholesky(model, seed));
         }
         assertTrue(folded > ROBOTS / 2, "the robots must exercise folded rotors: " + folded);
         System.out.printf("recursive (rotors folded into their joints) vs inertia-matrix mixed forward dynamics, %d robots"
@@ -273,5 +235,35 @@ class MixedDynamicsConsistencyTest
             worst = Math.max(worst, error);
         }
         return worst;
+    }
+
+    /**
+     * Random state, joint and motor torques and an external wrench on a random body: the recursive
+     * forward dynamics against the inertia-matrix route.
+     *
+     * @return the worst relative difference.
+     */
+    private static double recursiveAgainstCholesky(final ElasticRobotModel model, final long seed)
+    {
+        final SplittableRandom rnd = new SplittableRandom(seed);
+        final MixedState s = new MixedState(rnd, model);
+        final double[] jointTorque = RandomRobots.vector(rnd, model.dof(), 10.0);
+        final double[] motorTorque = RandomRobots.vector(rnd, model.elasticCount(), 10.0);
+        final double[] wrench = RandomRobots.vector(rnd, 6, 3.0);
+        final int body = rnd.nextInt(model.links().bodyCount());
+        final MixedForwardDynamics cholesky = new MixedForwardDynamics(model);
+        final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(model);
+        cholesky.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
+        recursive.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
+        final double[] expectedQdd = new double[model.dof()];
+        final double[] expectedThetadd = new double[model.elasticCount()];
+        assertTrue(cholesky.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, expectedQdd,
+            expectedThetadd), "seed " + seed);
+        final double[] qdd = new double[model.dof()];
+        final double[] thetadd = new double[model.elasticCount()];
+        assertTrue(recursive.compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, qdd, thetadd),
+            "seed " + seed);
+        final double links = assertClose(expectedQdd, qdd, "seed " + seed + " link accelerations");
+        return Math.max(links, assertClose(expectedThetadd, thetadd, "seed " + seed + " motor accelerations"));
     }
 }
