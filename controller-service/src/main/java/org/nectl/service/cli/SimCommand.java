@@ -168,6 +168,11 @@ final class SimCommand implements Callable<Integer>
             simulationMode = mode();
             final SimulatedArmConfig config = armConfig(model);
             arm = new SimulatedArm(robot, config);
+            if (brakeAfterMs < watchdogMs)
+            {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "--brake-after-ms %s must be at least "
+                    + "--watchdog-ms %s: the drives zero the torque first, then brake", brakeAfterMs, watchdogMs));
+            }
             final AdapterSettings free = new AdapterSettings(adapterId, Math.round(watchdogMs * 1e6), Math.round(heartbeatMs * 1e6),
                 AdapterSettings.FREE_RUNNING, Math.round(brakeAfterMs * 1e6));
             settings = freeRunning || simulationMode != SimulationMode.REALTIME ? free : free.synchronisedAt(periodUs * 1_000L / 2);

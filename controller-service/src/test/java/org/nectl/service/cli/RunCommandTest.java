@@ -90,7 +90,8 @@ class RunCommandTest
         awaitCondition(() -> read(serviceLog).contains("nectl run: "), service, serviceLog, "the first service up");
         final Path simLog = temp.resolve("sim.log");
         final Process sim = start(simLog, "sim", "--model", MODEL, "--aeron-dir", directory.toString(), "--mode", "realtime",
-            "--period-us", "10000", "--idle", "PARKING", "--watchdog-ms", "200");
+            "--period-us", "10000", "--idle", "PARKING", "--watchdog-ms", "200",
+            "--brake-after-ms", "300");
         final long before = awaitJointStateSequence(directory, 0, sim, simLog);
         final List<Path> driverFiles = entries(directory);
 

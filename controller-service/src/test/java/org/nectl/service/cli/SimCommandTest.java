@@ -43,6 +43,8 @@ class SimCommandTest
         assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--mode", "sideways"));
         assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--initial-q", "0.1"));
         assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", "no-such-robot.yaml"));
+        // The drives brake after they zero the torque, never before.
+        assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--watchdog-ms", "200"));
     }
 
     /** Realtime: states arrive with increasing sequences; SIGTERM stops the process cleanly. */
