@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -246,6 +248,38 @@ final class MonitorCommandTest
         assertEquals(MonitorCommand.DRIVER_LOST_EXIT_STATUS, status, err.toString());
         assertTrue(err.toString().contains("nectl monitor: media driver lost at "), err.toString());
         System.out.printf("monitor exited %d ms after its media driver stopped (driver timeout %d ms)%n", exitMs, DRIVER_TIMEOUT_MS);
+    }
+
+    /**
+     * A CSV that cannot be opened: status 2 naming that file and why, nothing else created, and the
+     * client closes at once instead of waiting for a polling thread that never started.
+     */
+    @Test
+    void unwritableCsvIsRefusedNamingTheFileWithoutTheClientWaitingForItsBuffers()
+    {
+        final Path csv = temp.resolve("samples.csv");
+        final Path eventsCsv = temp.resolve("no-such-dir").resolve("events.csv");
+        final StringWriter err = new StringWriter();
+        final ByteArrayOutputStream clientErr = new ByteArrayOutputStream();
+        final PrintStream systemErr = System.err;
+        final int status;
+        System.setErr(new PrintStream(clientErr, true, StandardCharsets.UTF_8));
+        try
+        {
+            status = NectlCommand.newCommandLine().setOut(new PrintWriter(new StringWriter())).setErr(new PrintWriter(err))
+                .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--csv", csv.toString(), "--events-csv",
+                    eventsCsv.toString(), "--quiet");
+        }
+        finally
+        {
+            System.setErr(systemErr);
+        }
+        assertEquals(2, status, err.toString());
+        assertEquals("nectl monitor: cannot write " + eventsCsv + ": its directory " + eventsCsv.getParent()
+            + " does not exist; nothing written", err.toString().trim());
+        final String client = clientErr.toString(StandardCharsets.UTF_8);
+        assertFalse(client.contains("still held the client's buffers"), client);
+        assertTrue(Files.notExists(csv), "the samples CSV is not created");
     }
 
     @Test
