@@ -300,7 +300,12 @@ final class MonitorCommand implements Callable<Integer>
             sample = new TelemetrySample(decoder.jointCount());
             writeHeader();
         }
-        if (sample == null || (count != 0 && receivedCount >= count) || !sample.decode(decoder))
+        if (count != 0 && receivedCount >= count)
+        {
+            // Polled in the same batch as the last one counted: neither shown nor recorded, and not skipped either.
+            return;
+        }
+        if (sample == null || !sample.decode(decoder))
         {
             skippedCount++;
             return;
