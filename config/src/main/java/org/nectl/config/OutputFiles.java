@@ -4,6 +4,7 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -51,6 +52,10 @@ public final class OutputFiles
         {
             throw exists(file);
         }
+        catch (final NoSuchFileException | AccessDeniedException e)
+        {
+            throw withReason(file, e);
+        }
     }
 
     /**
@@ -71,11 +76,29 @@ public final class OutputFiles
         {
             throw exists(file);
         }
+        catch (final NoSuchFileException | AccessDeniedException e)
+        {
+            throw withReason(file, e);
+        }
     }
 
     private static FileAlreadyExistsException exists(final Path file)
     {
         return new FileAlreadyExistsException(file.toString(), null, "exists; not replaced, nothing written");
+    }
+
+    /** The JDK's exceptions for these two name only the path: the message says why. */
+    private static FileSystemException withReason(final Path file, final FileSystemException e)
+    {
+        final Path parent = file.toAbsolutePath().getParent();
+        final String reason = e instanceof NoSuchFileException
+            ? "its directory " + parent + " does not exist; nothing written"
+            : "permission denied; nothing written";
+        final FileSystemException described = e instanceof NoSuchFileException
+            ? new NoSuchFileException(file.toString(), null, reason)
+            : new AccessDeniedException(file.toString(), null, reason);
+        described.initCause(e);
+        return described;
     }
 
     private static OpenOption[] options(final Path file, final boolean replace) throws IOException

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
@@ -73,5 +74,20 @@ final class OutputFilesTest
         final FileSystemException device = assertThrows(FileSystemException.class,
             () -> OutputFiles.writeString(Path.of("/dev/null"), "x", true));
         assertTrue(device.getMessage().contains("not a regular file"), device.getMessage());
+    }
+
+    @Test
+    void aMissingDirectoryIsNamedWithTheReason() throws IOException
+    {
+        final Path file = temp.resolve("no-such-dir").resolve("out.csv");
+        for (final boolean replace : new boolean[] {false, true})
+        {
+            final NoSuchFileException writer = assertThrows(NoSuchFileException.class, () -> OutputFiles.newWriter(file, replace));
+            assertEquals(file + ": its directory " + file.getParent() + " does not exist; nothing written", writer.getMessage());
+            final NoSuchFileException string = assertThrows(NoSuchFileException.class,
+                () -> OutputFiles.writeString(file, "x", replace));
+            assertEquals(writer.getMessage(), string.getMessage());
+        }
+        assertTrue(Files.notExists(file.getParent()), "no directory created");
     }
 }

@@ -80,8 +80,9 @@ record UrdfJoint(
             case "planar":
                 throw joint.error("joint type '" + typeName + "' is not supported: nectl models a fixed base"
                     + " (mobile bases are not supported yet); expected revolute, continuous, prismatic or fixed."
-                    + " To load the robot on a fixed base, remove this joint and the link it hangs from (usually"
-                    + " a 'world' link), so that its child link becomes the root");
+                    // Read before the tree is known: the advice holds only for a joint that is the floating base.
+                    + " If this joint is the robot's floating base (its parent a 'world' link that holds nothing else),"
+                    + " remove the joint and that link, so that its child link becomes the root");
             default:
                 throw joint.error("unknown joint type '" + typeName
                     + "'; expected revolute, continuous, prismatic or fixed");

@@ -103,6 +103,20 @@ class PublicUrdfFeaturesTest
         assertEquals("/robot/joint[@name='floating_base']", e.field(), e.getMessage());
         assertTrue(e.reason().startsWith("joint type 'floating' is not supported: nectl models a fixed base"),
             e.getMessage());
-        assertTrue(e.reason().contains("remove this joint and the link it hangs from"), e.getMessage());
+        assertTrue(e.reason().contains("If this joint is the robot's floating base (its parent a 'world' link that holds nothing"
+            + " else), remove the joint and that link"), e.getMessage());
+    }
+
+    /** A floating joint inside the tree is refused at its line; the floating-base advice is stated as conditional. */
+    @Test
+    void aFloatingJointInsideTheTreeIsRefusedAtItsLine()
+    {
+        final String urdf = "  <link name=\"a\"/>\n" + CHILD + "  <link name=\"c\"/>\n"
+            + "  <joint name=\"loose\" type=\"floating\"><parent link=\"b\"/><child link=\"c\"/></joint>\n";
+        final DescriptionException e = assertThrows(DescriptionException.class, () -> read(urdf));
+        assertEquals(8, e.line(), e.getMessage());
+        assertEquals("/robot/joint[@name='loose']", e.field(), e.getMessage());
+        assertTrue(e.reason().contains("expected revolute, continuous, prismatic or fixed. If this joint is the robot's floating base"),
+            e.getMessage());
     }
 }

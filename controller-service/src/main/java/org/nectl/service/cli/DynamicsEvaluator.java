@@ -5,9 +5,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Iterator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,6 +29,12 @@ import org.nectl.core.model.RobotModel;
 final class DynamicsEvaluator
 {
     private static final double[] DEFAULT_GRAVITY = {0.0, 0.0, -9.81};
+    /** The parser's message for NaN and Infinity, naming the token. */
+    private static final Pattern NON_STANDARD_TOKEN = Pattern.compile("^Non-standard token '([^']*)'");
+    /** The parser's own location of an earlier mark, naming its input source; the line is always 1 here. */
+    private static final Pattern PARSER_SOURCE_LOCATION = Pattern.compile("\\[Source: .*?; line: \\d+, column: (\\d+)\\]");
+    /** The parser's advice to switch on one of its features, which a user of the command cannot do. */
+    private static final Pattern PARSER_FEATURE_HINT = Pattern.compile("[:;]?\\s*\\(?[Ee]nable `[^`]*` to allow\\)?");
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final JsonFactory factory = new JsonFactory();
@@ -179,7 +188,7 @@ final class DynamicsEvaluator
         }
         catch (final JsonProcessingException e)
         {
-            throw new RequestException("malformed JSON: " + e.getOriginalMessage());
+            throw new RequestException(malformed(e));
         }
         if (request == null || !request.isObject())
         {
@@ -195,6 +204,21 @@ final class DynamicsEvaluator
             }
         }
         return request;
+    }
+
+    private static String malformed(final JsonProcessingException e)
+    {
+        final String original = String.valueOf(e.getOriginalMessage());
+        final Matcher token = NON_STANDARD_TOKEN.matcher(original);
+        final boolean nonStandardToken = token.find();
+        final JsonLocation location = e.getLocation();
+        // The parser reports where it stopped: after a non-standard token, so its start is the token's length back.
+        final int column = location == null ? -1
+            : location.getColumnNr() - (nonStandardToken ? token.group(1).length() : 0);
+        final String reason = PARSER_SOURCE_LOCATION.matcher(PARSER_FEATURE_HINT.matcher(original).replaceAll("").trim())
+            .replaceAll("column $1");
+        return "malformed JSON" + (column > 0 ? " at column " + column : "") + ": " + reason
+            + (nonStandardToken ? " (JSON has no NaN or Infinity; every number must be finite)" : "");
     }
 
     private static boolean isKnownField(final String name)

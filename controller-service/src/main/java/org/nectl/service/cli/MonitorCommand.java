@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Locale;
@@ -163,11 +164,22 @@ final class MonitorCommand implements Callable<Integer>
         launched.registerBufferUser(() -> pollingStopped);
         try (launched; Subscription subscription = transport.aeron().addSubscription(channel, streamId))
         {
-            return eventsCsvFile != null ? recordEventsTo(subscription) : recordSamplesOrWatch(subscription);
+            try
+            {
+                return eventsCsvFile != null ? recordEventsTo(subscription) : recordSamplesOrWatch(subscription);
+            }
+            finally
+            {
+                // Before the resources close: the closing client waits for this thread to let go of its buffers.
+                pollingStopped = true;
+            }
         }
         catch (final IOException | UncheckedIOException e)
         {
-            err.println("nectl monitor: cannot write " + (csvFile != null ? csvFile : eventsCsvFile) + ": " + e.getMessage());
+            final IOException cause = e instanceof UncheckedIOException ? ((UncheckedIOException)e).getCause() : (IOException)e;
+            // A refused open names its own file (the events CSV is opened first); a failed write does not.
+            err.println("nectl monitor: cannot write " + (cause instanceof FileSystemException ? cause.getMessage()
+                : (csvFile != null ? csvFile : eventsCsvFile) + ": " + cause.getMessage()));
             return 2;
         }
         finally
@@ -288,7 +300,12 @@ final class MonitorCommand implements Callable<Integer>
             sample = new TelemetrySample(decoder.jointCount());
             writeHeader();
         }
-        if (sample == null || (count != 0 && receivedCount >= count) || !sample.decode(decoder))
+        if (count != 0 && receivedCount >= count)
+        {
+            // Polled in the same batch as the last one counted: neither shown nor recorded, and not skipped either.
+            return;
+        }
+        if (sample == null || !sample.decode(decoder))
         {
             skippedCount++;
             return;

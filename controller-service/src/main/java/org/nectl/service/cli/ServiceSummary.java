@@ -51,10 +51,27 @@ final class ServiceSummary
         System.out.printf(Locale.ROOT, "  planner datagrams accepted %d, rejected by the gateway %d, refused by the controller %d%n",
             service.gateway().acceptedCount(), totalRejects(service), loop.rejectedCommandCount() + service.trajectoryRejectCount());
         System.out.printf(Locale.ROOT, "  final state %s, faults %s%n", cycle.mode(), Faults.describe(cycle.faults()));
+        System.out.println(result(tracked, cycle.faults(), maxRms));
+        return tracked && (cycle.faults() & ~Faults.SHUTDOWN) == 0;
+    }
+
+    /**
+     * @param tracked every joint's RMS tracking error within {@code maxRms}.
+     * @param faults the latched faults.
+     * @param maxRms the RMS limit, rad; infinite for a run that has none.
+     * @return the result line, naming what failed.
+     */
+    static String result(final boolean tracked, final int faults, final double maxRms)
+    {
         // A shutdown stop is how a run ends, not a failure.
-        final boolean success = tracked && (cycle.faults() & ~Faults.SHUTDOWN) == 0;
-        System.out.println(success ? "  result: OK" : "  result: FAILED (RMS limit " + maxRms + " rad or a fault)");
-        return success;
+        final int failures = faults & ~Faults.SHUTDOWN;
+        if (tracked && failures == 0)
+        {
+            return "  result: OK";
+        }
+        final String fault = failures != 0 ? "fault: " + Faults.describe(failures) : "";
+        final String rms = tracked ? "" : String.format(Locale.ROOT, "RMS tracking error above %.3e rad", maxRms);
+        return "  result: FAILED (" + fault + (fault.isEmpty() || rms.isEmpty() ? "" : "; ") + rms + ")";
     }
 
     private static long totalRejects(final ControllerService service)

@@ -145,6 +145,34 @@ class DynamicsEvaluatorTest
         assertTrue(mapper.readTree(lines[9]).has("tau"));
     }
 
+    @Test
+    void malformedJsonIsReportedAtItsColumnWithoutTheParsersFeatureAdviceOrSourceDescription() throws Exception
+    {
+        final RobotModel model = RandomRobots.robot(3, 2, false, RandomRobots.Joints.REVOLUTE, false);
+        final String input = String.join("\n",
+            "{\"q\":[0,NaN],\"qd\":[0,0],\"qdd\":[0,0]}",
+            "{\"q\":[0,0],\"qd\":[-Infinity,0],\"qdd\":[0,0]}",
+            "{\"q\":[0,0],\"qd\":[0,0],\"qdd\":[0,0]");
+        final StringWriter output = new StringWriter();
+        assertFalse(new DynamicsEvaluator(model, false).evaluateLines(
+            new BufferedReader(new StringReader(input)), new PrintWriter(output, true)));
+        final String[] lines = output.toString().split("\n");
+        assertEquals(3, lines.length, output.toString());
+        assertError(lines[0], 1, "malformed JSON at column 9: Non-standard token 'NaN'");
+        assertError(lines[1], 2, "malformed JSON at column 18: Non-standard token '-Infinity'");
+        assertError(lines[2], 3, "malformed JSON at column 34: Unexpected end-of-input: expected close marker for Object "
+            + "(start marker at column 1)");
+        assertError(lines[0], 1, "every number must be finite");
+        assertError(lines[1], 2, "every number must be finite");
+        for (final String line : lines)
+        {
+            // Jackson's advice to enable a parser feature, and its description of the input source, mean nothing to a user.
+            assertFalse(line.contains("enable"), line);
+            assertFalse(line.contains("Feature"), line);
+            assertFalse(line.contains("Source"), line);
+        }
+    }
+
     private void assertError(final String line, final int lineNumber, final String fragment) throws Exception
     {
         final JsonNode node = mapper.readTree(line);

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -19,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.aeron.Publication;
+import io.aeron.Subscription;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -246,6 +249,68 @@ final class MonitorCommandTest
         assertEquals(MonitorCommand.DRIVER_LOST_EXIT_STATUS, status, err.toString());
         assertTrue(err.toString().contains("nectl monitor: media driver lost at "), err.toString());
         System.out.printf("monitor exited %d ms after its media driver stopped (driver timeout %d ms)%n", exitMs, DRIVER_TIMEOUT_MS);
+    }
+
+    /**
+     * Samples polled in the same batch after --count is reached are not reported as skipped (the
+     * summary's "skipped" means another joint count or schema version, or invalid). A subscriber
+     * that has not read yet holds the samples, so the monitor's IPC subscription joins before them
+     * and receives them all in its first poll.
+     */
+    @Test
+    void samplesBeyondCountAreNotReportedAsSkipped()
+    {
+        final int streamId = 4243;
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH + TelemetryEncoder.BLOCK_LENGTH]);
+        final TelemetryEncoder encoder = new TelemetryEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder());
+        final StringWriter out = new StringWriter();
+        try (Subscription lagging = transport.aeron().addSubscription(TelemetryConfig.IPC_CHANNEL, streamId);
+            Publication publication = transport.aeron().addPublication(TelemetryConfig.IPC_CHANNEL, streamId))
+        {
+            awaitCondition(publication::isConnected, "the lagging subscriber");
+            for (int i = 1; i <= 5; i++)
+            {
+                encoder.sequence(i).tickCount(10L * i).state(ControllerState.HOLD).controller(ControllerKind.PD_GRAVITY)
+                    .jointCount((short)DOF).q(0, 0.1 * i);
+                awaitCondition(() -> publication.offer(buffer, 0, buffer.capacity()) > 0, "sample sent");
+            }
+            assertEquals(0, NectlCommand.newCommandLine().setOut(new PrintWriter(out)).execute("monitor", "--aeron-dir",
+                transport.aeronDirectory(), "--stream", "" + streamId, "--count", "2", "--quiet"));
+            assertEquals(0, lagging.poll((b, o, l, h) -> { }, 0), "the lagging subscriber never read");
+        }
+        assertTrue(out.toString().contains("nectl monitor: 2 samples and 0 events received, 0 skipped"), out.toString());
+    }
+
+    /**
+     * A CSV that cannot be opened: status 2 naming that file and why, nothing else created, and the
+     * client closes at once instead of waiting for a polling thread that never started.
+     */
+    @Test
+    void unwritableCsvIsRefusedNamingTheFileWithoutTheClientWaitingForItsBuffers()
+    {
+        final Path csv = temp.resolve("samples.csv");
+        final Path eventsCsv = temp.resolve("no-such-dir").resolve("events.csv");
+        final StringWriter err = new StringWriter();
+        final ByteArrayOutputStream clientErr = new ByteArrayOutputStream();
+        final PrintStream systemErr = System.err;
+        final int status;
+        System.setErr(new PrintStream(clientErr, true, StandardCharsets.UTF_8));
+        try
+        {
+            status = NectlCommand.newCommandLine().setOut(new PrintWriter(new StringWriter())).setErr(new PrintWriter(err))
+                .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--csv", csv.toString(), "--events-csv",
+                    eventsCsv.toString(), "--quiet");
+        }
+        finally
+        {
+            System.setErr(systemErr);
+        }
+        assertEquals(2, status, err.toString());
+        assertEquals("nectl monitor: cannot write " + eventsCsv + ": its directory " + eventsCsv.getParent()
+            + " does not exist; nothing written", err.toString().trim());
+        final String client = clientErr.toString(StandardCharsets.UTF_8);
+        assertFalse(client.contains("still held the client's buffers"), client);
+        assertTrue(Files.notExists(csv), "the samples CSV is not created");
     }
 
     @Test
