@@ -1,5 +1,7 @@
 package org.nectl.core.dynamics;
 
+import java.util.Arrays;
+
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -50,12 +52,20 @@ public final class MassMatrix
     {
         bodies.placements(q);
         bodies.compositeInertias();
+        if (bodies.branched())
+        {
+            // the entries of joints on different branches, which no path-to-base loop writes: one
+            // contiguous fill of the whole matrix is cheaper than scattering zeros by index
+            // (tree-32: 744 of 1024 entries; 1.32 -> 1.24 x RNEA)
+            Arrays.fill(massMatrix, 0, bodies.dof * bodies.dof, 0.0);
+        }
         fill(bodies, force, massMatrix);
     }
 
     /**
      * For each joint i: F = Ic_i S_i, then M_ji = M_ij = S_j . F up the path to the base
-     * (Table 6.2), plus Ia on the diagonal. Requires composite inertias. Real-time safe.
+     * (Table 6.2), plus Ia on the diagonal. Entries of joints on different branches are not
+     * written. Requires composite inertias. Real-time safe.
      *
      * @param bodies placements and composite inertias done.
      * @param force scratch, 6 doubles.
@@ -84,6 +94,5 @@ public final class MassMatrix
                 }
             }
         }
-        bodies.zeroUncoupledEntries(massMatrix);
     }
 }
