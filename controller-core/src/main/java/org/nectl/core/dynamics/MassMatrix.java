@@ -55,6 +55,8 @@ public final class MassMatrix
     private final int[] twist;
     /** Inertia about the body origin, upper triangle (xx, xy, xz, yy, yz, zz) per body. */
     private final double[] inertiaUpper;
+    /** False for a body whose subtree has no mass (a flange): its composite is zero, nothing to carry. */
+    private final boolean[] carries;
     /** True if some joints lie on different branches: their entries are zeros no path writes. */
     private final boolean branched;
     /** Composite mass per body, kg. */
@@ -87,6 +89,15 @@ public final class MassMatrix
             }
         }
         branched = branched(tree);
+        carries = new boolean[count];
+        for (int i = count - 1; i >= 0; i--)
+        {
+            carries[i] |= tree.mass[i] != 0.0 || Arrays.stream(inertiaUpper, 6 * i, 6 * i + 6).anyMatch(v -> v != 0.0);
+            if (carries[i] && tree.parent[i] >= 0)
+            {
+                carries[tree.parent[i]] = true;
+            }
+        }
         placementRotation = model.placementRotations();
         placementTranslation = model.placementTranslations();
         rotation = placementRotation.clone();
@@ -132,7 +143,7 @@ public final class MassMatrix
             {
                 row(i, massMatrix);
             }
-            if (tree.parent[i] >= 0)
+            if (tree.parent[i] >= 0 && carries[i])
             {
                 carryToParent(i);
             }
@@ -309,22 +320,55 @@ public final class MassMatrix
         final double sigma = 0.5 * (j[b] + j[b + 3]);
         final double delta = 0.5 * (j[b] - j[b + 3]);
         final double xx = sigma + c2 * delta - s2 * j[b + 1];
-        final double yy = sigma - c2 * delta + s2 * j[b + 1];
-        final double xy = s2 * delta + c2 * j[b + 1];
-        final double xz = c * j[b + 2] - s * j[b + 4];
-        final double yz = s * j[b + 2] + c * j[b + 4];
-        final double zz = j[b + 5];
         final double hx = c * h[3 * i] - s * h[3 * i + 1];
-        final double hy = s * h[3 * i] + c * h[3 * i + 1];
-        final double hz = h[3 * i + 2];
+        double hy = s * h[3 * i] + c * h[3 * i + 1];
+        double hz = h[3 * i + 2];
+        double xy = s2 * delta + c2 * j[b + 1];
+        double xz = c * j[b + 2] - s * j[b + 4];
+        double yy = sigma - c2 * delta + s2 * j[b + 1];
+        double yz = s * j[b + 2] + c * j[b + 4];
+        double zz = j[b + 5];
         // then Rot(x, alpha): (y, z) -> (y, z), (-z, y), (z, -y) or (-y, -z)
         switch (k)
         {
-            case X0 -> addToParent(i, hx, hy, hz, xx, xy, xz, yy, yz, zz);
-            case X90 -> addToParent(i, hx, -hz, hy, xx, -xz, xy, zz, -yz, yy);
-            case X270 -> addToParent(i, hx, hz, -hy, xx, xz, -xy, zz, -yz, yy);
-            default -> addToParent(i, hx, -hy, -hz, xx, -xy, -xz, yy, yz, zz);
+            case X0 ->
+            {
+            }
+            case X90 ->
+            {
+                final double y = hy;
+                hy = -hz;
+                hz = y;
+                final double x = xy;
+                xy = -xz;
+                xz = x;
+                final double d = yy;
+                yy = zz;
+                zz = d;
+                yz = -yz;
+            }
+            case X270 ->
+            {
+                final double y = hy;
+                hy = hz;
+                hz = -y;
+                final double x = xy;
+                xy = xz;
+                xz = -x;
+                final double d = yy;
+                yy = zz;
+                zz = d;
+                yz = -yz;
+            }
+            default ->
+            {
+                hy = -hy;
+                hz = -hz;
+                xy = -xy;
+                xz = -xz;
+            }
         }
+        addToParent(i, hx, hy, hz, xx, xy, xz, yy, yz, zz);
     }
 
     /**

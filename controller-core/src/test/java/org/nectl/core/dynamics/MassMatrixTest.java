@@ -98,7 +98,8 @@ final class MassMatrixTest
     /**
      * Modified Denavit-Hartenberg placements, Rot(x, alpha) with alpha a multiple of pi/2 (as
      * written, and as "pi/2" evaluates: cos 6.1e-17), which take the signed-permutation steps,
-     * mixed with random placements, which take the general ones: M qdd + h against the inverse
+     * mixed with random placements, which take the general ones, and massless fixed bodies, some
+     * of them leaves whose composite is never carried: M qdd + h against the inverse
      * dynamics to the same 1e-12 as above, and symmetry.
      */
     @Test
@@ -133,7 +134,7 @@ final class MassMatrixTest
             "seed 5: bytes allocated over 10000 calls");
     }
 
-    /** 1-12 bodies, chain or tree, every joint kind; most placements Rot(x, k pi/2), a few random. */
+    /** 1-12 bodies, chain or tree, every joint kind, some massless fixed bodies; most placements Rot(x, k pi/2), a few random. */
     private static RobotModel denavitHartenbergTree(final long seed)
     {
         final SplittableRandom rnd = new SplittableRandom(seed * 31 + 7);
@@ -159,8 +160,10 @@ final class MassMatrixTest
             }
             final double[] translation = {rnd.nextDouble(-0.5, 0.5), rnd.nextDouble(-0.5, 0.5), rnd.nextDouble(-0.5, 0.5)};
             final JointType type = i == 0 ? JointType.REVOLUTE : types[rnd.nextInt(types.length)];
-            final int b = builder.addBody("link" + i, "joint" + i, parent, type, rotation, translation,
-                RandomRobots.randomInertia(rnd));
+            // a fixed body is massless half the time (a flange), which M's pass skips when its subtree is
+            final InertialParameters inertia = type == JointType.FIXED && rnd.nextBoolean()
+                ? InertialParameters.ofFirstMoment(0.0, new double[3], new double[9]) : RandomRobots.randomInertia(rnd);
+            final int b = builder.addBody("link" + i, "joint" + i, parent, type, rotation, translation, inertia);
             if (type.isMovable())
             {
                 builder.actuation(b, new JointActuation(rnd.nextDouble(0.0, 0.5), 0.0, 0.0));
