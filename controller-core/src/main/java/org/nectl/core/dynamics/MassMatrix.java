@@ -196,8 +196,9 @@ public final class MassMatrix
 
     /**
      * Joint i's row: F = Ic_i S_i in frame i, M_ii = S_i . F + Ia, then F carried up and M_ij =
-     * M_ji = S_j . F picked in each movable ancestor's frame (Table 6.2). F = (f, n) stays on
-     * locals: carried through an array the pass measured 1.21 x RNEA on the Panda, against 0.87.
+     * M_ji = S_j . F picked in each movable ancestor's frame (Table 6.2). One method of about 90
+     * lines because F = (f, n) stays on locals through the whole climb: carried through an array
+     * between smaller methods, the pass measured 1.21 x RNEA on the Panda against 1.09.
      */
     private void row(final int i, final double[] massMatrix)
     {
