@@ -153,7 +153,7 @@ public final class MassMatrix
     /**
      * sin q and cos q of every revolute joint, iR_j = P_j Rot(z, q) only where P_j is GENERAL, iP_j
      * of every prismatic joint: {@link KinematicTree#update} would build every iR_j, which the
-     * signed-permutation steps never read (Panda: 0.87 against 1.04 x RNEA with it).
+     * signed-permutation steps never read (Panda: 0.93 against 1.04 x RNEA with it).
      */
     private void jointTransforms(final double[] q)
     {
