@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The derivatives-to-RNEA ratio of several revisions of nectl side by side in one JVM
+# The derivatives-to-RNEA ratio (or, with --workload, the mass matrix's or the Cholesky forward
+# dynamics') of several revisions of nectl side by side in one JVM
 # (org.nectl.bench.InterleavedRatio): each revision's benchmarks jar is built in a temporary git
 # worktree, then all are loaded in their own class loaders and measured round after round, so
 # every revision sees the same host state. Code layout moves a revision's ratio by a few percent
 # between class loaders: compare revisions over --repeat runs (docs/PERFORMANCE.md).
 #
-#   scripts/interleaved-ratio.sh [--rounds N] [--batch N] [--repeat N] [--cpu C] [--models "panda tree-32"] REV...
+#   scripts/interleaved-ratio.sh [--rounds N] [--batch N] [--repeat N] [--cpu C] [--models "panda tree-32"]
+#       [--workload derivatives|mass-matrix|cholesky] REV...
 #   e.g. scripts/interleaved-ratio.sh --cpu 1 --repeat 2 HEAD~1 HEAD
 #
 # REV is any git revision; WORKTREE stands for the uncommitted working tree. A model is a file name
@@ -22,6 +24,7 @@ batch=10000
 repeat=1
 cpu=""
 models="panda tree-32"
+workload=derivatives
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --rounds) rounds="$2"; shift 2 ;;
@@ -29,7 +32,8 @@ while [[ $# -gt 0 ]]; do
         --repeat) repeat="$2"; shift 2 ;;
         --cpu) cpu="$2"; shift 2 ;;
         --models) models="$2"; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        --workload) workload="$2"; shift 2 ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         --*) echo "interleaved-ratio: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
@@ -38,6 +42,10 @@ if [[ $# -lt 1 ]]; then
     echo "interleaved-ratio: give at least one revision" >&2
     exit 2
 fi
+case "$workload" in
+    derivatives|mass-matrix|cholesky) ;;
+    *) echo "interleaved-ratio: --workload is derivatives, mass-matrix or cholesky, got '$workload'" >&2; exit 2 ;;
+esac
 for number in "$rounds" "$batch" "$repeat"; do
     if ! [[ "$number" =~ ^[1-9][0-9]*$ ]]; then
         echo "interleaved-ratio: --rounds, --batch and --repeat take positive integers, got '$number'" >&2
@@ -76,7 +84,7 @@ if [[ -n "$cpu" ]]; then
 fi
 for run in $(seq 1 "$repeat"); do
     for model in $models; do
-        ${pin[@]+"${pin[@]}"} java -XX:+UseParallelGC -cp "$runner" org.nectl.bench.InterleavedRatio \
+        ${pin[@]+"${pin[@]}"} java -XX:+UseParallelGC -Dnectl.workload="$workload" -cp "$runner" org.nectl.bench.InterleavedRatio \
             "$(model_path "$model")" "$rounds" "$batch" "${jars[@]}"
     done
 done

@@ -7,8 +7,10 @@ import java.util.Arrays;
 import java.util.function.IntToLongFunction;
 
 import org.nectl.config.RobotDescriptions;
+import org.nectl.core.dynamics.CholeskyForwardDynamics;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.InverseDynamicsDerivatives;
+import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -22,7 +24,12 @@ import org.nectl.core.model.RobotModel;
  * loaders, so compare builds over repeated runs. {@code scripts/interleaved-ratio.sh} builds the
  * jars of given revisions and runs this. Not part of the tests; not real-time code.
  *
- * <p>{@code java -cp benchmarks.jar org.nectl.bench.InterleavedRatio MODEL ROUNDS BATCH JAR...}
+ * <p>{@code java [-Dnectl.workload=W] -cp benchmarks.jar org.nectl.bench.InterleavedRatio MODEL ROUNDS BATCH JAR...}
+ *
+ * <p>W is the workload set against RNEA: {@code derivatives} (default), {@code mass-matrix}
+ * ({@link MassMatrix}) or {@code cholesky} ({@link CholeskyForwardDynamics}). The last two run in
+ * {@link MassMatrixDriver}, a class that older builds lack: their class loader then takes it from
+ * the runner's jar and links it against the build's own dynamics classes.
  */
 public final class InterleavedRatio
 {
@@ -47,14 +54,24 @@ public final class InterleavedRatio
         final int rounds = Integer.parseInt(args[1]);
         final int batch = Integer.parseInt(args[2]);
         final int builds = args.length - 3;
+        final String workload = System.getProperty("nectl.workload", "derivatives");
+        if (!workload.equals("derivatives") && !workload.equals("mass-matrix") && !workload.equals("cholesky"))
+        {
+            System.err.println("InterleavedRatio: nectl.workload is derivatives, mass-matrix or cholesky, got '" + workload + "'");
+            System.exit(2);
+        }
         final IntToLongFunction[] drivers = new IntToLongFunction[builds];
         for (int b = 0; b < builds; b++)
         {
             final URLClassLoader loader = new URLClassLoader(
                 new URL[] {Path.of(args[3 + b]).toUri().toURL(), InterleavedRatio.class.getProtectionDomain()
                     .getCodeSource().getLocation()}, ClassLoader.getPlatformClassLoader());
-            drivers[b] = (IntToLongFunction) loader.loadClass(Driver.class.getName())
-                .getConstructor(String.class, Integer.class).newInstance(model, batch);
+            drivers[b] = workload.equals("derivatives")
+                ? (IntToLongFunction) loader.loadClass(Driver.class.getName())
+                    .getConstructor(String.class, Integer.class).newInstance(model, batch)
+                : (IntToLongFunction) loader.loadClass(MassMatrixDriver.class.getName())
+                    .getConstructor(String.class, Integer.class, Boolean.class)
+                    .newInstance(model, batch, workload.equals("cholesky"));
         }
         for (int w = 0; w < WARM_UP_ROUNDS; w++)
         {
@@ -83,8 +100,8 @@ public final class InterleavedRatio
             Arrays.sort(rnea[b]);
             Arrays.sort(derivatives[b]);
             Arrays.sort(ratio[b]);
-            System.out.printf("%s %s: rnea %.0f ns, derivatives %.0f ns, ratio %.3f [%.3f, %.3f]%n", args[3 + b], model,
-                rnea[b][rounds / 2], derivatives[b][rounds / 2], ratio[b][rounds / 2], ratio[b][rounds / 4],
+            System.out.printf("%s %s: rnea %.0f ns, %s %.0f ns, ratio %.3f [%.3f, %.3f]%n", args[3 + b], model,
+                rnea[b][rounds / 2], workload, derivatives[b][rounds / 2], ratio[b][rounds / 2], ratio[b][rounds / 4],
                 ratio[b][3 * rounds / 4]);
         }
     }
@@ -142,6 +159,70 @@ public final class InterleavedRatio
                 {
                     derivatives.compute(s.q(i), s.qd(i), s.qdd(i), tau, dtauDq, dtauDqd, massMatrix);
                     sink += dtauDq[dtauDq.length - 1];
+                }
+            }
+            return System.nanoTime() - start;
+        }
+    }
+
+    /** One build's mass-matrix or Cholesky forward-dynamics workload against its RNEA (see the class comment). */
+    public static final class MassMatrixDriver implements IntToLongFunction
+    {
+        private final InverseDynamics inverseDynamics;
+        private final MassMatrix massMatrix;
+        private final CholeskyForwardDynamics forwardDynamics;
+        private final boolean cholesky;
+        private final RandomStates states;
+        private final double[] tau;
+        private final double[] matrix;
+        private final double[] qdd;
+        private final int batch;
+        /** Every result feeds this field, so no call can be optimised away. */
+        private double sink;
+
+        /**
+         * @param model robot description path.
+         * @param batch calls per batch.
+         * @param cholesky true to time {@link CholeskyForwardDynamics}, false for {@link MassMatrix}.
+         */
+        public MassMatrixDriver(final String model, final Integer batch, final Boolean cholesky)
+        {
+            final RobotModel robot = RobotDescriptions.load(Path.of(model));
+            final int n = robot.dof();
+            states = new RandomStates(n, 42);
+            inverseDynamics = new InverseDynamics(robot);
+            massMatrix = new MassMatrix(robot);
+            forwardDynamics = new CholeskyForwardDynamics(robot);
+            this.cholesky = cholesky;
+            tau = new double[n];
+            matrix = new double[n * n];
+            qdd = new double[n];
+            this.batch = batch;
+        }
+
+        /** Runs one batch of RNEA ({@link Driver#RNEA}) or workload calls; returns its duration, ns. */
+        @Override
+        public long applyAsLong(final int what)
+        {
+            final long start = System.nanoTime();
+            final RandomStates s = states;
+            for (int k = 0; k < batch; k++)
+            {
+                final int i = s.advance();
+                if (what == Driver.RNEA)
+                {
+                    inverseDynamics.compute(s.q(i), s.qd(i), s.qdd(i), tau);
+                    sink += tau[0];
+                }
+                else if (cholesky)
+                {
+                    forwardDynamics.compute(s.q(i), s.qd(i), s.qdd(i), qdd);
+                    sink += qdd[0];
+                }
+                else
+                {
+                    massMatrix.compute(s.q(i), matrix);
+                    sink += matrix[matrix.length - 1];
                 }
             }
             return System.nanoTime() - start;

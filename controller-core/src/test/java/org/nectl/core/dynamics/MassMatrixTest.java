@@ -10,6 +10,8 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.decomposition.eig.SymmetricQRAlgorithmDecomposition_DDRM;
 import org.junit.jupiter.api.Test;
 import org.nectl.core.model.InertialParameters;
+import org.nectl.core.model.JointActuation;
+import org.nectl.core.model.JointType;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
@@ -93,6 +95,34 @@ final class MassMatrixTest
         }
     }
 
+    /**
+     * Modified Denavit-Hartenberg placements, Rot(x, alpha) with alpha a multiple of pi/2 (as
+     * written, and as "pi/2" evaluates: cos 6.1e-17), which take the signed-permutation steps,
+     * mixed with random placements, which take the general ones, and massless fixed bodies, some
+     * of them leaves whose composite is never carried: M qdd + h against the inverse
+     * dynamics to the same 1e-12 as above, and symmetry.
+     */
+    @Test
+    void denavitHartenbergPlacementsGiveTheSameMassMatrix()
+    {
+        for (long seed = 1; seed <= ROBOTS; seed++)
+        {
+            final RobotModel model = denavitHartenbergTree(seed);
+            final double d = DynamicsIdentities.massMatrixDiscrepancy(model, seed);
+            assertTrue(d <= 1e-12, "seed " + seed + ": mass-matrix discrepancy " + d);
+            final int n = model.dof();
+            final double[] m = new double[n * n];
+            new MassMatrix(model).compute(RandomRobots.vector(new SplittableRandom(seed), n, Math.PI), m);
+            for (int i = 0; i < n; i++)
+            {
+                for (int j = 0; j < n; j++)
+                {
+                    assertEquals(m[i * n + j], m[j * n + i], 0.0, "seed " + seed + ": M not symmetric at " + i + "," + j);
+                }
+            }
+        }
+    }
+
     @Test
     void massMatrixAllocatesNothingPerCall()
     {
@@ -102,6 +132,44 @@ final class MassMatrixTest
         final double[] m = new double[model.dof() * model.dof()];
         assertEquals(0L, AllocationMeter.bytesAllocated(() -> massMatrix.compute(q, m), 20_000, 10_000),
             "seed 5: bytes allocated over 10000 calls");
+    }
+
+    /** 1-12 bodies, chain or tree, every joint kind, some massless fixed bodies; most placements Rot(x, k pi/2), a few random. */
+    private static RobotModel denavitHartenbergTree(final long seed)
+    {
+        final SplittableRandom rnd = new SplittableRandom(seed * 31 + 7);
+        final int bodies = rnd.nextInt(1, 13);
+        final boolean branched = rnd.nextBoolean();
+        final RobotModel.Builder builder = RobotModel.builder("dh-" + seed);
+        final JointType[] types = {JointType.REVOLUTE, JointType.REVOLUTE, JointType.PRISMATIC, JointType.FIXED};
+        for (int i = 0; i < bodies; i++)
+        {
+            final int parent = branched ? rnd.nextInt(-1, i) : i - 1;
+            final double[] rotation;
+            final int kind = rnd.nextInt(6);
+            if (kind == 5)
+            {
+                rotation = RandomRobots.randomRotation(rnd);
+            }
+            else
+            {
+                final double alpha = kind == 4 ? Math.PI / 2 : kind * Math.PI / 2;
+                final double c = kind < 4 ? Math.rint(Math.cos(alpha)) : Math.cos(alpha);
+                final double sn = kind < 4 ? Math.rint(Math.sin(alpha)) : Math.sin(alpha);
+                rotation = new double[] {1, 0, 0, 0, c, -sn, 0, sn, c};
+            }
+            final double[] translation = {rnd.nextDouble(-0.5, 0.5), rnd.nextDouble(-0.5, 0.5), rnd.nextDouble(-0.5, 0.5)};
+            final JointType type = i == 0 ? JointType.REVOLUTE : types[rnd.nextInt(types.length)];
+            // a fixed body is massless half the time (a flange), which M's pass skips when its subtree is
+            final InertialParameters inertia = type == JointType.FIXED && rnd.nextBoolean()
+                ? InertialParameters.ofFirstMoment(0.0, new double[3], new double[9]) : RandomRobots.randomInertia(rnd);
+            final int b = builder.addBody("link" + i, "joint" + i, parent, type, rotation, translation, inertia);
+            if (type.isMovable())
+            {
+                builder.actuation(b, new JointActuation(rnd.nextDouble(0.0, 0.5), 0.0, 0.0));
+            }
+        }
+        return builder.build();
     }
 
     static double kineticEnergy(final RobotModel model, final double[] q, final double[] qd)
