@@ -105,17 +105,24 @@ final class KinematicTree
         }
     }
 
-    /** rotation_j = placementRotation_j Rot(z, q): only the first two columns change. */
+    /** rotation_j = placementRotation_j Rot(z, q). */
     private void rotateAboutZ(final int j, final double q)
     {
         SineCosine.of(q, sineCosine, 0);
-        final double s = sineCosine[0];
-        final double c = sineCosine[1];
+        rotateAboutZ(placementRotation, rotation, j, sineCosine[0], sineCosine[1]);
+    }
+
+    /**
+     * rotation_j = placement_j Rot(z, q) from sin q and cos q, 9 per body row-major: only the
+     * first two columns change. Real-time safe.
+     */
+    static void rotateAboutZ(final double[] placement, final double[] rotation, final int j, final double s, final double c)
+    {
         final int r = 9 * j;
         for (int row = r; row < r + 9; row += 3)
         {
-            final double x = placementRotation[row];
-            final double y = placementRotation[row + 1];
+            final double x = placement[row];
+            final double y = placement[row + 1];
             rotation[row] = c * x + s * y;
             rotation[row + 1] = c * y - s * x;
         }

@@ -181,17 +181,10 @@ public final class MassMatrix
         }
     }
 
-    /** rotation_j = P_j Rot(z, q): only the first two columns change (as {@link KinematicTree} does). */
+    /** rotation_j = P_j Rot(z, q). */
     private void rotateAboutZ(final int j, final double s, final double c)
     {
-        final int r = 9 * j;
-        for (int row = r; row < r + 9; row += 3)
-        {
-            final double x = placementRotation[row];
-            final double y = placementRotation[row + 1];
-            rotation[row] = c * x + s * y;
-            rotation[row + 1] = c * y - s * x;
-        }
+        KinematicTree.rotateAboutZ(placementRotation, rotation, j, s, c);
     }
 
     /**
