@@ -5,7 +5,9 @@ Enables the arm, sends one trajectory segment (a smooth out-and-back move of eve
 to the gateway's datagram limit) and prints the gateway's reply to every datagram. Every datagram
 is signed with the planner's HMAC-SHA256 key (PROTOCOL.md, "Authentication"), read from a key file
 of '<plannerId> <64 hex digits>' lines; the default is the shipped development key file, which must
-never be used with a real robot.
+never be used with a real robot. As the service does, it refuses a key file that group or others can
+read or change, or whose directory they can write (scripts/nectl sets the shipped development keys
+to mode 600 on its first run).
 
     python3 examples/python/planner.py --target 127.0.0.1:47600 --dof 7 --start 0,-0.8,0,-2.4,0,1.6,0.8
 
@@ -18,6 +20,7 @@ import hmac
 import math
 import os
 import socket
+import stat
 import struct
 import sys
 import time
@@ -166,8 +169,27 @@ def out_and_back(start, amplitude, duration_s, spacing_s):
     return waypoints
 
 
+def check_private(path):
+    """Refuse a key file others could read or replace, as the service does (DEPLOYMENT.md)."""
+    real = os.path.realpath(path)
+    status = os.stat(real)
+    if not stat.S_ISREG(status.st_mode):
+        raise ValueError("planner key file %s: not a regular file" % path)
+    if status.st_uid not in (os.getuid(), 0):
+        raise ValueError("planner key file %s: owned by uid %d, not by this user (uid %d) or root"
+                         % (path, status.st_uid, os.getuid()))
+    if status.st_mode & 0o077:
+        raise ValueError("planner key file %s: mode %04o lets group or others read or change it; a key file must be "
+                         "accessible by its owner only (chmod 600 %s)" % (path, stat.S_IMODE(status.st_mode), path))
+    directory = os.path.dirname(real)
+    if os.stat(directory).st_mode & 0o022:
+        raise ValueError("planner key file %s: its directory %s is writable by group or others, who could replace the "
+                         "file (chmod go-w %s)" % (path, directory, directory))
+
+
 def read_key(path, planner_id):
     """The key of planner_id from a key file; never prints key text."""
+    check_private(path)
     with open(path, encoding="ascii") as lines:
         for number, line in enumerate(lines, 1):
             fields = line.split()

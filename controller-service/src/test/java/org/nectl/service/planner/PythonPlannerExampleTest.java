@@ -9,7 +9,9 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -35,11 +37,13 @@ final class PythonPlannerExampleTest
     Path temp;
 
     private GatewayRig rig;
+    private Path keys;
 
     @BeforeEach
     void start()
     {
-        rig = new GatewayRig(PlannerKeys.read(GatewayRig.developmentKeys(temp)));
+        keys = GatewayRig.developmentKeys(temp);
+        rig = new GatewayRig(PlannerKeys.read(keys));
     }
 
     @AfterEach
@@ -79,6 +83,20 @@ final class PythonPlannerExampleTest
     }
 
     @Test
+    void refusesAKeyFileOthersCanReadWithStatus2() throws Exception
+    {
+        final Path readable = temp.resolve("readable.keys");
+        Files.copy(keys, readable);
+        Files.setPosixFilePermissions(readable, PosixFilePermissions.fromString("rw-r--r--"));
+        final Result run = python("--target", "127.0.0.1:" + rig.address().getPort(), "--key-file", readable.toString());
+
+        assertEquals(2, run.status, run.output);
+        assertTrue(run.output.contains("mode 0644 lets group or others read or change it") && !run.output.contains("Traceback"),
+            run.output);
+        assertEquals(0, rig.drain().events().size(), "nothing sent");
+    }
+
+    @Test
     void exitsWithStatus3WithoutReply() throws Exception
     {
         try (DatagramSocket silent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))
@@ -89,9 +107,13 @@ final class PythonPlannerExampleTest
         }
     }
 
-    private static Result python(final String... args) throws IOException, InterruptedException
+    private Result python(final String... args) throws IOException, InterruptedException
     {
         final List<String> command = new ArrayList<>(List.of("python3", SCRIPT));
+        if (!List.of(args).contains("--key-file"))
+        {
+            command.addAll(List.of("--key-file", keys.toString()));
+        }
         command.addAll(List.of(args));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
