@@ -3,6 +3,7 @@ package org.nectl.service.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -126,7 +127,9 @@ final class ModelCommand
                 }
                 catch (final IOException e)
                 {
-                    System.err.println("nectl model export: cannot write " + output + ": " + e.getMessage()
+                    // A FileSystemException's message already starts with the path.
+                    System.err.println("nectl model export: cannot write "
+                        + (e instanceof FileSystemException ? e.getMessage() : output + ": " + e)
                         + (e instanceof FileAlreadyExistsException ? " (--force replaces it)" : ""));
                     return 2;
                 }

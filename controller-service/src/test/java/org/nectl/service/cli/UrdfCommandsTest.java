@@ -3,6 +3,8 @@ package org.nectl.service.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,6 +77,28 @@ class UrdfCommandsTest
         assertEquals(0, new CommandLine(new NectlCommand())
             .execute("model", "export", robot, "--urdf", "-o", existing.toString(), "--force"));
         assertTrue(Files.readString(existing).startsWith("<?xml"), "replaced when forced");
+    }
+
+    @Test
+    void exportToAMissingDirectorySaysWhyOnceWithStatusTwo() throws Exception
+    {
+        final Path output = temporary.resolve("missing").resolve("x.urdf");
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream saved = System.err;
+        final int status;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try
+        {
+            status = new CommandLine(new NectlCommand())
+                .execute("model", "export", ROBOTS.resolve("two-link-rr.yaml").toString(), "--urdf", "-o", output.toString());
+        }
+        finally
+        {
+            System.setErr(saved);
+        }
+        assertEquals(2, status);
+        assertEquals("nectl model export: cannot write " + output + ": its directory " + output.getParent()
+            + " does not exist; nothing written\n", err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
