@@ -59,13 +59,7 @@ class ElasticZeroAllocationTest
     @Test
     void recursiveMixedForwardDynamicsAllocatesNothingPerCall()
     {
-        final RecursiveMixedForwardDynamics forward = new RecursiveMixedForwardDynamics(baseMotors);
-        final MixedState s = new MixedState(new SplittableRandom(SEED), baseMotors);
-        final double[] tau = new double[baseMotors.dof()];
-        final double[] tauM = new double[baseMotors.elasticCount()];
-        final double[] acc = new double[baseMotors.dof()];
-        final double[] accM = new double[baseMotors.elasticCount()];
-        assertAllocatesNothing(() -> forward.compute(s.q, s.theta, s.qd, s.thetad, tau, tauM, acc, accM));
+        assertForwardDynamicsAllocatesNothing(baseMotors, SEED);
     }
 
     @Test
@@ -78,13 +72,7 @@ class ElasticZeroAllocationTest
         }
         final ElasticRobotModel model = RandomElasticRobots.withPassiveJoints(seed, false);
         assertTrue(model.passiveCount() > 0, "seed " + seed);
-        final RecursiveMixedForwardDynamics forward = new RecursiveMixedForwardDynamics(model);
-        final MixedState s = new MixedState(new SplittableRandom(seed), model);
-        final double[] tau = new double[model.dof()];
-        final double[] tauM = new double[model.elasticCount()];
-        final double[] acc = new double[model.dof()];
-        final double[] accM = new double[model.elasticCount()];
-        assertAllocatesNothing(() -> forward.compute(s.q, s.theta, s.qd, s.thetad, tau, tauM, acc, accM));
+        assertForwardDynamicsAllocatesNothing(model, seed);
     }
 
     @Test
@@ -95,7 +83,11 @@ class ElasticZeroAllocationTest
         {
             seed++;
         }
-        final ElasticRobotModel model = RandomElasticRobots.withMotorsNextToTheirJoints(seed);
+        assertForwardDynamicsAllocatesNothing(RandomElasticRobots.withMotorsNextToTheirJoints(seed), seed);
+    }
+
+    private static void assertForwardDynamicsAllocatesNothing(final ElasticRobotModel model, final long seed)
+    {
         final RecursiveMixedForwardDynamics forward = new RecursiveMixedForwardDynamics(model);
         final MixedState s = new MixedState(new SplittableRandom(seed), model);
         final double[] tau = new double[model.dof()];
