@@ -9,8 +9,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.MotorReference;
-import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.AllocationMeter;
+import org.nectl.core.testing.RandomElasticRobots;
 import org.nectl.core.testing.RandomRobots;
 import org.nectl.core.testing.UndampedElasticRobots;
 
@@ -32,7 +32,7 @@ class MotorReferenceFormTest
         for (long seed = 1; seed <= 100; seed++)
         {
             final ElasticRobotModel model = UndampedElasticRobots.robot(seed, false);
-            if (elasticRotorOutboardOfElasticJoint(model))
+            if (RandomElasticRobots.elasticRotorOutboardOfElasticJoint(model))
             {
                 // There the reference form gives the rotor the link's motion (MotorReference's comment).
                 continue;
@@ -119,26 +119,5 @@ class MotorReferenceFormTest
         final double[] v = new double[n];
         Arrays.fill(v, value);
         return v;
-    }
-
-    /** True if some elastic joint's rotor is mounted on a body outboard of an elastic joint. */
-    private static boolean elasticRotorOutboardOfElasticJoint(final ElasticRobotModel model)
-    {
-        final RobotModel links = model.links();
-        for (int e = 0; e < model.elasticCount(); e++)
-        {
-            for (int f = 0; f < model.elasticCount(); f++)
-            {
-                final int jointBody = links.bodyOfCoordinate(model.coordinateOfElastic(f));
-                for (int b = model.motor(model.coordinateOfElastic(e)).mountBody(); b >= 0; b = links.parent(b))
-                {
-                    if (b == jointBody)
-                    {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
     }
 }

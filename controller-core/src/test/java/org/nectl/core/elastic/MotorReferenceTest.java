@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.UndampedElasticRobots;
+import org.nectl.core.testing.RandomElasticRobots;
 import org.nectl.core.testing.RandomRobots;
 
 class MotorReferenceTest
@@ -23,28 +24,6 @@ class MotorReferenceTest
     private static final double DIFFERENCE_TOLERANCE = 1e-7;
     private static final double STEP_S = 5e-4;
     private static final double[] STEPS = {-2.0, -1.0, 1.0, 2.0};
-
-
-    /** True if some elastic joint's rotor is mounted on a body outboard of an elastic joint. */
-    private static boolean elasticRotorOutboardOfElasticJoint(final ElasticRobotModel model)
-    {
-        final RobotModel links = model.links();
-        for (int e = 0; e < model.elasticCount(); e++)
-        {
-            for (int f = 0; f < model.elasticCount(); f++)
-            {
-                final int jointBody = links.bodyOfCoordinate(model.coordinateOfElastic(f));
-                for (int b = model.motor(model.coordinateOfElastic(e)).mountBody(); b >= 0; b = links.parent(b))
-                {
-                    if (b == jointBody)
-                    {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
-    }
 
     /** q_d^(n)(t) of the quartic with Taylor coefficients c at 0, n = 0..4. */
     private static double[][] reference(final double[][] c, final double t)
@@ -86,7 +65,7 @@ class MotorReferenceTest
         for (long seed = 1; seed <= 200 && checked < 40; seed++)
         {
             final ElasticRobotModel model = UndampedElasticRobots.robot(seed, seed % 2 == 0);
-            if (elasticRotorOutboardOfElasticJoint(model))
+            if (RandomElasticRobots.elasticRotorOutboardOfElasticJoint(model))
             {
                 continue;
             }

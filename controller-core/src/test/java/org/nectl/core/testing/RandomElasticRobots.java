@@ -163,4 +163,25 @@ public final class RandomElasticRobots
         }
         return b.coordinateOrder(java.util.List.of(order)).build();
     }
+
+    /** True if some elastic joint's rotor is mounted on a body outboard of an elastic joint. */
+    public static boolean elasticRotorOutboardOfElasticJoint(final ElasticRobotModel model)
+    {
+        final RobotModel links = model.links();
+        for (int e = 0; e < model.elasticCount(); e++)
+        {
+            for (int f = 0; f < model.elasticCount(); f++)
+            {
+                final int jointBody = links.bodyOfCoordinate(model.coordinateOfElastic(f));
+                for (int b = model.motor(model.coordinateOfElastic(e)).mountBody(); b >= 0; b = links.parent(b))
+                {
+                    if (b == jointBody)
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
 }
