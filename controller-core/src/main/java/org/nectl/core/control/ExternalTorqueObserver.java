@@ -114,6 +114,20 @@ public final class ExternalTorqueObserver
      */
     public void update(final double[] q, final double[] qd, final double[] tauApplied)
     {
+        update(q, qd, tauApplied, 1);
+    }
+
+    /**
+     * One observer step after one or more periods without a state (a late or lost sample). Real-time safe.
+     *
+     * @param q measured positions now, rad or m.
+     * @param qd measured velocities now, rad/s or m/s.
+     * @param tauApplied the mean joint torques applied since the last update, N m or N.
+     * @param periods periods since the last update, at least 1.
+     */
+    public void update(final double[] q, final double[] qd, final double[] tauApplied, final int periods)
+    {
+        final double elapsedS = periods * periodS;
         terms.compute(q, qd, momentum, coriolisTransposedTimesQd, gravityTorque, friction);
         if (!started)
         {
@@ -129,7 +143,7 @@ public final class ExternalTorqueObserver
         for (int j = 0; j < dof; j++)
         {
             final double beta = beta(j);
-            predictedMomentum[j] += periodS * (tauApplied[j] + 0.5 * (previousBeta[j] + beta) + residual[j]);
+            predictedMomentum[j] += elapsedS * (tauApplied[j] + 0.5 * (previousBeta[j] + beta) + residual[j]);
             previousBeta[j] = beta;
             residual[j] = gain[j] * (momentum[j] - predictedMomentum[j]);
         }
