@@ -59,8 +59,8 @@ public final class ControlCycle
 
     private final int dof;
     private final CycleSettings settings;
-    private final ComputedTorqueController computedTorque;
-    private final PdGravityController pdGravity;
+    private ComputedTorqueController computedTorque;
+    private PdGravityController pdGravity;
     private final TorqueLimiter limiter;
     private final Supervisor supervisor;
     private final StateMonitor stateMonitor;
@@ -107,9 +107,19 @@ public final class ControlCycle
     private final double[] trackingSquareSum;
     private final int[] saturatedTicks;
     /** The momentum observer, or null for a robot with elastic joints (its links are driven by springs, not by tau). */
-    private final ExternalTorqueObserver observer;
+    private ExternalTorqueObserver observer;
     private final CollisionSettings collision;
-    private final double[] externalTorque;
+    private double[] externalTorque;
+    /** The control laws of a new model (a payload set) while the command ramps over to them; null otherwise. */
+    private PreparedModel incoming;
+    private long rampTicks;
+    private long rampTick;
+    private final double[] tauIncoming;
+    private final double[] feedforwardIncoming;
+    private final double[] feedforwardRateIncoming;
+    private final CycleSettings cycleSettings;
+    private final CollisionSettings collisionSettingsOfModel;
+    private long modelChanges;
     /** Sum of the commands published since the observer's last update, one per period. */
     private final double[] appliedTorqueSum;
     private final double[] reflexTarget;
@@ -334,6 +344,107 @@ public final class ControlCycle
         appliedTorqueSum = new double[dof];
         reflexTarget = new double[dof];
         collisionThresholds = collisionSettings.thresholdNm();
+        tauIncoming = new double[dof];
+        feedforwardIncoming = new double[dof];
+        feedforwardRateIncoming = new double[dof];
+        cycleSettings = settings;
+        collisionSettingsOfModel = collisionSettings;
+    }
+
+    /**
+     * The control laws and the observer of another model of the same robot (the same joints, other
+     * inertial parameters: a payload set or removed), built off the loop for {@link #changeModel}.
+     * Immutable once built; its objects are handed to the loop thread through whatever queue carries
+     * the request (a safe publication).
+     */
+    public static final class PreparedModel
+    {
+        final RobotModel model;
+        final ComputedTorqueController computedTorque;
+        final PdGravityController pdGravity;
+        final ExternalTorqueObserver observer;
+
+        private PreparedModel(final RobotModel model, final CycleSettings settings, final CollisionSettings collision)
+        {
+            this.model = model;
+            computedTorque = new ComputedTorqueController(model, settings.kp(), settings.kd());
+            pdGravity = new PdGravityController(model, settings.pdKp(), settings.pdKd());
+            final double[] g = settings.gravity();
+            computedTorque.gravity(g[0], g[1], g[2]);
+            computedTorque.frictionFeedforward(settings.frictionFeedforward());
+            pdGravity.gravity(g[0], g[1], g[2]);
+            observer = new ExternalTorqueObserver(model, collision.observerGain(), settings.periodNs(), collision.modelFriction());
+            observer.gravity(g[0], g[1], g[2]);
+        }
+
+        /** @return the model the laws use. */
+        public RobotModel model()
+        {
+            return model;
+        }
+    }
+
+    /**
+     * Not real-time safe (allocates the laws); safe to call from any thread, it reads only the
+     * cycle's immutable settings.
+     *
+     * @param model the robot with its new inertial parameters.
+     * @return the prepared laws.
+     * @throws IllegalArgumentException if the model has other joints than the cycle's.
+     */
+    public PreparedModel prepareModel(final RobotModel model)
+    {
+        if (model.dof() != dof)
+        {
+            throw new IllegalArgumentException("the new model has " + model.dof() + " joints, the controller " + dof);
+        }
+        return new PreparedModel(model, cycleSettings, collisionSettingsOfModel);
+    }
+
+    /**
+     * Starts using another model (the perform phase of a model change; {@link #prepareModel} was the
+     * prepare phase): over {@code rampNs} the commanded torque moves from the current laws' to the
+     * new laws' along a smooth step, 3 s^2 - 2 s^3, both laws running; at the end of the ramp the new
+     * laws replace the old and the momentum observer restarts on the new model; with the drives
+     * unpowered the new laws take over at once. The trajectory
+     * clock's torque prediction keeps the model it was built with. Real-time safe.
+     *
+     * @param prepared from {@link #prepareModel}.
+     * @param rampNs ramp duration, ns; at least one period.
+     * @return {@link #ACCEPTED}, or {@link #REJECTED_LAW} for a robot with elastic joints (the mixed
+     *     law's model is not changed this way), or {@link #REJECTED_MODE} while a change ramps.
+     */
+    public int changeModel(final PreparedModel prepared, final long rampNs)
+    {
+        if (mixed != null)
+        {
+            return REJECTED_LAW;
+        }
+        if (incoming != null)
+        {
+            return REJECTED_MODE;
+        }
+        incoming = prepared;
+        rampTicks = Math.max(1, rampNs / cycleSettings.periodNs());
+        rampTick = 0;
+        if (!mode().drivesPowered())
+        {
+            // No torque to ramp: the new laws take over at once.
+            completeModelChange();
+        }
+        return ACCEPTED;
+    }
+
+    /** @return model changes completed since construction. */
+    public long modelChanges()
+    {
+        return modelChanges;
+    }
+
+    /** @return true while a model change ramps. */
+    public boolean modelChanging()
+    {
+        return incoming != null;
     }
 
     /**
@@ -934,8 +1045,52 @@ public final class ControlCycle
         }
     }
 
-    /** Control law (steps 4-5 of a tick): RNEA and tau-dot along the reference, then feedback. */
+    /** Control law (steps 4-5 of a tick), ramping over to a new model's laws while a model change runs. */
     private int runControlLaw()
+    {
+        final int status = runControlLaw(computedTorque, pdGravity, tauLaw, tauFeedforward, tauFeedforwardRate);
+        if (incoming == null || law == ControlLaw.MIXED_ELASTIC || !mode().drivesPowered())
+        {
+            return status;
+        }
+        final int incomingStatus = runControlLaw(incoming.computedTorque, incoming.pdGravity, tauIncoming, feedforwardIncoming,
+            feedforwardRateIncoming);
+        rampTick++;
+        final double s = Math.min(1.0, (double)rampTick / rampTicks);
+        final double share = s * s * (3.0 - 2.0 * s);
+        for (int j = 0; j < dof; j++)
+        {
+            tauLaw[j] += share * (tauIncoming[j] - tauLaw[j]);
+            tauFeedforward[j] += share * (feedforwardIncoming[j] - tauFeedforward[j]);
+            tauFeedforwardRate[j] += share * (feedforwardRateIncoming[j] - tauFeedforwardRate[j]);
+        }
+        if (rampTick >= rampTicks)
+        {
+            completeModelChange();
+        }
+        return status != ControlStatus.OK ? status : incomingStatus;
+    }
+
+    /** The new laws take over; the observer restarts from the next state on the new model. */
+    private void completeModelChange()
+    {
+        computedTorque = incoming.computedTorque;
+        pdGravity = incoming.pdGravity;
+        if (observer != null)
+        {
+            observer = incoming.observer;
+            observer.restart();
+            externalTorque = observer.externalTorque();
+            appliedPeriods = 0;
+            Arrays.fill(appliedTorqueSum, 0.0);
+        }
+        incoming = null;
+        modelChanges++;
+    }
+
+    /** Control law (steps 4-5 of a tick): RNEA and tau-dot along the reference, then feedback. */
+    private int runControlLaw(final ComputedTorqueController computedTorque, final PdGravityController pdGravity,
+        final double[] tauLaw, final double[] tauFeedforward, final double[] tauFeedforwardRate)
     {
         if (law == ControlLaw.COMPUTED_TORQUE)
         {
