@@ -95,7 +95,7 @@ final class IdentifyPayloadCommand implements Callable<Integer>
         {
             model = RobotDescriptions.load(modelFile);
             body = body(model);
-            excitation = excitation(model);
+            excitation = excitationFile != null || simulate ? excitation(model) : null;
             if (excitationFile == null && recordingFile == null && !simulate)
             {
                 throw new IllegalArgumentException("give --excitation FILE, --recording FILE or --simulate");

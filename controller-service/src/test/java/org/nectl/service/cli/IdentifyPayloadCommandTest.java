@@ -84,7 +84,7 @@ class IdentifyPayloadCommandTest
         Files.writeString(recording, "sequence,timestampNs,tickCount,q1\n1,0,0,0.5\n");
         final Output bad = run("identify", "payload", "--model", PANDA_FILE.toString(), "--recording", recording.toString());
         assertEquals(2, bad.status());
-        assertTrue(bad.err().contains(recording + ":1: no column 'state'"), bad.err());
+        assertTrue(bad.err().contains(recording + ":1: no column 'state'"), "err: " + bad.err() + " out: " + bad.out());
 
         final Output outOfRange = run("identify", "payload", "--model", PANDA_FILE.toString(), "--amplitude", "0.4",
             "--excitation", excitation.toString());
