@@ -77,6 +77,10 @@ public final class SimulatedArm
         {
             throw new IllegalArgumentException("configuration for " + config.dof() + " joints, model has " + model.dof());
         }
+        if (robot.elasticCount() > 0 && !config.externalWrenches().isEmpty())
+        {
+            throw new IllegalArgumentException("an external wrench needs a rigid robot; " + model.name() + " has elastic joints");
+        }
         dof = model.dof();
         periodNs = config.periodNs();
         physics = robot.elasticCount() > 0 ? new ElasticArmPhysics(robot, config) : new RigidArmPhysics(model, config);

@@ -27,6 +27,7 @@ public final class SimulatedArmConfig
     private final double[] initialQ;
     private final double[] gravity = {0.0, 0.0, -9.81};
     private final List<InjectedFault> faults = new ArrayList<>();
+    private final List<AppliedWrench> wrenches = new ArrayList<>();
 
     /** @param model the simulated robot; sizes the per-joint settings and gives the torque limits. */
     public SimulatedArmConfig(final RobotModel model)
@@ -151,6 +152,22 @@ public final class SimulatedArmConfig
         return this;
     }
 
+    /**
+     * @param wrench a wrench to apply on a link during its window of simulated time (rigid robots
+     *     only; {@link SimulatedArm} refuses it for a robot with elastic joints).
+     * @return this.
+     */
+    public SimulatedArmConfig externalWrench(final AppliedWrench wrench)
+    {
+        wrenches.add(wrench);
+        return this;
+    }
+
+    List<AppliedWrench> externalWrenches()
+    {
+        return List.copyOf(wrenches);
+    }
+
     int dof()
     {
         return dof;
@@ -216,7 +233,7 @@ public final class SimulatedArmConfig
     {
         return "period " + periodNs + " ns, " + substeps + " substeps, torque limits " + Arrays.toString(torqueLimitNm)
             + " N m, " + countsPerRevolution + " counts/rev, noise " + positionNoise + " rad / " + velocityNoise
-            + " rad/s (seed " + noiseSeed + "), latency " + latencyPeriods + " periods, faults " + faults;
+            + " rad/s (seed " + noiseSeed + "), latency " + latencyPeriods + " periods, faults " + faults + ", " + wrenches.size() + " external wrenches";
     }
 
     private void requireLength(final double[] values, final String what)

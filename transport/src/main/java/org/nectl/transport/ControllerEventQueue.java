@@ -67,6 +67,33 @@ public final class ControllerEventQueue
         final long timestampNs, final long tickCount, final ControllerEventKind kind, final ControllerState fromState,
         final ControllerState toState, final int faults, final int newFaults, final EventCommand command, final int rejectCode)
     {
+        return offer(timestampNs, tickCount, kind, fromState, toState, faults, newFaults, command, rejectCode, 0, 0.0);
+    }
+
+    /**
+     * Queues one COLLISION event, or drops and counts it when the ring is full. Loop thread only.
+     * Real-time safe: never blocks.
+     *
+     * @param timestampNs controller clock of the detection, ns.
+     * @param tickCount ticks run when it happened.
+     * @param state controller state at the detection, before its reaction.
+     * @param faults fault bits latched before the reaction.
+     * @param joint the joint furthest over its threshold.
+     * @param externalTorque its external torque estimate, N·m or N.
+     * @return true if queued, false if dropped.
+     */
+    public boolean offerCollision(final long timestampNs, final long tickCount, final ControllerState state, final int faults,
+        final int joint, final double externalTorque)
+    {
+        return offer(timestampNs, tickCount, ControllerEventKind.COLLISION, state, state, faults, 0, EventCommand.NONE, 0,
+            joint, externalTorque);
+    }
+
+    private boolean offer(
+        final long timestampNs, final long tickCount, final ControllerEventKind kind, final ControllerState fromState,
+        final ControllerState toState, final int faults, final int newFaults, final EventCommand command, final int rejectCode,
+        final int joint, final double externalTorque)
+    {
         eventCount++;
         final int index = ring.tryClaim(ControllerEventEncoder.TEMPLATE_ID, MESSAGE_LENGTH);
         if (index < 0)
@@ -85,7 +112,9 @@ public final class ControllerEventQueue
             .fromState(fromState)
             .toState(toState)
             .command(command)
-            .rejectCode((short)rejectCode);
+            .rejectCode((short)rejectCode)
+            .joint((short)joint)
+            .externalTorque(externalTorque);
         ring.commit(index);
         return true;
     }

@@ -18,6 +18,7 @@ public final class TelemetrySample
     private final double[] qd;
     private final double[] tauCommand;
     private final double[] trackingError;
+    private final double[] externalTorque;
     private final long[] rejectCounts = new long[PlannerGateway.REJECT_COUNTER_COUNT];
     private long sequence;
     private long timestampNs;
@@ -37,6 +38,7 @@ public final class TelemetrySample
     private long torqueRateClipCount;
     private long limiterFlags;
     private int faults;
+    private long collisionCount;
 
     /** @param jointCount number of joints, 1..{@value Wire#MAX_JOINTS}. */
     public TelemetrySample(final int jointCount)
@@ -46,6 +48,7 @@ public final class TelemetrySample
         qd = new double[jointCount];
         tauCommand = new double[jointCount];
         trackingError = new double[jointCount];
+        externalTorque = new double[jointCount];
     }
 
     /** @return number of joints. */
@@ -297,6 +300,25 @@ public final class TelemetrySample
         return faults;
     }
 
+    /** @return the momentum observer's external torque estimate, N·m or N; zero in version 1 and 2 messages; the live array. */
+    public double[] externalTorque()
+    {
+        return externalTorque;
+    }
+
+    /** @return collisions detected since start; 0 in version 1 and 2 messages. */
+    public long collisionCount()
+    {
+        return collisionCount;
+    }
+
+    /** @param collisionCount collisions detected since start. @return this. */
+    public TelemetrySample collisionCount(final long collisionCount)
+    {
+        this.collisionCount = collisionCount;
+        return this;
+    }
+
     /** @param faults fault bits latched at the end of the tick. @return this. */
     public TelemetrySample faults(final int faults)
     {
@@ -314,18 +336,19 @@ public final class TelemetrySample
             .tickComputeNs(tickComputeNs).state(state).controller(controller).jointCount((short)q.length)
             .referenceClockRate(referenceClockRate).timeScaledTickCount(timeScaledTickCount)
             .torqueClipCount(torqueClipCount).torqueRateClipCount(torqueRateClipCount).limiterFlags(limiterFlags)
-            .faults(faults & 0xFFFF_FFFFL);
+            .faults(faults & 0xFFFF_FFFFL).collisionCount(collisionCount);
         for (int r = 0; r < rejectCounts.length; r++)
         {
             encoder.rejectCounts(r, rejectCounts[r]);
         }
         for (int k = 0; k < q.length; k++)
         {
-            encoder.q(k, q[k]).qd(k, qd[k]).tauCommand(k, tauCommand[k]).trackingError(k, trackingError[k]);
+            encoder.q(k, q[k]).qd(k, qd[k]).tauCommand(k, tauCommand[k]).trackingError(k, trackingError[k])
+                .externalTorque(k, externalTorque[k]);
         }
         for (int k = q.length; k < Wire.MAX_JOINTS; k++)
         {
-            encoder.q(k, 0.0).qd(k, 0.0).tauCommand(k, 0.0).trackingError(k, 0.0);
+            encoder.q(k, 0.0).qd(k, 0.0).tauCommand(k, 0.0).trackingError(k, 0.0).externalTorque(k, 0.0);
         }
     }
 
@@ -356,6 +379,8 @@ public final class TelemetrySample
         state = ControllerState.get(stateRaw);
         controller = ControllerKind.get(controllerRaw);
         decodeVersion2(decoder);
+        final boolean version3 = decoder.actingVersion() >= 3;
+        collisionCount = version3 ? decoder.collisionCount() : 0L;
         for (int r = 0; r < rejectCounts.length; r++)
         {
             rejectCounts[r] = decoder.rejectCounts(r);
@@ -366,6 +391,7 @@ public final class TelemetrySample
             qd[k] = decoder.qd(k);
             tauCommand[k] = decoder.tauCommand(k);
             trackingError[k] = decoder.trackingError(k);
+            externalTorque[k] = version3 ? decoder.externalTorque(k) : 0.0;
         }
         return true;
     }

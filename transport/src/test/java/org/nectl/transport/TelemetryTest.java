@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.concurrent.AgentRunner;
@@ -37,14 +38,15 @@ final class TelemetryTest
     private final List<TelemetrySample> received = new ArrayList<>();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final TelemetryDecoder decoder = new TelemetryDecoder();
-    private final FragmentHandler collector = (buffer, offset, length, header) ->
+    /** Telemetry spans several frames of the default MTU since schema version 3. */
+    private final FragmentHandler collector = new FragmentAssembler((buffer, offset, length, header) ->
     {
         assertTrue(Wire.isWholeMessage(headerDecoder, buffer, offset, length, TelemetryDecoder.TEMPLATE_ID,
             TelemetryDecoder.BLOCK_LENGTH));
         final TelemetrySample sample = new TelemetrySample(DOF);
         assertTrue(sample.decode(decoder.wrapAndApplyHeader(buffer, offset, headerDecoder)));
         received.add(sample);
-    };
+    });
     private AeronTransport transport;
     private AgentRunner runner;
 

@@ -57,7 +57,7 @@ final class WireFormatTest
 
 
     @Test
-    void schemaIsVersionTwoLittleEndianAndEveryElementIsDescribed() throws Exception
+    void schemaIsVersionThreeLittleEndianAndEveryElementIsDescribed() throws Exception
     {
         final Document schema;
         try (InputStream in = WireFormatTest.class.getResourceAsStream("/sbe/nectl-schema.xml"))
@@ -68,7 +68,7 @@ final class WireFormatTest
         }
         final Element root = schema.getDocumentElement();
         assertEquals("1", root.getAttribute("id"));
-        assertEquals("2", root.getAttribute("version"));
+        assertEquals("3", root.getAttribute("version"));
         final NodeList messages = schema.getElementsByTagNameNS("*", "message");
         for (int i = 0; i < messages.getLength(); i++)
         {
@@ -288,7 +288,7 @@ final class WireFormatTest
         {
             encoder.trackingError(k, error[k]);
         }
-        assertEquals(1279, encoder.encodedLength());
+        assertEquals(1543, encoder.encodedLength());
 
         final TelemetryDecoder decoder = new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder);
         assertEquals(5L, decoder.sequence());

@@ -5,6 +5,7 @@ import java.util.OptionalInt;
 
 import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.CollisionSettings;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
 import org.nectl.core.runtime.MixedLawSettings;
@@ -35,6 +36,7 @@ public final class DeploymentConfig
     private final MixedLawSettings mixedLaw;
     private final long lockstepLivenessNs;
     private final ReferenceBlend.Settings referenceBlend;
+    private final CollisionSettings collision;
 
     DeploymentConfig(
         final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
@@ -42,7 +44,7 @@ public final class DeploymentConfig
         final ControlLaw law, final CycleSettings cycle, final SafetySettings safety, final AeronSettings aeron,
         final PlannerEndpoint planner, final PlannerAuthenticationSettings plannerAuthentication,
         final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw,
-        final long lockstepLivenessNs, final ReferenceBlend.Settings referenceBlend)
+        final long lockstepLivenessNs, final ReferenceBlend.Settings referenceBlend, final CollisionSettings collision)
     {
         this.file = file;
         this.modelFile = modelFile;
@@ -61,6 +63,7 @@ public final class DeploymentConfig
         this.mixedLaw = mixedLaw;
         this.lockstepLivenessNs = lockstepLivenessNs;
         this.referenceBlend = referenceBlend;
+        this.collision = collision;
     }
 
     /** @return the deployment file this was read from. */
@@ -179,5 +182,11 @@ public final class DeploymentConfig
         return new CycleSettings(s.periodNs(), s.kp().clone(), s.kd().clone(), s.pdKp().clone(), s.pdKd().clone(),
             s.gravity().clone(), s.heartbeatTimeoutNs(), s.maxMissingStates(), s.commandTimeoutNs(), s.positionMargin(),
             s.maxSaturatedTicks(), s.frictionFeedforward());
+    }
+
+    /** @return the momentum observer's tuning, the collision thresholds and the reaction (section {@code collision}). */
+    public CollisionSettings collisionSettings()
+    {
+        return collision;
     }
 }

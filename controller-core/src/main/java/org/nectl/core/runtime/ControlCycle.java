@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.ControlStatus;
+import org.nectl.core.control.ExternalTorqueObserver;
 import org.nectl.core.control.MixedInverseDynamicsController;
 import org.nectl.core.control.PdGravityController;
 import org.nectl.core.control.ReferenceBlend;
@@ -58,8 +59,8 @@ public final class ControlCycle
 
     private final int dof;
     private final CycleSettings settings;
-    private final ComputedTorqueController computedTorque;
-    private final PdGravityController pdGravity;
+    private ComputedTorqueController computedTorque;
+    private PdGravityController pdGravity;
     private final TorqueLimiter limiter;
     private final Supervisor supervisor;
     private final StateMonitor stateMonitor;
@@ -105,6 +106,31 @@ public final class ControlCycle
     private final double[] trackingError;
     private final double[] trackingSquareSum;
     private final int[] saturatedTicks;
+    /** The momentum observer, or null for a robot with elastic joints (its links are driven by springs, not by tau). */
+    private ExternalTorqueObserver observer;
+    private final CollisionSettings collision;
+    private double[] externalTorque;
+    /** The control laws of a new model (a payload set) while the command ramps over to them; null otherwise. */
+    private PreparedModel incoming;
+    private long rampTicks;
+    private long rampTick;
+    private final double[] tauIncoming;
+    private final double[] feedforwardIncoming;
+    private final double[] feedforwardRateIncoming;
+    private final CycleSettings cycleSettings;
+    private final CollisionSettings collisionSettingsOfModel;
+    private long modelChanges;
+    /** Sum of the commands published since the observer's last update, one per period. */
+    private final double[] appliedTorqueSum;
+    private final double[] reflexTarget;
+    private final double[] collisionThresholds;
+    private int appliedPeriods;
+    /** False from a detection until every estimate has fallen below half its threshold. */
+    private boolean collisionArmed = true;
+    private long collisionCount;
+    private int collisionJoint = -1;
+    private double collisionTorque;
+    private long collisionTimeNs;
 
     private ControlLaw law = ControlLaw.COMPUTED_TORQUE;
     private int source = SOURCE_POSE;
@@ -206,6 +232,32 @@ public final class ControlCycle
         final MixedLawSettings mixedLaw,
         final ReferenceBlend.Settings blendSettings)
     {
+        this(model, settings, safety, timeScalingSettings, mixedLaw, blendSettings, CollisionSettings.defaults(model.dof()));
+    }
+
+    /**
+     * Not real-time safe: builds the controllers and sizes every array from the model; the mixed
+     * rigid/elastic law only if the robot has elastic joints, the momentum observer only if it has none.
+     *
+     * @param model the robot's links.
+     * @param settings gains, timeouts and limits.
+     * @param safety stop categories per fault and the reflexes' limits.
+     * @param timeScalingSettings the trajectory clock's tuning ({@link ReferenceTimeScaling}).
+     * @param mixedLaw the robot with its drives and the gains of {@link ControlLaw#MIXED_ELASTIC}.
+     * @param blendSettings how the position step of a new setpoint or trajectory decays ({@link ReferenceBlend}).
+     * @param collisionSettings the momentum observer's gains, the detection thresholds and the reaction.
+     * @throws IllegalArgumentException if the drives' robot has other joints than {@code model}, a
+     *     blend setting is out of range or an observer gain is not below 1/period.
+     */
+    public ControlCycle(
+        final RobotModel model,
+        final CycleSettings settings,
+        final SafetySettings safety,
+        final ReferenceTimeScaling.Settings timeScalingSettings,
+        final MixedLawSettings mixedLaw,
+        final ReferenceBlend.Settings blendSettings,
+        final CollisionSettings collisionSettings)
+    {
         dof = model.dof();
         if (mixedLaw.model().dof() != dof)
         {
@@ -276,6 +328,123 @@ public final class ControlCycle
         trackingError = new double[dof];
         trackingSquareSum = new double[dof];
         saturatedTicks = new int[dof];
+        collision = collisionSettings;
+        if (collisionSettings.thresholdNm().length != dof)
+        {
+            throw new IllegalArgumentException("need " + dof + " collision thresholds, got " + collisionSettings.thresholdNm().length);
+        }
+        observer = mixed == null
+            ? new ExternalTorqueObserver(model, collisionSettings.observerGain(), settings.periodNs(), collisionSettings.modelFriction())
+            : null;
+        if (observer != null)
+        {
+            observer.gravity(g[0], g[1], g[2]);
+        }
+        externalTorque = observer == null ? new double[dof] : observer.externalTorque();
+        appliedTorqueSum = new double[dof];
+        reflexTarget = new double[dof];
+        collisionThresholds = collisionSettings.thresholdNm();
+        tauIncoming = new double[dof];
+        feedforwardIncoming = new double[dof];
+        feedforwardRateIncoming = new double[dof];
+        cycleSettings = settings;
+        collisionSettingsOfModel = collisionSettings;
+    }
+
+    /**
+     * The control laws and the observer of another model of the same robot (the same joints, other
+     * inertial parameters: a payload set or removed), built off the loop for {@link #changeModel}.
+     * Immutable once built; its objects are handed to the loop thread through whatever queue carries
+     * the request (a safe publication).
+     */
+    public static final class PreparedModel
+    {
+        final RobotModel model;
+        final ComputedTorqueController computedTorque;
+        final PdGravityController pdGravity;
+        final ExternalTorqueObserver observer;
+
+        private PreparedModel(final RobotModel model, final CycleSettings settings, final CollisionSettings collision)
+        {
+            this.model = model;
+            computedTorque = new ComputedTorqueController(model, settings.kp(), settings.kd());
+            pdGravity = new PdGravityController(model, settings.pdKp(), settings.pdKd());
+            final double[] g = settings.gravity();
+            computedTorque.gravity(g[0], g[1], g[2]);
+            computedTorque.frictionFeedforward(settings.frictionFeedforward());
+            pdGravity.gravity(g[0], g[1], g[2]);
+            observer = new ExternalTorqueObserver(model, collision.observerGain(), settings.periodNs(), collision.modelFriction());
+            observer.gravity(g[0], g[1], g[2]);
+        }
+
+        /** @return the model the laws use. */
+        public RobotModel model()
+        {
+            return model;
+        }
+    }
+
+    /**
+     * Not real-time safe (allocates the laws); safe to call from any thread, it reads only the
+     * cycle's immutable settings.
+     *
+     * @param model the robot with its new inertial parameters.
+     * @return the prepared laws.
+     * @throws IllegalArgumentException if the model has other joints than the cycle's.
+     */
+    public PreparedModel prepareModel(final RobotModel model)
+    {
+        if (model.dof() != dof)
+        {
+            throw new IllegalArgumentException("the new model has " + model.dof() + " joints, the controller " + dof);
+        }
+        return new PreparedModel(model, cycleSettings, collisionSettingsOfModel);
+    }
+
+    /**
+     * Starts using another model (the perform phase of a model change; {@link #prepareModel} was the
+     * prepare phase): over {@code rampNs} the commanded torque moves from the current laws' to the
+     * new laws' along a smooth step, 3 s^2 - 2 s^3, both laws running; at the end of the ramp the new
+     * laws replace the old and the momentum observer restarts on the new model; with the drives
+     * unpowered the new laws take over at once. The trajectory
+     * clock's torque prediction keeps the model it was built with. Real-time safe.
+     *
+     * @param prepared from {@link #prepareModel}.
+     * @param rampNs ramp duration, ns; at least one period.
+     * @return {@link #ACCEPTED}, or {@link #REJECTED_LAW} for a robot with elastic joints (the mixed
+     *     law's model is not changed this way), or {@link #REJECTED_MODE} while a change ramps.
+     */
+    public int changeModel(final PreparedModel prepared, final long rampNs)
+    {
+        if (mixed != null)
+        {
+            return REJECTED_LAW;
+        }
+        if (incoming != null)
+        {
+            return REJECTED_MODE;
+        }
+        incoming = prepared;
+        rampTicks = Math.max(1, rampNs / cycleSettings.periodNs());
+        rampTick = 0;
+        if (!mode().drivesPowered())
+        {
+            // No torque to ramp: the new laws take over at once.
+            completeModelChange();
+        }
+        return ACCEPTED;
+    }
+
+    /** @return model changes completed since construction. */
+    public long modelChanges()
+    {
+        return modelChanges;
+    }
+
+    /** @return true while a model change ramps. */
+    public boolean modelChanging()
+    {
+        return incoming != null;
     }
 
     /**
@@ -370,6 +539,7 @@ public final class ControlCycle
             }
         }
         stateMonitor.advance(stateTimeNs, newState, q, qd);
+        observeExternalTorque(newState);
         if (mode().drivesPowered() && mode() != ControllerMode.STOPPING)
         {
             updateReference();
@@ -394,6 +564,115 @@ public final class ControlCycle
         limiterFlags = limiter.limit(tauLaw, tauCommand);
         checkSaturation();
         recordTracking();
+        recordAppliedTorque();
+    }
+
+    /**
+     * Step 2b of a tick: the momentum observer takes the new state with the commands held since its
+     * last one; with the drives off (brakes holding, zero torque) it restarts, so that it starts
+     * afresh from the first powered state. A detection reacts before the reference is updated.
+     */
+    private void observeExternalTorque(final boolean newState)
+    {
+        if (observer == null)
+        {
+            return;
+        }
+        if (!mode().drivesPowered())
+        {
+            observer.restart();
+            appliedPeriods = 0;
+            Arrays.fill(appliedTorqueSum, 0.0);
+            collisionArmed = true;
+            return;
+        }
+        if (!newState || !StateMonitor.finite(q) || !StateMonitor.finite(qd))
+        {
+            return;
+        }
+        final int periods = Math.max(1, appliedPeriods);
+        for (int j = 0; j < dof; j++)
+        {
+            appliedTorqueSum[j] /= periods;
+        }
+        observer.update(q, qd, appliedTorqueSum, periods);
+        appliedPeriods = 0;
+        Arrays.fill(appliedTorqueSum, 0.0);
+        detectCollision();
+    }
+
+    /** Counts the command of this tick into the torque the observer integrates next. */
+    private void recordAppliedTorque()
+    {
+        if (observer != null && mode().drivesPowered())
+        {
+            for (int j = 0; j < dof; j++)
+            {
+                appliedTorqueSum[j] += tauCommand[j];
+            }
+            appliedPeriods++;
+        }
+    }
+
+    /** A joint whose estimate exceeds its threshold is a collision, once until every estimate is back below half. */
+    private void detectCollision()
+    {
+        final double[] threshold = collisionThresholds;
+        int worst = -1;
+        double worstRatio = 0.0;
+        boolean quiet = true;
+        for (int j = 0; j < dof; j++)
+        {
+            final double ratio = Math.abs(externalTorque[j]) / threshold[j];
+            quiet &= ratio < 0.5;
+            if (ratio > 1.0 && ratio > worstRatio)
+            {
+                worstRatio = ratio;
+                worst = j;
+            }
+        }
+        if (!collisionArmed)
+        {
+            collisionArmed = quiet;
+            return;
+        }
+        if (worst < 0 || !supervisor.operational())
+        {
+            return;
+        }
+        collisionArmed = false;
+        collisionCount++;
+        collisionJoint = worst;
+        collisionTorque = externalTorque[worst];
+        collisionTimeNs = nowNs;
+        react();
+    }
+
+    /** The configured reaction to a detection: a stop with the collision fault's category, or a reflex into HOLD. */
+    private void react()
+    {
+        if (collision.reaction() == CollisionSettings.Reaction.STOP)
+        {
+            fault(Faults.COLLISION);
+            return;
+        }
+        double largest = 0.0;
+        for (int j = 0; j < dof; j++)
+        {
+            largest = Math.max(largest, Math.abs(externalTorque[j]) / collisionThresholds[j]);
+        }
+        final double step = collision.reaction() == CollisionSettings.Reaction.RETRACT ? collision.retractDistance() : 0.0;
+        for (int j = 0; j < dof; j++)
+        {
+            // A joint pushed towards +q yields towards +q: away from what pushes it.
+            final double share = Double.isFinite(collisionThresholds[j]) ? externalTorque[j] / collisionThresholds[j] / largest : 0.0;
+            reflexTarget[j] = q[j] + step * share;
+        }
+        // The blend takes the reference from where it is, moving, to the target at rest, without a step.
+        startBlend(reflexTarget, zeros, zeros, true);
+        System.arraycopy(reflexTarget, 0, pose, 0, dof);
+        holdPose();
+        transition(ControllerMode.HOLD);
     }
 
     /**
@@ -766,8 +1045,52 @@ public final class ControlCycle
         }
     }
 
-    /** Control law (steps 4-5 of a tick): RNEA and tau-dot along the reference, then feedback. */
+    /** Control law (steps 4-5 of a tick), ramping over to a new model's laws while a model change runs. */
     private int runControlLaw()
+    {
+        final int status = runControlLaw(computedTorque, pdGravity, tauLaw, tauFeedforward, tauFeedforwardRate);
+        if (incoming == null || law == ControlLaw.MIXED_ELASTIC || !mode().drivesPowered())
+        {
+            return status;
+        }
+        final int incomingStatus = runControlLaw(incoming.computedTorque, incoming.pdGravity, tauIncoming, feedforwardIncoming,
+            feedforwardRateIncoming);
+        rampTick++;
+        final double s = Math.min(1.0, (double)rampTick / rampTicks);
+        final double share = s * s * (3.0 - 2.0 * s);
+        for (int j = 0; j < dof; j++)
+        {
+            tauLaw[j] += share * (tauIncoming[j] - tauLaw[j]);
+            tauFeedforward[j] += share * (feedforwardIncoming[j] - tauFeedforward[j]);
+            tauFeedforwardRate[j] += share * (feedforwardRateIncoming[j] - tauFeedforwardRate[j]);
+        }
+        if (rampTick >= rampTicks)
+        {
+            completeModelChange();
+        }
+        return status != ControlStatus.OK ? status : incomingStatus;
+    }
+
+    /** The new laws take over; the observer restarts from the next state on the new model. */
+    private void completeModelChange()
+    {
+        computedTorque = incoming.computedTorque;
+        pdGravity = incoming.pdGravity;
+        if (observer != null)
+        {
+            observer = incoming.observer;
+            observer.restart();
+            externalTorque = observer.externalTorque();
+            appliedPeriods = 0;
+            Arrays.fill(appliedTorqueSum, 0.0);
+        }
+        incoming = null;
+        modelChanges++;
+    }
+
+    /** Control law (steps 4-5 of a tick): RNEA and tau-dot along the reference, then feedback. */
+    private int runControlLaw(final ComputedTorqueController computedTorque, final PdGravityController pdGravity,
+        final double[] tauLaw, final double[] tauFeedforward, final double[] tauFeedforwardRate)
     {
         if (law == ControlLaw.COMPUTED_TORQUE)
         {
@@ -1060,5 +1383,38 @@ public final class ControlCycle
     public long trackingTicks()
     {
         return trackingTicks;
+    }
+
+    /**
+     * @return the momentum observer's estimate of the external joint torques after this tick, N m
+     *     (N); zero while the drives are off and for a robot with elastic joints. Real-time safe.
+     */
+    public double[] externalTorque()
+    {
+        return externalTorque;
+    }
+
+    /** @return collisions detected since construction. */
+    public long collisionCount()
+    {
+        return collisionCount;
+    }
+
+    /** @return the joint of the last detection (the one furthest over its threshold), -1 before any. */
+    public int lastCollisionJoint()
+    {
+        return collisionJoint;
+    }
+
+    /** @return that joint's external torque estimate at the last detection, N m (N). */
+    public double lastCollisionTorque()
+    {
+        return collisionTorque;
+    }
+
+    /** @return controller time of the last detection, ns. */
+    public long lastCollisionTimeNs()
+    {
+        return collisionTimeNs;
     }
 }

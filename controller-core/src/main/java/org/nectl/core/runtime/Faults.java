@@ -47,14 +47,19 @@ public final class Faults
      * stopped with this bit's category (0 or 1, default 1) before the service exits.
      */
     public static final int SHUTDOWN = 1 << 15;
+    /**
+     * The momentum observer's external torque estimate of a joint exceeded its threshold and the
+     * configured reaction is a stop ({@link CollisionSettings}); default category 1.
+     */
+    public static final int COLLISION = 1 << 16;
     /** Number of fault bits. */
-    public static final int COUNT = 16;
+    public static final int COUNT = 17;
 
     /** Fault names as written in the deployment file's {@code safety.stop_category}, by bit number. */
     private static final String[] KEYS = {
         "heartbeat_timeout", "state_missing", "non_finite_state", "position_limit", "velocity_limit",
         "torque_limit", "emergency_stop", "adapter_fault", "non_finite_command", "soft_position_limit",
-        "state_jump", "reference_discontinuity", "stop_timeout", "link_lost", "loop_error", "shutdown"};
+        "state_jump", "reference_discontinuity", "stop_timeout", "link_lost", "loop_error", "shutdown", "collision"};
 
     private Faults()
     {

@@ -57,8 +57,8 @@ public record SafetySettings(
     }
 
     /**
-     * Defaults: emergency stop and position, torque and state faults category 0, velocity limit
-     * and shutdown category 1, soft position limit and reference discontinuity category 2; 1 s stop time,
+     * Defaults: emergency stop and position, torque and state faults category 0, velocity limit,
+     * shutdown and collision category 1, soft position limit and reference discontinuity category 2; 1 s stop time,
      * 10 rad/s^2 deceleration, standstill below 0.01 rad/s, 0.02 rad soft-limit margin, 0.01 rad
      * state jump tolerance.
      *
@@ -71,6 +71,7 @@ public record SafetySettings(
         Arrays.fill(categories, StopCategory.CATEGORY_0);
         categories[Integer.numberOfTrailingZeros(Faults.VELOCITY_LIMIT)] = StopCategory.CATEGORY_1;
         categories[Integer.numberOfTrailingZeros(Faults.SHUTDOWN)] = StopCategory.CATEGORY_1;
+        categories[Integer.numberOfTrailingZeros(Faults.COLLISION)] = StopCategory.CATEGORY_1;
         categories[Integer.numberOfTrailingZeros(Faults.SOFT_POSITION_LIMIT)] = StopCategory.CATEGORY_2;
         categories[Integer.numberOfTrailingZeros(Faults.REFERENCE_DISCONTINUITY)] = StopCategory.CATEGORY_2;
         return new SafetySettings(categories, 1_000_000_000L, CycleSettings.filled(dof, 10.0), 0.01, 0.02, 0.01);

@@ -125,6 +125,24 @@ public final class ArmSimulator
     }
 
     /**
+     * Sets the wrench the environment applies ON a body from now on, until changed or cleared (a
+     * contact, a push, a payload the controller's model does not have). Real-time safe.
+     *
+     * @param body body index.
+     * @param wrench6 force (N) then moment about the body-frame origin (N m), body frame.
+     */
+    public void externalWrench(final int body, final double[] wrench6)
+    {
+        forwardDynamics.externalWrench(body, wrench6[0], wrench6[1], wrench6[2], wrench6[3], wrench6[4], wrench6[5]);
+    }
+
+    /** Removes every external wrench. Real-time safe. */
+    public void clearExternalWrenches()
+    {
+        forwardDynamics.clearExternalWrenches();
+    }
+
+    /**
      * Sets the state and restarts simulated time at 0; the applied torque is kept. Real-time safe.
      *
      * @param positions q by coordinate, rad or m.

@@ -39,6 +39,18 @@ final class RigidArmPlant
         return qd;
     }
 
+    /** Applies a wrench on a body from now on: force, then moment about the body origin, body frame. */
+    void externalWrench(final int body, final double[] wrench6)
+    {
+        simulator.externalWrench(body, wrench6);
+    }
+
+    /** Switches the plant's joint friction on or off. */
+    void jointFriction(final boolean enabled)
+    {
+        simulator.jointFriction(enabled);
+    }
+
     /** @return false if any period failed to integrate. */
     boolean solvable()
     {

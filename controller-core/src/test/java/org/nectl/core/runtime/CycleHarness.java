@@ -1,7 +1,10 @@
 package org.nectl.core.runtime;
 
 import org.nectl.core.control.JointWaypoints;
+import org.nectl.core.control.ReferenceBlend;
+import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
 
@@ -24,6 +27,17 @@ final class CycleHarness
         this.model = model;
         arm = new ArmSimulator(model, PERIOD_NS, 4);
         cycle = new ControlCycle(model, settings, safety);
+        arm.reset(new double[model.dof()], new double[model.dof()]);
+    }
+
+    CycleHarness(final RobotModel model, final CycleSettings settings, final SafetySettings safety,
+        final CollisionSettings collision)
+    {
+        this.model = model;
+        arm = new ArmSimulator(model, PERIOD_NS, 4);
+        cycle = new ControlCycle(model, settings, safety, ReferenceTimeScaling.Settings.defaults(),
+            MixedLawSettings.defaults(ElasticRobotModel.rigid(model)), ReferenceBlend.Settings.defaults(model, PERIOD_NS),
+            collision);
         arm.reset(new double[model.dof()], new double[model.dof()]);
     }
 

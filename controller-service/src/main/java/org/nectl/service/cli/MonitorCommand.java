@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.aeron.CommonContext;
+import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
@@ -120,7 +121,8 @@ final class MonitorCommand implements Callable<Integer>
     private TelemetryCsv csv;
     private long receivedCount;
     private long skippedCount;
-    private final FragmentHandler handler = this::onFragment;
+    /** Telemetry from schema version 3 on is longer than one frame of the default MTU: reassembled here. */
+    private final FragmentHandler handler = new FragmentAssembler(this::onFragment);
     private volatile boolean running = true;
     private volatile boolean pollingStopped;
     private boolean eventsToFlush;

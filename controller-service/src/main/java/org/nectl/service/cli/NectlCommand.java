@@ -39,6 +39,7 @@ import picocli.CommandLine.Command;
         DemoCommand.class,
         RunCommand.class,
         StudyCommand.class,
+        IdentifyCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class NectlCommand implements Runnable

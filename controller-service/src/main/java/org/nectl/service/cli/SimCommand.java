@@ -18,6 +18,7 @@ import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.hw.AdapterSettings;
 import org.nectl.hw.AdapterWatchdog;
+import org.nectl.hw.AppliedWrench;
 import org.nectl.hw.InjectedFault;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
@@ -106,6 +107,11 @@ final class SimCommand implements Callable<Integer>
     @Option(names = "--fault", paramLabel = "KIND@S[:JOINT[:JUMP]]",
         description = "Inject a fault at simulated time S seconds (repeatable): stall@2, crash@1.5, nan@0.5:3, jump@0.5:2:0.1.")
     private List<String> faults = new ArrayList<>();
+
+    @Option(names = "--external-wrench", paramLabel = "LINK,FX,FY,FZ,MX,MY,MZ@T0-T1",
+        description = "Apply a wrench on a link from simulated time T0 to T1 s (repeatable; rigid robots): force N, moment "
+            + "N m about the link frame's origin, both in the link frame, e.g. panda_link7,0,0,-20,0,0,0@1-1.5.")
+    private List<String> externalWrenches = new ArrayList<>();
 
     @Option(names = "--initial-q", paramLabel = "Q", split = ",",
         description = "Initial joint positions, comma separated, rad or m, coordinate order; default all 0.")
@@ -351,6 +357,10 @@ final class SimCommand implements Callable<Integer>
         for (final String fault : faults)
         {
             config.fault(InjectedFault.parse(fault));
+        }
+        for (final String wrench : externalWrenches)
+        {
+            config.externalWrench(AppliedWrench.parse(wrench, model));
         }
         return config;
     }

@@ -154,6 +154,7 @@ public final class ControlLoop implements Runnable
     private long appliedCommands;
     private ControllerMode reportedMode = ControllerMode.IDLE;
     private int reportedFaults;
+    private long reportedCollisions;
 
     ControlLoop(
         final ControlCycle cycle, final int dof, final ControllerLink link, final PlannerGateway gateway,
@@ -454,11 +455,20 @@ public final class ControlLoop implements Runnable
         publishStatus();
     }
 
-    /** Queues a FAULT event for newly latched bits and a MODE_TRANSITION event for a changed mode. */
+    /**
+     * Queues a COLLISION event for a new detection, a FAULT event for newly latched bits and a
+     * MODE_TRANSITION event for a changed mode, in that order.
+     */
     private void reportChanges(final long timeNs, final EventCommand command)
     {
         final int newFaults = cycle.faults() & ~reportedFaults;
         final ControllerState before = STATE_OF_MODE[reportedMode.ordinal()];
+        if (cycle.collisionCount() != reportedCollisions)
+        {
+            reportedCollisions = cycle.collisionCount();
+            events.offerCollision(cycle.lastCollisionTimeNs(), cycle.tickCount(), before, reportedFaults,
+                cycle.lastCollisionJoint(), cycle.lastCollisionTorque());
+        }
         if (newFaults != 0)
         {
             event(timeNs, ControllerEventKind.FAULT, before, newFaults, command, 0);
@@ -536,6 +546,7 @@ public final class ControlLoop implements Runnable
         System.arraycopy(state.qd(), 0, telemetry.qd(), 0, dof);
         System.arraycopy(cycle.tauCommand(), 0, telemetry.tauCommand(), 0, dof);
         System.arraycopy(cycle.trackingError(), 0, telemetry.trackingError(), 0, dof);
+        System.arraycopy(cycle.externalTorque(), 0, telemetry.externalTorque(), 0, dof);
         gateway.copyRejectCounts(telemetry.rejectCounts());
         telemetry.timestampNs(timeNs)
             .tickCount(cycle.tickCount())
@@ -552,7 +563,8 @@ public final class ControlLoop implements Runnable
             .torqueClipCount(cycle.limiter().torqueClipTotal())
             .torqueRateClipCount(cycle.limiter().rateClipTotal())
             .limiterFlags(cycle.limiterFlags())
-            .faults(cycle.faults());
+            .faults(cycle.faults())
+            .collisionCount(cycle.collisionCount());
         telemetryQueue.offer(telemetry);
     }
 

@@ -17,6 +17,7 @@ import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.CollisionSettings;
 import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
@@ -48,6 +49,7 @@ import org.nectl.transport.TelemetryConfig;
  * @param lockstepLivenessNs lockstep only: wall time without a JointState after which the simulator
  *     counts as dead (STATE_MISSING), ns; supervision otherwise runs on simulated time.
  * @param referenceBlend how the position step of a streamed setpoint or a new trajectory decays.
+ * @param collision the momentum observer's tuning, the collision thresholds and the reaction.
  */
 public record ServiceSettings(
     RobotModel model,
@@ -62,7 +64,8 @@ public record ServiceSettings(
     SafetySettings safety,
     MixedLawSettings mixedLaw,
     long lockstepLivenessNs,
-    ReferenceBlend.Settings referenceBlend)
+    ReferenceBlend.Settings referenceBlend,
+    CollisionSettings collision)
 {
     /** Default {@link #lockstepLivenessNs}: 2 s, far beyond a simulator descheduled on a loaded host. */
     public static final long DEFAULT_LOCKSTEP_LIVENESS_NS = 2_000_000_000L;
@@ -81,6 +84,32 @@ public record ServiceSettings(
         {
             throw new IllegalArgumentException("lockstep liveness timeout must be positive, got " + lockstepLivenessNs + " ns");
         }
+    }
+
+    /**
+     * Settings with the default collision settings (the observer on, nothing monitored).
+     *
+     * @param model the controlled robot.
+     * @param cycle control-cycle settings.
+     * @param mode realtime or lockstep.
+     * @param loopThread CPU and SCHED_FIFO priority of the control loop thread.
+     * @param aeron media driver.
+     * @param link hardware link channel and streams.
+     * @param planner planner gateway UDP settings.
+     * @param telemetry telemetry publication settings.
+     * @param law the control law selected at start.
+     * @param safety stop categories per fault and the supervisor's reflex limits.
+     * @param mixedLaw the robot with its drives and the gains of the mixed rigid/elastic law.
+     * @param lockstepLivenessNs lockstep only: wall time without a JointState before STATE_MISSING, ns.
+     * @param referenceBlend how the position step of a streamed setpoint or a new trajectory decays.
+     */
+    public ServiceSettings(final RobotModel model, final CycleSettings cycle, final LoopMode mode, final ThreadPlacement loopThread,
+        final AeronConfig aeron, final LinkConfig link, final PlannerGatewayConfig planner, final TelemetryConfig telemetry,
+        final ControlLaw law, final SafetySettings safety, final MixedLawSettings mixedLaw, final long lockstepLivenessNs,
+        final ReferenceBlend.Settings referenceBlend)
+    {
+        this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw, lockstepLivenessNs,
+            referenceBlend, CollisionSettings.defaults(model.dof()));
     }
 
     /**
@@ -137,7 +166,7 @@ public record ServiceSettings(
     public ControlCycle controlCycle()
     {
         final ControlCycle cycle = new ControlCycle(model, this.cycle, safety, ReferenceTimeScaling.Settings.defaults(), mixedLaw,
-            referenceBlend);
+            referenceBlend, collision);
         if (cycle.selectLaw(law) != ControlCycle.ACCEPTED)
         {
             throw new IllegalArgumentException("control law " + law + " needs a robot with elastic joints; "
@@ -255,7 +284,8 @@ public record ServiceSettings(
             config.safetySettings(),
             config.mixedLaw(),
             config.lockstepLivenessNs(),
-            config.referenceBlend());
+            config.referenceBlend(),
+            config.collisionSettings());
     }
 
     /** The gateway's address, its host resolved now so that a name that does not resolve is refused before anything starts. */
@@ -281,48 +311,55 @@ public record ServiceSettings(
     public ServiceSettings withPlannerAuthentication(final PlannerAuthentication authentication)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner.withAuthentication(authentication), telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision);
     }
 
     /** @return a copy in the given loop mode. */
     public ServiceSettings withMode(final LoopMode loopMode)
     {
         return new ServiceSettings(model, cycle, loopMode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision);
     }
 
     /** @return a copy whose control loop thread is placed as given. */
     public ServiceSettings withLoopThread(final ThreadPlacement placement)
     {
         return new ServiceSettings(model, cycle, mode, placement, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision);
     }
 
     /** @return a copy with other cycle settings. */
     public ServiceSettings withCycle(final CycleSettings cycleSettings)
     {
         return new ServiceSettings(model, cycleSettings, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision);
     }
 
     /** @return a copy whose robot has these drives and mixed-law gains (the same links). */
     public ServiceSettings withMixedLaw(final MixedLawSettings settings)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, settings, lockstepLivenessNs, referenceBlend);
+            safety, settings, lockstepLivenessNs, referenceBlend, collision);
     }
 
     /** @return a copy whose lockstep loop declares the simulator dead after this long without a state, ns. */
     public ServiceSettings withLockstepLiveness(final long livenessNs)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, livenessNs, referenceBlend);
+            safety, mixedLaw, livenessNs, referenceBlend, collision);
+    }
+
+    /** @return a copy with other collision settings. */
+    public ServiceSettings withCollision(final CollisionSettings collisionSettings)
+    {
+        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collisionSettings);
     }
 
     /** @return a copy with other safety settings. */
     public ServiceSettings withSafety(final SafetySettings safetySettings)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safetySettings, mixedLaw, lockstepLivenessNs, referenceBlend);
+            safetySettings, mixedLaw, lockstepLivenessNs, referenceBlend, collision);
     }
 }

@@ -14,7 +14,8 @@ public final class ControllerEventText
 {
     /** CSV header matching {@link #csvRow}. */
     public static final String CSV_HEADER =
-        "sequence,timestampNs,tickCount,kind,fromState,toState,command,rejectCode,faults,newFaults,droppedEventCount";
+        "sequence,timestampNs,tickCount,kind,fromState,toState,command,rejectCode,faults,newFaults,droppedEventCount,joint,"
+        + "externalTorque";
 
     private ControllerEventText()
     {
@@ -38,6 +39,10 @@ public final class ControllerEventText
         {
             text.append(" code ").append(event.rejectCode());
         }
+        if (kind == ControllerEventKind.COLLISION)
+        {
+            text.append(String.format(Locale.ROOT, " joint %d, external torque %.3f N m", event.joint(), event.externalTorque()));
+        }
         if (event.commandRaw() != 0)
         {
             text.append(", command ").append(event.command());
@@ -51,12 +56,14 @@ public final class ControllerEventText
 
     /**
      * @param event a decoder wrapped on a whole ControllerEvent.
-     * @return the CSV row without a terminator; fault bits as integers.
+     * @return the CSV row without a terminator; fault bits as integers; joint and external torque
+     *     (N m) of a COLLISION, 0 for other events, 255 and NaN from version 2 senders.
      */
     public static String csvRow(final ControllerEventDecoder event)
     {
         return event.sequence() + "," + event.timestampNs() + "," + event.tickCount() + "," + event.kind() + ","
             + event.fromState() + "," + event.toState() + "," + event.command() + "," + event.rejectCode() + ","
-            + event.faults() + "," + event.newFaults() + "," + event.droppedEventCount();
+            + event.faults() + "," + event.newFaults() + "," + event.droppedEventCount() + "," + event.joint() + ","
+            + event.externalTorque();
     }
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.aeron.CncFileDescriptor;
 import io.aeron.CommonContext;
+import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import org.agrona.DirectBuffer;
@@ -46,6 +47,8 @@ public final class LoopEvents implements AutoCloseable
     private final ControllerEventDecoder eventDecoder = new ControllerEventDecoder();
     private final ArrayDeque<LoopOutcome.Event> received = new ArrayDeque<>();
     private final IdleStrategy idle = new BackoffIdleStrategy();
+    /** Telemetry, on the same stream, spans several frames from schema version 3 on: reassembled, then skipped. */
+    private final FragmentAssembler assembler = new FragmentAssembler(this::onFragment);
     private volatile boolean closed;
 
     private LoopEvents(final AeronTransport transport, final Subscription subscription)
@@ -238,7 +241,7 @@ public final class LoopEvents implements AutoCloseable
 
     private int poll()
     {
-        return subscription.poll(this::onFragment, 64);
+        return subscription.poll(assembler, 64);
     }
 
     private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)

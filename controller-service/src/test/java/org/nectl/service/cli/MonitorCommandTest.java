@@ -126,7 +126,8 @@ final class MonitorCommandTest
         assertEquals(List.of("reject_REPLAYED", "q1", "q2", "q3", "qd1", "qd2", "qd3", "tauCommand1", "tauCommand2", "tauCommand3",
             "trackingError1", "trackingError2", "trackingError3", "state", "controller", "jointCount"), header.subList(25, 41));
         assertEquals(List.of("referenceClockRate", "timeScaledTickCount", "torqueClipCount", "torqueRateClipCount", "limiterFlags",
-            "faults"), header.subList(41, header.size()), "every version 2 field, in wire order");
+            "faults", "externalTorque1", "externalTorque2", "externalTorque3", "collisionCount"), header.subList(41, header.size()),
+            "every version 2 and 3 field, in wire order");
         for (int i = 1; i <= SAMPLES; i++)
         {
             final String[] row = lines.get(i).split(",");
@@ -157,8 +158,8 @@ final class MonitorCommandTest
         assertTrue(view.contains("event 1 at 5000 ns, tick 5: FAULT TRACKING -> FAULT (state missing)"), view);
         assertTrue(view.contains("event 2 at 6000 ns, tick 6: COMMAND_REJECTED FAULT -> FAULT code 1, command ENABLE"), view);
         assertEquals(List.of(ControllerEventText.CSV_HEADER,
-            "1,5000,5,FAULT,TRACKING,FAULT,NONE,0," + (Faults.STATE_MISSING | Faults.EMERGENCY_STOP) + "," + Faults.STATE_MISSING + ",0",
-            "2,6000,6,COMMAND_REJECTED,FAULT,FAULT,ENABLE,1," + Faults.STATE_MISSING + ",0,0"),
+            "1,5000,5,FAULT,TRACKING,FAULT,NONE,0," + (Faults.STATE_MISSING | Faults.EMERGENCY_STOP) + "," + Faults.STATE_MISSING + ",0,0,0.0",
+            "2,6000,6,COMMAND_REJECTED,FAULT,FAULT,ENABLE,1," + Faults.STATE_MISSING + ",0,0,0,0.0"),
             Files.readAllLines(eventsCsv, StandardCharsets.UTF_8));
     }
 

@@ -56,6 +56,11 @@ final class TelemetryRecorder implements AutoCloseable
     {
     }
 
+    /** One COLLISION event's detection: when, which joint, its estimate, the state it found. */
+    record Collision(long timestampNs, long tickCount, int joint, double externalTorque, ControllerState state)
+    {
+    }
+
     private static final int MESSAGE_LENGTH = Wire.HEADER_LENGTH + TelemetryEncoder.BLOCK_LENGTH;
 
     private final Subscription subscription;
@@ -68,6 +73,7 @@ final class TelemetryRecorder implements AutoCloseable
     private final CRC32C crc = new CRC32C();
     final List<Sample> samples = new ArrayList<>();
     final List<Event> events = new ArrayList<>();
+    final List<Collision> collisions = new ArrayList<>();
 
     TelemetryRecorder(final Aeron aeron)
     {
@@ -99,6 +105,10 @@ final class TelemetryRecorder implements AutoCloseable
             final ControllerEventDecoder e = eventDecoder.wrapAndApplyHeader(buffer, offset, header);
             events.add(new Event(e.sequence(), e.timestampNs(), e.tickCount(), e.droppedEventCount(), (int)e.faults(),
                 (int)e.newFaults(), e.kind(), e.fromState(), e.toState(), e.command(), e.rejectCode()));
+            if (e.kind() == ControllerEventKind.COLLISION)
+            {
+                collisions.add(new Collision(e.timestampNs(), e.tickCount(), e.joint(), e.externalTorque(), e.fromState()));
+            }
             return;
         }
         if (header.templateId() != TelemetryDecoder.TEMPLATE_ID)
