@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.concurrent.AgentRunner;
@@ -45,6 +46,8 @@ final class TelemetryTest
         assertTrue(sample.decode(decoder.wrapAndApplyHeader(buffer, offset, headerDecoder)));
         received.add(sample);
     };
+    /** A version 3 Telemetry message is longer than one frame of the default MTU. */
+    private final FragmentHandler assembledCollector = new FragmentAssembler(collector);
     private AeronTransport transport;
     private AgentRunner runner;
 
@@ -108,7 +111,7 @@ final class TelemetryTest
         assertEquals(10, queued, "one tick in 10");
         Await.until(() ->
         {
-            subscription.poll(collector, 10);
+            subscription.poll(assembledCollector, 10);
             return received.size() == 10;
         }, "10 telemetry messages");
         for (int i = 0; i < 10; i++)
@@ -134,6 +137,11 @@ final class TelemetryTest
             assertArrayEquals(expected.qd(), got.qd(), 0.0);
             assertArrayEquals(expected.tauCommand(), got.tauCommand(), 0.0);
             assertArrayEquals(expected.trackingError(), got.trackingError(), 0.0);
+            assertArrayEquals(expected.tauFeedforward(), got.tauFeedforward(), 0.0);
+            assertArrayEquals(expected.tauFeedforwardRate(), got.tauFeedforwardRate(), 0.0);
+            assertArrayEquals(expected.tauLaw(), got.tauLaw(), 0.0);
+            assertEquals(expected.tickStartLatenessNs(), got.tickStartLatenessNs());
+            assertEquals(expected.tickIntervalNs(), got.tickIntervalNs());
         }
         assertEquals(10L, publisher.publishedCount());
         assertEquals(0L, publisher.unpublishedCount());
@@ -142,11 +150,11 @@ final class TelemetryTest
     @Test
     void fullRingDropsAndCountsWhileTheConsumerStallsThenRecovers()
     {
-        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 16 * 1024);
+        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 32 * 1024);
         final TelemetryQueue queue = new TelemetryQueue(config);
         final TelemetrySample sample = new TelemetrySample(DOF);
         final int alignedRecord = align(MESSAGE_LENGTH + 8, 8);
-        final int capacityRecords = 16 * 1024 / alignedRecord;
+        final int capacityRecords = 32 * 1024 / alignedRecord;
 
         int queued = 0;
         int dropped = 0;
@@ -177,14 +185,14 @@ final class TelemetryTest
             AgentRunner.startOnThread(runner);
             Await.until(() ->
             {
-                subscription.poll(collector, 10);
+                subscription.poll(assembledCollector, 10);
                 return received.size() == capacityRecords;
             }, "the queued samples");
             fill(sample, 1000);
             Await.until(() -> queue.offer(sample) == TelemetryQueue.QUEUED, "ring has room again");
             Await.until(() ->
             {
-                subscription.poll(collector, 10);
+                subscription.poll(assembledCollector, 10);
                 return received.size() == capacityRecords + 1;
             }, "the sample after the stall");
         }
@@ -203,7 +211,7 @@ final class TelemetryTest
     @Test
     void eventsBypassAFullSampleRingAndAFullEventRingDropsAndCounts()
     {
-        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 16 * 1024);
+        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 32 * 1024);
         final TelemetryQueue queue = new TelemetryQueue(config);
         final int eventRingBytes = 4096;
         final ControllerEventQueue events = new ControllerEventQueue(eventRingBytes);
@@ -248,6 +256,7 @@ final class TelemetryTest
                 collector.onFragment(buffer, offset, length, header);
             }
         };
+        final FragmentHandler assembledBoth = new FragmentAssembler(both);
         try (Subscription subscription = transport.aeron().addSubscription(config.channel(), config.streamId()))
         {
             final TelemetryPublisher publisher = new TelemetryPublisher(transport.aeron(), config, queue, events);
@@ -256,7 +265,7 @@ final class TelemetryTest
             AgentRunner.startOnThread(runner);
             Await.until(() ->
             {
-                subscription.poll(both, 10);
+                subscription.poll(assembledBoth, 10);
                 return eventSequences.size() == queuedEvents;
             }, "the queued events");
             assertEquals(0, samplesBeforeFirstEvent[0], "events are published ahead of the queued samples");
@@ -264,7 +273,7 @@ final class TelemetryTest
                 ControllerState.FAULT, 0, 0, EventCommand.NONE, 0), "event ring has room again");
             Await.until(() ->
             {
-                subscription.poll(both, 10);
+                subscription.poll(assembledBoth, 10);
                 return eventSequences.size() == queuedEvents + 1;
             }, "the event after the stall");
             assertEquals(queuedEvents + 1L, publisher.publishedEventCount());
@@ -303,7 +312,7 @@ final class TelemetryTest
         sample.timestampNs(1_000_000L * tick).tickCount(tick).overrunCount(tick / 7).deadlineMissCount(tick / 11)
             .missingStateCount(tick / 13).jointStateSequence(tick + 5L).jointStateTimestampNs(999_000L * tick)
             .tickComputeNs(12_345L + tick).state(ControllerState.ESTOP).controller(ControllerKind.PD_GRAVITY)
-            .faults((1 << 6) | tick);
+            .faults((1 << 6) | tick).tickStartLatenessNs(17L * tick - 40L).tickIntervalNs(1_000_003L + tick);
         sample.rejectCounts()[RejectReason.OVERSIZED.value()] = tick;
         for (int k = 0; k < DOF; k++)
         {
@@ -311,6 +320,9 @@ final class TelemetryTest
             sample.qd()[k] = -0.02 * tick;
             sample.tauCommand()[k] = 3.0 * k - tick;
             sample.trackingError()[k] = 1e-6 * (tick + k);
+            sample.tauFeedforward()[k] = 2.5 * k + 0.1 * tick;
+            sample.tauFeedforwardRate()[k] = -40.0 * k + tick;
+            sample.tauLaw()[k] = 3.0 * k - tick + 0.5;
         }
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.aeron.CommonContext;
 import io.aeron.Subscription;
+import io.aeron.FragmentAssembler;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import org.agrona.DirectBuffer;
@@ -120,7 +121,8 @@ final class MonitorCommand implements Callable<Integer>
     private TelemetryCsv csv;
     private long receivedCount;
     private long skippedCount;
-    private final FragmentHandler handler = this::onFragment;
+    /** A version 3 Telemetry message (2071 bytes) is longer than one frame of the default MTU: reassemble. */
+    private final FragmentHandler handler = new FragmentAssembler(this::onFragment);
     private volatile boolean running = true;
     private volatile boolean pollingStopped;
     private boolean eventsToFlush;

@@ -143,6 +143,8 @@ public final class ControlLoop implements Runnable
     private long lastHeartbeatNs;
     private long lastTickWallNs;
     private long lastComputeNs;
+    private long startLatenessNs;
+    private long tickIntervalNs;
     private long overruns;
     private long misses;
     private long missingStates;
@@ -222,7 +224,8 @@ public final class ControlLoop implements Runnable
         {
             return;
         }
-        if (nowNs - deadlineNs > periodNs / 2)
+        startLatenessNs = nowNs - deadlineNs;
+        if (startLatenessNs > periodNs / 2)
         {
             misses++;
         }
@@ -436,6 +439,7 @@ public final class ControlLoop implements Runnable
             stateSourceLost = false;
             cycle.stateLost();
         }
+        tickIntervalNs = cycle.tickCount() == 0 ? 0L : wallStartNs - lastTickWallNs;
         final boolean adapterFault = adapterFault(newState);
         final long heartbeatAgeNs = (mode == LoopMode.REALTIME ? wallStartNs : timeNs) - lastHeartbeatNs;
         cycle.tick(timeNs, newState, heartbeatAgeNs, adapterFault);
@@ -530,12 +534,20 @@ public final class ControlLoop implements Runnable
         }
     }
 
+    /** Fills the telemetry sample only on the ticks that survive decimation. */
     private void offerTelemetry(final long timeNs)
     {
+        if (!telemetryQueue.due())
+        {
+            return;
+        }
         System.arraycopy(state.q(), 0, telemetry.q(), 0, dof);
         System.arraycopy(state.qd(), 0, telemetry.qd(), 0, dof);
         System.arraycopy(cycle.tauCommand(), 0, telemetry.tauCommand(), 0, dof);
         System.arraycopy(cycle.trackingError(), 0, telemetry.trackingError(), 0, dof);
+        System.arraycopy(cycle.tauFeedforward(), 0, telemetry.tauFeedforward(), 0, dof);
+        System.arraycopy(cycle.tauFeedforwardRate(), 0, telemetry.tauFeedforwardRate(), 0, dof);
+        System.arraycopy(cycle.tauLaw(), 0, telemetry.tauLaw(), 0, dof);
         gateway.copyRejectCounts(telemetry.rejectCounts());
         telemetry.timestampNs(timeNs)
             .tickCount(cycle.tickCount())
@@ -552,8 +564,10 @@ public final class ControlLoop implements Runnable
             .torqueClipCount(cycle.limiter().torqueClipTotal())
             .torqueRateClipCount(cycle.limiter().rateClipTotal())
             .limiterFlags(cycle.limiterFlags())
-            .faults(cycle.faults());
-        telemetryQueue.offer(telemetry);
+            .faults(cycle.faults())
+            .tickStartLatenessNs(mode == LoopMode.REALTIME ? startLatenessNs : 0L)
+            .tickIntervalNs(tickIntervalNs);
+        telemetryQueue.enqueue(telemetry);
     }
 
     private void publishStatus()

@@ -6,7 +6,9 @@ import java.util.concurrent.TimeUnit;
 
 import io.aeron.CncFileDescriptor;
 import io.aeron.CommonContext;
+import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -45,6 +47,8 @@ public final class LoopEvents implements AutoCloseable
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final ControllerEventDecoder eventDecoder = new ControllerEventDecoder();
     private final ArrayDeque<LoopOutcome.Event> received = new ArrayDeque<>();
+    /** The stream also carries Telemetry, whose version 3 message spans two frames of the default MTU. */
+    private final FragmentHandler assembler = new FragmentAssembler(this::onFragment);
     private final IdleStrategy idle = new BackoffIdleStrategy();
     private volatile boolean closed;
 
@@ -238,7 +242,7 @@ public final class LoopEvents implements AutoCloseable
 
     private int poll()
     {
-        return subscription.poll(this::onFragment, 64);
+        return subscription.poll(assembler, 64);
     }
 
     private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)

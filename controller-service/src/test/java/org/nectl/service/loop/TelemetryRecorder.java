@@ -23,9 +23,9 @@ import org.nectl.transport.sbe.TelemetryEncoder;
 
 /**
  * Subscribes to the service's Telemetry publication and keeps what the tests read from every
- * sample, plus a CRC-32C of the sample's bytes with the two wall-clock fields zeroed:
- * {@code tickComputeNs} (a measured duration) and {@code overrunCount} (a count of measured
- * durations above the period). Everything else in a lockstep sample is a function of the
+ * sample, plus a CRC-32C of the sample's bytes with the three wall-clock fields zeroed:
+ * {@code tickComputeNs} and {@code tickIntervalNs} (measured durations) and {@code overrunCount}
+ * (a count of measured durations above the period). Everything else in a lockstep sample is a function of the
  * simulated arm and the commands. ControllerEvents on the same publication are kept in
  * {@link #events}. Not thread safe: one thread polls.
  */
@@ -119,7 +119,7 @@ final class TelemetryRecorder implements AutoCloseable
             tau[j] = decoder.tauCommand(j);
         }
         copy.putBytes(0, buffer, offset, MESSAGE_LENGTH);
-        scrubber.wrap(copy, Wire.HEADER_LENGTH).tickComputeNs(0).overrunCount(0);
+        scrubber.wrap(copy, Wire.HEADER_LENGTH).tickComputeNs(0).overrunCount(0).tickIntervalNs(0);
         crc.reset();
         crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
         samples.add(new Sample(decoder.sequence(), decoder.timestampNs(), decoder.tickCount(), decoder.deadlineMissCount(),
