@@ -78,7 +78,10 @@ public final class ControlLoop implements Runnable
     private static final int UNCONNECTED_COMMANDS = 13;
     private static final int LOOP_ERRORS = 14;
     private static final int STATE_STATUS = 15;
-    private static final int STATUS_SLOTS = 16;
+    private static final int TELEMETRY_SAMPLES = 16;
+    private static final int TELEMETRY_DROPS = 17;
+    private static final int INVALID_LINK_MESSAGES = 18;
+    private static final int STATUS_SLOTS = 19;
 
     /** JointState status bits that mean the adapter cannot be trusted: drive fault, encoder fault. */
     private static final int ADAPTER_FAULT_BITS = (1 << 1) | (1 << 2);
@@ -588,6 +591,9 @@ public final class ControlLoop implements Runnable
         status.lazySet(DROPPED_EVENTS, events.dropCount());
         status.lazySet(LOOP_ERRORS, loopErrors);
         status.lazySet(STATE_STATUS, state.statusBits());
+        status.lazySet(TELEMETRY_SAMPLES, telemetryQueue.sampleCount());
+        status.lazySet(TELEMETRY_DROPS, telemetryQueue.dropCount());
+        status.lazySet(INVALID_LINK_MESSAGES, link.invalidMessageCount());
     }
 
     /** Sets the stage run inside every tick; before the loop thread starts only. */
@@ -760,6 +766,24 @@ public final class ControlLoop implements Runnable
     public long eventCount()
     {
         return status.get(EVENTS);
+    }
+
+    /** @return telemetry samples selected by decimation, queued or dropped. Any thread. */
+    public long telemetrySampleCount()
+    {
+        return status.get(TELEMETRY_SAMPLES);
+    }
+
+    /** @return telemetry samples dropped because the telemetry ring was full. Any thread. */
+    public long telemetryDropCount()
+    {
+        return status.get(TELEMETRY_DROPS);
+    }
+
+    /** @return hardware-link messages ignored (wrong schema, template, length, joint count or enum). Any thread. */
+    public long invalidLinkMessageCount()
+    {
+        return status.get(INVALID_LINK_MESSAGES);
     }
 
     /** @return controller events dropped because the event ring was full. Any thread. */

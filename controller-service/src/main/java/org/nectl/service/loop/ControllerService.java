@@ -2,6 +2,7 @@ package org.nectl.service.loop;
 
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -21,9 +22,11 @@ import org.nectl.transport.CommandLimits;
 import org.nectl.transport.ControllerEventQueue;
 import org.nectl.transport.ControllerLink;
 import org.nectl.transport.PlannerGateway;
+import org.nectl.transport.ServiceCounters;
 import org.nectl.transport.TelemetryPublisher;
 import org.nectl.transport.TelemetryQueue;
 import org.nectl.transport.sbe.ControllerEventDecoder;
+import org.nectl.transport.sbe.RejectReason;
 
 /**
  * The controller service: the media driver (embedded or external), the hardware link, the planner
@@ -50,6 +53,7 @@ public final class ControllerService implements AutoCloseable
     private final PlannerGateway gateway;
     private final CommandPreparer preparer;
     private final TelemetryPublisher telemetryPublisher;
+    private final ServiceCounters counters;
     private final AgentRunner agents;
     private final ControlLoop loop;
     private final Thread loopThread;
@@ -73,15 +77,16 @@ public final class ControllerService implements AutoCloseable
             final TelemetryQueue telemetryQueue = new TelemetryQueue(settings.telemetry());
             final ControllerEventQueue events = new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES);
             telemetryPublisher = new TelemetryPublisher(transport.aeron(), settings.telemetry(), telemetryQueue, events);
-            agents = new AgentRunner(
-                new BackoffIdleStrategy(100, 10, 1_000, 100_000),
-                Throwable::printStackTrace,
-                null,
-                new CompositeAgent(gateway, preparer, telemetryPublisher));
             final ControlCycle cycle = settings.controlCycle();
             loop = new ControlLoop(
                 cycle, dof, link, gateway, telemetryQueue, events, loopQueue,
                 settings.mode(), settings.cycle().periodNs(), settings.lockstepLivenessNs(), settings.loopThread());
+            counters = registerCounters(new ServiceCounters(transport.aeron()));
+            agents = new AgentRunner(
+                new BackoffIdleStrategy(100, 10, 1_000, 100_000),
+                Throwable::printStackTrace,
+                null,
+                new CompositeAgent(gateway, preparer, telemetryPublisher, counters));
             loop.stage(stage);
             loop.onFirstError(this::loopErrored);
             loopThread = new Thread(loop, "nectl-control-loop");
@@ -95,12 +100,57 @@ public final class ControllerService implements AutoCloseable
             // The client unmaps its buffers on close or driver loss only once these threads have let go of them.
             transport.registerBufferUser(loop::linkReleased);
             transport.registerBufferUser(() -> telemetryPublisher.released() || agents.isClosed());
+            transport.registerBufferUser(() -> counters.released() || agents.isClosed());
         }
         catch (final RuntimeException e)
         {
             CloseHelper.quietClose(transport);
             throw e;
         }
+    }
+
+    /**
+     * Every counter the service keeps, in the CnC file for {@code nectl stat}: the loop's (read
+     * through its release-ordered status), the gateway's, the preparer's and the telemetry
+     * publisher's. docs/TELEMETRY.md lists them.
+     */
+    private ServiceCounters registerCounters(final ServiceCounters c)
+    {
+        c.add("ticks", loop::tickCount)
+            .add("mode", () -> loop.mode().ordinal())
+            .add("faults_latched", loop::faults)
+            .add("trajectories_completed", loop::completedTrajectories)
+            .add("overruns", loop::overrunCount)
+            .add("deadline_misses", loop::deadlineMissCount)
+            .add("missing_states", loop::missingStateCount)
+            .add("joint_states_received", loop::statesSeen)
+            .add("invalid_link_messages", loop::invalidLinkMessageCount)
+            .add("motor_command_publish_failures", loop::publishFailureCount)
+            .add("motor_commands_unconnected", loop::unconnectedCommandCount)
+            .add("loop_errors", loop::loopErrorCount)
+            .add("commands_applied", loop::appliedCommandCount)
+            .add("commands_refused_by_loop", loop::rejectedCommandCount)
+            .add("controller_events", loop::eventCount)
+            .add("controller_events_dropped", loop::droppedEventCount)
+            .add("telemetry_samples", loop::telemetrySampleCount)
+            .add("telemetry_ring_full_drops", loop::telemetryDropCount)
+            .add("telemetry_published", telemetryPublisher::publishedCount)
+            .add("telemetry_unpublished", telemetryPublisher::unpublishedCount)
+            .add("controller_events_published", telemetryPublisher::publishedEventCount)
+            .add("controller_events_unpublished", telemetryPublisher::unpublishedEventCount)
+            .add("planner_commands_accepted", gateway::acceptedCount)
+            .add("planner_replies_unsent", gateway::unsentReplyCount)
+            .add("planner_rejects_controller_unavailable", gateway::unavailableRejectCount)
+            .add("trajectories_refused_when_prepared", preparer::trajectoryRejectCount)
+            .add("loop_command_queue_full", preparer::loopQueueFullCount);
+        for (final RejectReason reason : RejectReason.values())
+        {
+            if (reason != RejectReason.NULL_VAL && reason != RejectReason.CONTROLLER_UNAVAILABLE)
+            {
+                c.add("planner_rejects_" + reason.name().toLowerCase(Locale.ROOT), () -> gateway.rejectCount(reason));
+            }
+        }
+        return c;
     }
 
     /**
@@ -299,6 +349,12 @@ public final class ControllerService implements AutoCloseable
             throw new IllegalStateException("drain the undelivered events after close");
         }
         return telemetryPublisher.drainUndeliveredEvents(sink);
+    }
+
+    /** @return the service's counters in the CnC file. */
+    public ServiceCounters counters()
+    {
+        return counters;
     }
 
     /** @return the telemetry publisher, for its counters. */
