@@ -113,4 +113,10 @@ public final class TelemetryQueue
     {
         return ring.controlledRead(handler, limit);
     }
+
+    /** @return true when nothing is waiting in the ring. Any thread. */
+    boolean isEmpty()
+    {
+        return ring.size() == 0;
+    }
 }

@@ -1,6 +1,7 @@
 package org.nectl.service.loop;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.HdrHistogram.Histogram;
@@ -81,7 +82,8 @@ public final class ControlLoop implements Runnable
     private static final int TELEMETRY_SAMPLES = 16;
     private static final int TELEMETRY_DROPS = 17;
     private static final int INVALID_LINK_MESSAGES = 18;
-    private static final int STATUS_SLOTS = 19;
+    private static final int RECORD_DROPS = 19;
+    private static final int STATUS_SLOTS = 20;
 
     /** JointState status bits that mean the adapter cannot be trusted: drive fault, encoder fault. */
     private static final int ADAPTER_FAULT_BITS = (1 << 1) | (1 << 2);
@@ -130,6 +132,10 @@ public final class ControlLoop implements Runnable
     private volatile boolean shutdownStopApplied;
     private volatile Throwable firstError;
     private TickStage stage = TickStage.NONE;
+    private TelemetryQueue recordQueue;
+    private ControllerEventQueue recordEvents;
+    private AtomicBoolean recordingStopped;
+    private boolean recordingStopReported;
     private Runnable errorListener = () -> { };
     private boolean shutdownApplied;
     private boolean loopErrored;
@@ -449,6 +455,7 @@ public final class ControlLoop implements Runnable
         stage.afterTick(cycle.tickCount());
         publish(timeNs, cycle.drivesEnabled());
         reportChanges(timeNs, EventCommand.NONE);
+        reportRecordingStop(timeNs);
         final long computeNs = System.nanoTime() - wallStartNs;
         computeHistogram.recordValue(Math.min(computeNs, HISTOGRAM_MAX_NS));
         if (computeNs > periodNs)
@@ -478,12 +485,26 @@ public final class ControlLoop implements Runnable
         reportedFaults = cycle.faults();
     }
 
+    /** Queues RECORDING_STOPPED once, the first tick after the flight recorder stopped on its own. */
+    private void reportRecordingStop(final long timeNs)
+    {
+        if (recordingStopped != null && !recordingStopReported && recordingStopped.get())
+        {
+            recordingStopReported = true;
+            event(timeNs, ControllerEventKind.RECORDING_STOPPED, STATE_OF_MODE[cycle.mode().ordinal()], 0, EventCommand.NONE, 0);
+        }
+    }
+
     private void event(
         final long timeNs, final ControllerEventKind kind, final ControllerState before, final int newFaults,
         final EventCommand command, final int rejectCode)
     {
-        events.offer(timeNs, cycle.tickCount(), kind, before, STATE_OF_MODE[cycle.mode().ordinal()], cycle.faults(),
-            newFaults, command, rejectCode);
+        final ControllerState after = STATE_OF_MODE[cycle.mode().ordinal()];
+        events.offer(timeNs, cycle.tickCount(), kind, before, after, cycle.faults(), newFaults, command, rejectCode);
+        if (recordEvents != null)
+        {
+            recordEvents.offer(timeNs, cycle.tickCount(), kind, before, after, cycle.faults(), newFaults, command, rejectCode);
+        }
     }
 
     private boolean adapterFault(final boolean newState)
@@ -537,10 +558,12 @@ public final class ControlLoop implements Runnable
         }
     }
 
-    /** Fills the telemetry sample only on the ticks that survive decimation. */
+    /** Fills the telemetry sample only on the ticks that survive decimation (every tick while recording). */
     private void offerTelemetry(final long timeNs)
     {
-        if (!telemetryQueue.due())
+        final boolean live = telemetryQueue.due();
+        final boolean recorded = recordQueue != null && recordQueue.due();
+        if (!live && !recorded)
         {
             return;
         }
@@ -570,7 +593,14 @@ public final class ControlLoop implements Runnable
             .faults(cycle.faults())
             .tickStartLatenessNs(mode == LoopMode.REALTIME ? startLatenessNs : 0L)
             .tickIntervalNs(tickIntervalNs);
-        telemetryQueue.enqueue(telemetry);
+        if (live)
+        {
+            telemetryQueue.enqueue(telemetry);
+        }
+        if (recorded)
+        {
+            recordQueue.enqueue(telemetry);
+        }
     }
 
     private void publishStatus()
@@ -594,6 +624,28 @@ public final class ControlLoop implements Runnable
         status.lazySet(TELEMETRY_SAMPLES, telemetryQueue.sampleCount());
         status.lazySet(TELEMETRY_DROPS, telemetryQueue.dropCount());
         status.lazySet(INVALID_LINK_MESSAGES, link.invalidMessageCount());
+        if (recordQueue != null)
+        {
+            status.lazySet(RECORD_DROPS, recordQueue.dropCount());
+        }
+    }
+
+    /**
+     * Makes every tick's sample and every event also go, undecimated, to the flight recorder's rings,
+     * and reports a RECORDING_STOPPED event once {@code stopped} turns true. Before the loop thread
+     * starts only.
+     */
+    void recordTo(final TelemetryQueue fullRate, final ControllerEventQueue fullRateEvents, final AtomicBoolean stopped)
+    {
+        recordQueue = fullRate;
+        recordEvents = fullRateEvents;
+        recordingStopped = stopped;
+    }
+
+    /** @return full-rate samples dropped because the recorder's ring was full. Any thread. */
+    public long recordDropCount()
+    {
+        return status.get(RECORD_DROPS);
     }
 
     /** Sets the stage run inside every tick; before the loop thread starts only. */

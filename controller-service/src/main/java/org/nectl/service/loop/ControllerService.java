@@ -12,6 +12,7 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
@@ -21,6 +22,8 @@ import org.nectl.transport.AeronTransport;
 import org.nectl.transport.CommandLimits;
 import org.nectl.transport.ControllerEventQueue;
 import org.nectl.transport.ControllerLink;
+import org.nectl.transport.FlightRecorder;
+import org.nectl.transport.FlightRecorderConfig;
 import org.nectl.transport.PlannerGateway;
 import org.nectl.transport.ServiceCounters;
 import org.nectl.transport.TelemetryPublisher;
@@ -46,6 +49,9 @@ import org.nectl.transport.sbe.RejectReason;
 public final class ControllerService implements AutoCloseable
 {
     private static final int LOOP_QUEUE_CAPACITY = 1024;
+    /** Full-rate ring to the flight recorder: 1 MiB, about half a second of 1 kHz samples. */
+    private static final int RECORD_RING_BYTES = 1 << 20;
+    private static final long RECORD_DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
 
     private final ServiceSettings settings;
     private final AeronTransport transport;
@@ -54,6 +60,9 @@ public final class ControllerService implements AutoCloseable
     private final CommandPreparer preparer;
     private final TelemetryPublisher telemetryPublisher;
     private final ServiceCounters counters;
+    private final FlightRecorder recorder;
+    private final TelemetryPublisher recordPublisher;
+    private final AgentRunner recorderRunner;
     private final AgentRunner agents;
     private final ControlLoop loop;
     private final Thread loopThread;
@@ -62,12 +71,13 @@ public final class ControllerService implements AutoCloseable
     private volatile boolean loopErrored;
     private boolean closed;
 
-    private ControllerService(final ServiceSettings settings, final TickStage stage)
+    private ControllerService(final ServiceSettings settings, final TickStage stage, final FlightRecorderConfig recording)
     {
         this.settings = settings;
         final RobotModel model = settings.model();
         final int dof = model.dof();
         transport = AeronTransport.launch(settings.aeron());
+        FlightRecorder startedRecorder = null;
         try
         {
             link = new ControllerLink(transport.aeron(), settings.link(), dof);
@@ -81,12 +91,33 @@ public final class ControllerService implements AutoCloseable
             loop = new ControlLoop(
                 cycle, dof, link, gateway, telemetryQueue, events, loopQueue,
                 settings.mode(), settings.cycle().periodNs(), settings.lockstepLivenessNs(), settings.loopThread());
+            if (recording != null)
+            {
+                startedRecorder = FlightRecorder.start(transport.aeron(), transport.aeronDirectory(), recording);
+                recorder = startedRecorder;
+                final TelemetryQueue recordQueue = new TelemetryQueue(recording.telemetry(RECORD_RING_BYTES));
+                final ControllerEventQueue recordEvents = new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES);
+                recordPublisher = new TelemetryPublisher(transport.aeron(), recording.telemetry(RECORD_RING_BYTES), recordQueue,
+                    recordEvents);
+                recordPublisher.publishedEventListener(recorder::onPublished);
+                recorder.awaitRecording(recordPublisher.sessionId());
+                loop.recordTo(recordQueue, recordEvents, recorder.stopped());
+                recorderRunner = new AgentRunner(new SleepingMillisIdleStrategy(10), Throwable::printStackTrace, null, recorder);
+            }
+            else
+            {
+                recorder = null;
+                recordPublisher = null;
+                recorderRunner = null;
+            }
             counters = registerCounters(new ServiceCounters(transport.aeron()));
             agents = new AgentRunner(
                 new BackoffIdleStrategy(100, 10, 1_000, 100_000),
                 Throwable::printStackTrace,
                 null,
-                new CompositeAgent(gateway, preparer, telemetryPublisher, counters));
+                recordPublisher != null
+                    ? new CompositeAgent(gateway, preparer, telemetryPublisher, recordPublisher, counters)
+                    : new CompositeAgent(gateway, preparer, telemetryPublisher, counters));
             loop.stage(stage);
             loop.onFirstError(this::loopErrored);
             loopThread = new Thread(loop, "nectl-control-loop");
@@ -104,8 +135,12 @@ public final class ControllerService implements AutoCloseable
         }
         catch (final RuntimeException e)
         {
-            CloseHelper.quietClose(transport);
+            CloseHelper.quietCloseAll(startedRecorder, transport);
             throw e;
+        }
+        if (recordPublisher != null)
+        {
+            transport.registerBufferUser(() -> recordPublisher.released() || agents.isClosed());
         }
     }
 
@@ -143,6 +178,19 @@ public final class ControllerService implements AutoCloseable
             .add("planner_rejects_controller_unavailable", gateway::unavailableRejectCount)
             .add("trajectories_refused_when_prepared", preparer::trajectoryRejectCount)
             .add("loop_command_queue_full", preparer::loopQueueFullCount);
+        if (recorder != null)
+        {
+            c.add("recording_id", recorder::recordingId)
+                .add("recording_position_bytes", recorder::recordedPosition)
+                .add("recording_stopped", () -> recorder.stopped().get() ? 1 : 0)
+                .add("recording_errors", recorder::errorCount)
+                .add("recording_fault_marks", recorder::faultMarkCount)
+                .add("recordings_deleted", recorder::deletedRecordingCount)
+                .add("recording_segment_bytes_deleted", recorder::purgedSegmentBytes)
+                .add("recording_ring_full_drops", loop::recordDropCount)
+                .add("recording_samples_published", recordPublisher::publishedCount)
+                .add("recording_samples_unpublished", recordPublisher::unpublishedCount);
+        }
         for (final RejectReason reason : RejectReason.values())
         {
             if (reason != RejectReason.NULL_VAL && reason != RejectReason.CONTROLLER_UNAVAILABLE)
@@ -164,10 +212,33 @@ public final class ControllerService implements AutoCloseable
         return start(settings, TickStage.NONE);
     }
 
+    /**
+     * Starts the driver, the flight recorder (when {@code recording} is not null), the agents and the
+     * control loop. Not real-time safe.
+     *
+     * @param settings resolved settings.
+     * @param recording where the full-rate stream is recorded, or null for no recording.
+     * @return the running service, recording from its first tick.
+     */
+    public static ControllerService start(final ServiceSettings settings, final FlightRecorderConfig recording)
+    {
+        return start(settings, TickStage.NONE, recording);
+    }
+
     /** As {@link #start(ServiceSettings)}, the loop running {@code stage} inside every tick. */
     static ControllerService start(final ServiceSettings settings, final TickStage stage)
     {
-        final ControllerService service = new ControllerService(settings, stage);
+        return start(settings, stage, null);
+    }
+
+    /** As {@link #start(ServiceSettings, FlightRecorderConfig)}, the loop running {@code stage} inside every tick. */
+    static ControllerService start(final ServiceSettings settings, final TickStage stage, final FlightRecorderConfig recording)
+    {
+        final ControllerService service = new ControllerService(settings, stage, recording);
+        if (service.recorderRunner != null)
+        {
+            AgentRunner.startOnThread(service.recorderRunner);
+        }
         AgentRunner.startOnThread(service.agents);
         service.loopThread.start();
         return service;
@@ -351,6 +422,12 @@ public final class ControllerService implements AutoCloseable
         return telemetryPublisher.drainUndeliveredEvents(sink);
     }
 
+    /** @return the flight recorder, or null when the service does not record. */
+    public FlightRecorder recorder()
+    {
+        return recorder;
+    }
+
     /** @return the service's counters in the CnC file. */
     public ServiceCounters counters()
     {
@@ -363,7 +440,26 @@ public final class ControllerService implements AutoCloseable
         return telemetryPublisher;
     }
 
-    /** Stops the loop (joining it), the agents, the link and the driver; idempotent. Not real-time safe. */
+    /**
+     * After the loop has ended: waits (at most 5 s) until the full-rate publisher has taken every
+     * sample and event from its rings and the archive has written all it published, so a recording
+     * ends with the last tick.
+     */
+    private void awaitRecordingDrained()
+    {
+        if (recordPublisher == null || recorder.stopped().get() || transport.loss() != null)
+        {
+            return;
+        }
+        final long deadlineNs = System.nanoTime() + RECORD_DRAIN_TIMEOUT_NS;
+        while (System.nanoTime() - deadlineNs < 0 && !recorder.stopped().get()
+            && (!recordPublisher.drained() || recorder.recordedPosition() < recordPublisher.position()))
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    /** Stops the loop (joining it), the agents, the recorder, the link and the driver; idempotent. Not real-time safe. */
     @Override
     public synchronized void close()
     {
@@ -381,6 +477,7 @@ public final class ControllerService implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
-        CloseHelper.closeAll(agents, link, transport);
+        awaitRecordingDrained();
+        CloseHelper.closeAll(agents, recorderRunner, link, transport);
     }
 }

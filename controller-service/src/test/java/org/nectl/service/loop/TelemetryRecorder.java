@@ -35,7 +35,7 @@ final class TelemetryRecorder implements AutoCloseable
     record Sample(
         long sequence, long timestampNs, long tickCount, long deadlineMissCount, long missingStateCount,
         long telemetryDropCount, long jointStateSequence, long jointStateTimestampNs, long[] rejectCounts,
-        ControllerState state, long faults, double[] qd, double[] tauCommand, long crc, TelemetrySample values)
+        ControllerState state, long faults, double[] qd, double[] tauCommand, long crc, TelemetrySample values, long rawCrc)
     {
         /** @return the largest commanded |effort| of the tick, N·m or N. */
         double maxAbsTauCommand()
@@ -119,13 +119,16 @@ final class TelemetryRecorder implements AutoCloseable
             tau[j] = decoder.tauCommand(j);
         }
         copy.putBytes(0, buffer, offset, MESSAGE_LENGTH);
+        crc.reset();
+        crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
+        final long rawCrc = crc.getValue();
         scrubber.wrap(copy, Wire.HEADER_LENGTH).tickComputeNs(0).overrunCount(0).tickIntervalNs(0);
         crc.reset();
         crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
         samples.add(new Sample(decoder.sequence(), decoder.timestampNs(), decoder.tickCount(), decoder.deadlineMissCount(),
             decoder.missingStateCount(), decoder.telemetryDropCount(), decoder.jointStateSequence(),
             decoder.jointStateTimestampNs(), rejects, decoder.state(), decoder.faults(), qd, tau, crc.getValue(),
-            decoded()));
+            decoded(), rawCrc));
     }
 
     /** @return the first event of the kind at or after controller time {@code fromNs}, or null. */
