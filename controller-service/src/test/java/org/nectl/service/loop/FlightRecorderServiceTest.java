@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
 
+import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nectl.core.runtime.Faults;
@@ -17,9 +20,12 @@ import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulationMode;
 import org.nectl.transport.FlightRecorderConfig;
 import org.nectl.transport.RecordingArchive;
+import org.nectl.transport.ServiceCounters;
 import org.nectl.transport.Wire;
 import org.nectl.transport.sbe.ControllerEventDecoder;
+import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
+import org.nectl.transport.sbe.ControllerState;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.TelemetryDecoder;
 
@@ -34,8 +40,125 @@ final class FlightRecorderServiceTest
     private static final int STEPS = 3_000;
     private static final int ESTOP_STEP = 1_500;
 
+    /** Ticks of the unwritable-directory run: past the first 4 MiB segment (about 1950 ticks) and on. */
+    private static final int UNWRITABLE_STEPS = 2_600;
+    private static final int UNWRITABLE_AT_STEP = 300;
+
     @TempDir
     Path temp;
+
+    /**
+     * The directory turns unwritable mid-run (immutable for root, who ignores permissions; read-only
+     * otherwise): when the archive needs its second segment file it cannot make it, the recording
+     * stops, the loop reports RECORDING_STOPPED once and the counters say so, and the controller
+     * ticks on, every tick, without a fault.
+     */
+    @Test
+    void anUnwritableDirectoryStopsTheRecordingWithAnEventAndACounterAndTheControllerRunsOn() throws Exception
+    {
+        final Path directory = temp.resolve("recordings");
+        final FlightRecorderConfig recording = new FlightRecorderConfig(directory, 1L << 30, 3_600_000L,
+            FlightRecorderConfig.TERM_LENGTH, 1011);
+        try (ServiceRig rig = new ServiceRig(ServiceRig.heldLockstepSettings(), recording))
+        {
+            final SimulatedArm arm = new SimulatedArm(ServiceRig.PANDA, ServiceRig.armConfig());
+            final SimulatedArmAdapter adapter = rig.adapter(arm, SimulationMode.LOCKSTEP);
+            rig.stepTo(0, arm, adapter);
+            assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted(), "enable acknowledged");
+            rig.awaitApplied(1);
+            rig.stepTo(UNWRITABLE_AT_STEP, arm, adapter);
+            final UnwritableDirectory unwritable = UnwritableDirectory.make(directory);
+            try
+            {
+                rig.stepTo(UNWRITABLE_STEPS, arm, adapter);
+                ServiceRig.await(() -> rig.service.recorder().stopped().get(), "the recording stopped");
+                rig.stepTo(UNWRITABLE_STEPS + 100, arm, adapter);
+            }
+            finally
+            {
+                unwritable.restore();
+            }
+            final List<TelemetryRecorder.Event> stops = rig.telemetry.events.stream()
+                .filter(e -> e.kind() == ControllerEventKind.RECORDING_STOPPED).toList();
+            assertEquals(1, stops.size(), "one RECORDING_STOPPED event: " + rig.telemetry.events);
+            assertTrue(stops.get(0).tickCount() > 1_900, "stopped at the second segment, tick " + stops.get(0).tickCount());
+            final TelemetryRecorder.Sample last = rig.telemetry.last();
+            assertEquals(UNWRITABLE_STEPS + 101L, last.tickCount(), "every tick ran");
+            assertEquals(ControllerState.ENABLED, last.state(), "the controller runs on");
+            assertEquals(0L, last.faults(), "no fault");
+            final CountersReader counters = rig.client.aeron().countersReader();
+            ServiceRig.await(() -> counter(counters, "recording_stopped") == 1 && counter(counters, "recording_errors") >= 1,
+                "the recording counters");
+            System.out.println("unwritable directory: recording stopped at tick " + stops.get(0).tickCount() + ", "
+                + rig.service.recorder().recordedPosition() + " bytes recorded; archive error: "
+                + rig.service.recorder().firstError());
+        }
+    }
+
+    private static long counter(final CountersReader reader, final String name)
+    {
+        final long[] found = {-1};
+        reader.forEach((value, id, label) ->
+        {
+            if (label.equals(ServiceCounters.LABEL_PREFIX + name))
+            {
+                found[0] = value;
+            }
+        });
+        return found[0];
+    }
+
+    /** A directory that nobody, root included, can create files in until closed. */
+    private static final class UnwritableDirectory
+    {
+        private final Path directory;
+        private final boolean root;
+
+        private UnwritableDirectory(final Path directory, final boolean root)
+        {
+            this.directory = directory;
+            this.root = root;
+        }
+
+        static UnwritableDirectory make(final Path directory) throws IOException, InterruptedException
+        {
+            final boolean root = "root".equals(System.getProperty("user.name"));
+            if (root)
+            {
+                assertEquals(0, new ProcessBuilder("chattr", "+i", directory.toString()).inheritIO().start().waitFor(),
+                    "chattr +i " + directory + " (root ignores permissions; the test needs an immutable directory)");
+            }
+            else
+            {
+                assertTrue(directory.toFile().setWritable(false, false), "made read-only");
+            }
+            final UnwritableDirectory made = new UnwritableDirectory(directory, root);
+            final Path probe = directory.resolve("probe");
+            try
+            {
+                Files.createFile(probe);
+                Files.delete(probe);
+                made.restore();
+                throw new AssertionError("could not make " + directory + " unwritable");
+            }
+            catch (final IOException expected)
+            {
+                return made;
+            }
+        }
+
+        void restore() throws IOException, InterruptedException
+        {
+            if (root)
+            {
+                assertEquals(0, new ProcessBuilder("chattr", "-i", directory.toString()).inheritIO().start().waitFor());
+            }
+            else
+            {
+                assertTrue(directory.toFile().setWritable(true, true));
+            }
+        }
+    }
 
     @Test
     void recordsEveryTickAndReplaysItBitForBitWithTheFaultMarked()
