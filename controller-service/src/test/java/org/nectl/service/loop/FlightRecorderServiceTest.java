@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,9 +23,11 @@ import org.nectl.core.runtime.Faults;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulationMode;
+import org.nectl.service.cli.NectlCommand;
 import org.nectl.transport.FlightRecorderConfig;
 import org.nectl.transport.RecordingArchive;
 import org.nectl.transport.ServiceCounters;
+import org.nectl.transport.TelemetryConfig;
 import org.nectl.transport.Wire;
 import org.nectl.transport.sbe.ControllerEventDecoder;
 import org.nectl.transport.sbe.ControllerEventKind;
@@ -160,8 +167,12 @@ final class FlightRecorderServiceTest
         }
     }
 
+    /**
+     * Also: the exported CSVs equal {@code nectl monitor}'s CSVs of the same run, and the exported
+     * MCAP file, read by the MCAP project's own reader, holds every sample and event.
+     */
     @Test
-    void recordsEveryTickAndReplaysItBitForBitWithTheFaultMarked()
+    void recordsEveryTickAndReplaysItBitForBitWithTheFaultMarked() throws Exception
     {
         final Path directory = temp.resolve("recordings");
         final FlightRecorderConfig recording = new FlightRecorderConfig(directory, 1L << 30, 3_600_000L,
@@ -169,11 +180,19 @@ final class FlightRecorderServiceTest
         final List<TelemetryRecorder.Sample> live;
         final List<TelemetryRecorder.Event> liveEvents;
         final long recordingId;
+        final Path monitorCsv = temp.resolve("monitor.csv");
+        final Path monitorEventsCsv = temp.resolve("monitor-events.csv");
+        final CompletableFuture<Integer> monitor;
         final ServiceRig rig = new ServiceRig(ServiceRig.heldLockstepSettings(), recording);
         try
         {
             final SimulatedArm arm = new SimulatedArm(ServiceRig.PANDA, ServiceRig.armConfig());
             final SimulatedArmAdapter adapter = rig.adapter(arm, SimulationMode.LOCKSTEP);
+            final CountersReader counters = rig.client.aeron().countersReader();
+            monitor = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine().execute("monitor", "--aeron-dir",
+                rig.service.aeronDirectory(), "--count", "" + (STEPS + 1), "--csv", monitorCsv.toString(), "--events-csv",
+                monitorEventsCsv.toString(), "--quiet"));
+            ServiceRig.await(() -> telemetrySubscribers(counters) == 2, "the monitor's subscription");
             rig.stepTo(0, arm, adapter);
             assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted(), "enable acknowledged");
             rig.awaitApplied(1);
@@ -251,5 +270,57 @@ final class FlightRecorderServiceTest
             replayedEvents.stream().mapToLong(Long::longValue).toArray(), "the same controller events");
         assertEquals(Long.parseLong(mark[0]), faultEventPosition[0], "the mark holds the fault event's position");
         assertEquals(replayedTicks.size() + replayedEvents.size(), messages);
+
+        assertEquals(0, monitor.get(60, TimeUnit.SECONDS), "nectl monitor");
+        final Path exportedCsv = temp.resolve("export.csv");
+        final Path exportedEventsCsv = temp.resolve("export-events.csv");
+        assertEquals(0, NectlCommand.newCommandLine().execute("export", "" + recordingId, "--dir", directory.toString(),
+            "--csv", exportedCsv.toString(), "--events-csv", exportedEventsCsv.toString()));
+        assertEquals(Files.readAllLines(monitorCsv), Files.readAllLines(exportedCsv), "exported CSV = monitor's CSV");
+        assertEquals(Files.readAllLines(monitorEventsCsv), Files.readAllLines(exportedEventsCsv), "events CSV = monitor's");
+        assertEquals(STEPS + 2, Files.readAllLines(exportedCsv).size(), "header and one row per tick");
+
+        final Path mcap = temp.resolve("run.mcap");
+        assertEquals(0, NectlCommand.newCommandLine().execute("export", "" + recordingId, "--dir", directory.toString(),
+            "--mcap", mcap.toString()));
+        final JsonNode read = McapReader.read(mcap);
+        assertEquals(STEPS + 1, read.get("counts").get("/nectl/telemetry").asInt(), "samples in the MCAP file: " + read.get("counts"));
+        assertEquals(liveEvents.size(), read.get("counts").get("/nectl/events").asInt(), "events in the MCAP file");
+        final JsonNode ticks = read.get("ticks");
+        for (int i = 0; i < ticks.size(); i++)
+        {
+            assertEquals(i + 1L, ticks.get(i).asLong(), "MCAP sample " + i);
+        }
+        final TelemetryRecorder.Sample lastLive = live.get(live.size() - 1);
+        final JsonNode lastRead = read.get("last").get("/nectl/telemetry");
+        for (int j = 0; j < lastLive.values().jointCount(); j++)
+        {
+            assertEquals(lastLive.values().q()[j], lastRead.get("q" + (j + 1)).asDouble(), 0.0, "q of joint " + j);
+            assertEquals(lastLive.values().tauLaw()[j], lastRead.get("tauLaw" + (j + 1)).asDouble(), 0.0, "tauLaw of joint " + j);
+        }
+        assertEquals("ESTOP", lastRead.get("state").asText());
+        assertEquals("nectl.Telemetry", read.get("channels").get(1).get("schema").get("name").asText());
+        assertEquals("jsonschema", read.get("channels").get(1).get("schema").get("encoding").asText());
+
+        final StringWriter listing = new StringWriter();
+        assertEquals(0, NectlCommand.newCommandLine().setOut(new PrintWriter(listing)).execute("recordings", "--dir",
+            directory.toString()));
+        assertTrue(listing.toString().contains("fault at tick " + mark[1] + ", controller time " + mark[2] + " ns, position "
+            + mark[0] + ": emergency stop"), listing.toString());
+        System.out.println(listing);
+    }
+
+    /** Subscriptions to the live telemetry stream (sub-pos counters of stream 1010). */
+    private static int telemetrySubscribers(final CountersReader counters)
+    {
+        final int[] found = {0};
+        counters.forEach((value, id, label) ->
+        {
+            if (label.startsWith("sub-pos") && label.contains(" " + TelemetryConfig.STREAM_ID + " "))
+            {
+                found[0]++;
+            }
+        });
+        return found[0];
     }
 }
