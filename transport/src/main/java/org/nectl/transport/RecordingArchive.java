@@ -124,7 +124,9 @@ public final class RecordingArchive implements AutoCloseable
 
     /**
      * Lists the recordings from the catalog file, without starting an archive (a service may be
-     * recording into the directory meanwhile). Not real-time safe.
+     * recording into the directory meanwhile): those with their first kept segment file in the
+     * directory (the catalog keeps the entries of recordings retention deleted, marked invalid).
+     * Not real-time safe.
      *
      * @param directory the flight recorder's directory.
      * @return the recordings, by id.
@@ -137,8 +139,15 @@ public final class RecordingArchive implements AutoCloseable
         CatalogView.listRecordings(directory.toFile(), (controlSessionId, correlationId, id, startTimestamp, stopTimestamp,
             startPosition, stopPosition, initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId, streamId,
             strippedChannel, originalChannel, sourceIdentity) ->
-            recordings.add(new Recording(id, startTimestamp, stopTimestamp, startPosition, stopPosition, streamId,
-                faultMarks(directory, id))));
+        {
+            final long segmentBase = AeronArchive.segmentFileBasePosition(startPosition, startPosition, termBufferLength,
+                segmentFileLength);
+            if (Files.isRegularFile(directory.resolve(id + "-" + segmentBase + ".rec"), LinkOption.NOFOLLOW_LINKS))
+            {
+                recordings.add(new Recording(id, startTimestamp, stopTimestamp, startPosition, stopPosition, streamId,
+                    faultMarks(directory, id)));
+            }
+        });
         recordings.sort(Comparator.comparingLong(Recording::id));
         return recordings;
     }

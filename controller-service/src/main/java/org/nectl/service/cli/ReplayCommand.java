@@ -1,10 +1,12 @@
 package org.nectl.service.cli;
 
+import java.io.File;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.aeron.CncFileDescriptor;
 import io.aeron.CommonContext;
 import io.aeron.Publication;
 import org.agrona.DirectBuffer;
@@ -78,6 +80,11 @@ final class ReplayCommand implements Callable<Integer>
         description = "How long to wait for a subscriber (e.g. nectl monitor); default ${DEFAULT-VALUE}.")
     private double connectTimeoutS;
 
+    @Option(names = "--linger-s", paramLabel = "S", defaultValue = "5",
+        description = "After the last message, keep the stream (and a media driver this command started) up until the "
+            + "subscriber leaves or S seconds pass, so it reads everything; default ${DEFAULT-VALUE}.")
+    private double lingerS;
+
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final TelemetryDecoder telemetry = new TelemetryDecoder();
     private final ControllerEventDecoder event = new ControllerEventDecoder();
@@ -93,14 +100,14 @@ final class ReplayCommand implements Callable<Integer>
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        if (!(speed >= 0) || !(fromS >= 0) || !(toS > fromS) || !(connectTimeoutS > 0))
+        if (!(speed >= 0) || !(fromS >= 0) || !(toS > fromS) || !(connectTimeoutS > 0) || !(lingerS >= 0))
         {
-            err.println("nectl replay: --speed and --from must be >= 0, --to above --from, --connect-timeout-s above 0");
+            err.println("nectl replay: --speed, --from and --linger-s must be >= 0, --to above --from, --connect-timeout-s above 0");
             return NectlCommand.USAGE_EXIT_STATUS;
         }
         final String dir = aeronDirectory != null ? aeronDirectory : CommonContext.getAeronDirectoryName();
-        final boolean driverRunning = new CommonContext().aeronDirectoryName(dir)
-            .isDriverActive(AeronConfig.DEFAULT_DRIVER_TIMEOUT_MS, line -> { });
+        final boolean driverRunning = new File(dir, CncFileDescriptor.CNC_FILE).isFile()
+            && CommonContext.isDriverActive(new File(dir), AeronConfig.DEFAULT_DRIVER_TIMEOUT_MS, line -> { });
         try (RecordingArchive archive = RecordingArchive.open(directory.directory());
             AeronTransport transport = AeronTransport.launch(driverRunning ? AeronConfig.external(dir)
                 : new AeronConfig(true, dir, AeronConfig.embeddedDefaults().threadingMode(),
@@ -119,6 +126,11 @@ final class ReplayCommand implements Callable<Integer>
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
             archive.replay(recordingId, (buffer, offset, length, position) -> forward(publication, buffer, offset, length));
+            final long lingerEndNs = System.nanoTime() + (long)(lingerS * 1e9);
+            while (publication.isConnected() && System.nanoTime() - lingerEndNs < 0)
+            {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            }
         }
         out.println("nectl replay: recording " + recordingId + ": " + samples + " samples and " + events + " events published"
             + (unsent > 0 ? ", " + unsent + " not (the subscriber went away)" : ""));

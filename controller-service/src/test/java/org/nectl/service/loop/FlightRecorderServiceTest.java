@@ -2,20 +2,25 @@ package org.nectl.service.loop;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aeron.CncFileDescriptor;
+import io.aeron.CommonContext;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +29,7 @@ import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulationMode;
 import org.nectl.service.cli.NectlCommand;
+import org.nectl.transport.FlightRecorder;
 import org.nectl.transport.FlightRecorderConfig;
 import org.nectl.transport.RecordingArchive;
 import org.nectl.transport.ServiceCounters;
@@ -43,9 +49,14 @@ import org.nectl.transport.sbe.TelemetryDecoder;
  */
 final class FlightRecorderServiceTest
 {
-    /** Ticks run: 3 s at 1 kHz, the emergency stop at 1.5 s. */
-    private static final int STEPS = 3_000;
-    private static final int ESTOP_STEP = 1_500;
+    /**
+     * Ticks run: 3 s at 1 kHz by default; {@code -Dnectl.recorder.steps=600000} is the 10-minute
+     * acceptance run (scripts/flight-recorder-soak.sh). The emergency stop comes half-way.
+     */
+    private static final int STEPS = Integer.getInteger("nectl.recorder.steps", 3_000);
+    private static final int ESTOP_STEP = STEPS / 2;
+    /** Ticks per stepping call: each call must finish within the rig's 120 s. */
+    private static final int STEP_CHUNK = 10_000;
 
     /** Ticks of the unwritable-directory run: past the first 4 MiB segment (about 1950 ticks) and on. */
     private static final int UNWRITABLE_STEPS = 2_600;
@@ -99,6 +110,70 @@ final class FlightRecorderServiceTest
             System.out.println("unwritable directory: recording stopped at tick " + stops.get(0).tickCount() + ", "
                 + rig.service.recorder().recordedPosition() + " bytes recorded; archive error: "
                 + rig.service.recorder().firstError());
+        }
+    }
+
+    /**
+     * Retention: a second run whose limit (one 4 MiB segment) the first run's recording exceeds
+     * deletes that finished recording and its fault marks, then sheds the oldest segment of its
+     * own running recording once it writes its second, and leaves everything it did not make (a file, a symbolic link and
+     * the file the link points to) untouched.
+     */
+    @Test
+    void retentionDeletesOnlyTheRecordersOwnOldRecordingsAndSegments() throws Exception
+    {
+        final Path directory = temp.resolve("recordings");
+        final int segment = FlightRecorderConfig.TERM_LENGTH;
+        recordRun(new FlightRecorderConfig(directory, 1L << 30, 3_600_000L, segment, 1011), 2_100, true, 0);
+        assertTrue(Files.exists(FlightRecorder.marksFile(directory, 0)), "the first run's fault marks");
+        final Path notes = Files.writeString(directory.resolve("notes.txt"), "the operator's\n");
+        final Path outside = Files.writeString(temp.resolve("outside.rec"), "not the recorder's\n");
+        final Path link = Files.createSymbolicLink(directory.resolve("9-0.rec"), outside);
+
+        final FlightRecorder second = recordRun(new FlightRecorderConfig(directory, segment, 3_600_000L, segment, 1011), 2_100,
+            false, segment, directory.resolve("0-0.rec"), directory.resolve("0-4194304.rec"), directory.resolve("1-0.rec"));
+        final List<RecordingArchive.Recording> left = RecordingArchive.list(directory);
+        assertEquals(1, left.size(), "the first recording deleted: " + left);
+        assertEquals(1L, left.get(0).id());
+        assertEquals(1L, second.deletedRecordingCount());
+        assertEquals(segment, left.get(0).startPosition(), "the running recording shed its oldest segment");
+        assertEquals(segment, second.purgedSegmentBytes());
+        assertFalse(Files.exists(FlightRecorder.marksFile(directory, 0)), "the deleted recording's fault marks");
+        assertFalse(Files.exists(directory.resolve("0-0.rec")), "the first recording's segment");
+        assertFalse(Files.exists(directory.resolve("1-0.rec")), "the second recording's oldest segment");
+        assertTrue(Files.exists(directory.resolve("1-4194304.rec")), "the second recording's segment being written");
+        assertEquals("the operator's\n", Files.readString(notes));
+        assertTrue(Files.isSymbolicLink(link), "the link");
+        assertEquals("not the recorder's\n", Files.readString(outside));
+    }
+
+    /**
+     * Runs a lockstep service recording with {@code recording} for {@code steps} ticks, with an
+     * emergency stop half-way if asked; before it stops, awaits the retention's purge of
+     * {@code purgedBytes} of its own recording and the deletion of the {@code gone} files.
+     */
+    private static FlightRecorder recordRun(final FlightRecorderConfig recording, final int steps, final boolean estop,
+        final long purgedBytes, final Path... gone)
+    {
+        try (ServiceRig rig = new ServiceRig(ServiceRig.heldLockstepSettings(), recording))
+        {
+            final SimulatedArm arm = new SimulatedArm(ServiceRig.PANDA, ServiceRig.armConfig());
+            final SimulatedArmAdapter adapter = rig.adapter(arm, SimulationMode.LOCKSTEP);
+            rig.stepTo(0, arm, adapter);
+            assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted(), "enable acknowledged");
+            rig.awaitApplied(1);
+            if (estop)
+            {
+                rig.stepTo(steps / 2, arm, adapter);
+                assertTrue(rig.planner.eStop().accepted(), "emergency stop acknowledged");
+                rig.awaitApplied(2);
+            }
+            rig.stepTo(steps, arm, adapter);
+            final FlightRecorder recorder = rig.service.recorder();
+            // Retention runs once a second on the recorder's thread; the archive deletes files on its own.
+            ServiceRig.await(() -> recorder.recordedPosition() > 0 && recorder.purgedSegmentBytes() >= purgedBytes
+                && Arrays.stream(gone).noneMatch(Files::exists), "the retention's deletions");
+            return recorder;
         }
     }
 
@@ -196,10 +271,10 @@ final class FlightRecorderServiceTest
             rig.stepTo(0, arm, adapter);
             assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted(), "enable acknowledged");
             rig.awaitApplied(1);
-            rig.stepTo(ESTOP_STEP, arm, adapter);
+            stepInChunks(rig, ESTOP_STEP, arm, adapter);
             assertTrue(rig.planner.eStop().accepted(), "emergency stop acknowledged");
             rig.awaitApplied(2);
-            rig.stepTo(STEPS, arm, adapter);
+            stepInChunks(rig, STEPS, arm, adapter);
             recordingId = rig.service.recorder().recordingId();
             live = rig.telemetry.samples;
             liveEvents = rig.telemetry.events;
@@ -302,12 +377,36 @@ final class FlightRecorderServiceTest
         assertEquals("nectl.Telemetry", read.get("channels").get(1).get("schema").get("name").asText());
         assertEquals("jsonschema", read.get("channels").get(1).get("schema").get("encoding").asText());
 
+        final Path replayedCsv = temp.resolve("replayed.csv");
+        final String replayDriver = CommonContext.generateRandomDirName();
+        final CompletableFuture<Integer> replay = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine().execute(
+            "replay", "" + recordingId, "--dir", directory.toString(), "--aeron-dir", replayDriver, "--speed", "0"));
+        ServiceRig.await(() -> new File(replayDriver, CncFileDescriptor.CNC_FILE).isFile()
+            && CommonContext.isDriverActive(new File(replayDriver), 1_000, line -> { }), "the replay's media driver");
+        assertEquals(0, NectlCommand.newCommandLine().execute("monitor", "--aeron-dir", replayDriver, "--count", "" + (STEPS + 1),
+            "--csv", replayedCsv.toString(), "--quiet"), "nectl monitor of the replay");
+        assertEquals(0, replay.get(60, TimeUnit.SECONDS), "nectl replay");
+        assertEquals(Files.readAllLines(monitorCsv), Files.readAllLines(replayedCsv), "the replay, monitored = the live run, monitored");
+
         final StringWriter listing = new StringWriter();
         assertEquals(0, NectlCommand.newCommandLine().setOut(new PrintWriter(listing)).execute("recordings", "--dir",
             directory.toString()));
         assertTrue(listing.toString().contains("fault at tick " + mark[1] + ", controller time " + mark[2] + " ns, position "
             + mark[0] + ": emergency stop"), listing.toString());
         System.out.println(listing);
+    }
+
+    private static void stepInChunks(final ServiceRig rig, final long step, final SimulatedArm arm,
+        final SimulatedArmAdapter adapter)
+    {
+        for (long next = Math.min(step, arm.stepCount() + STEP_CHUNK); ; next = Math.min(step, next + STEP_CHUNK))
+        {
+            rig.stepTo(next, arm, adapter);
+            if (next == step)
+            {
+                return;
+            }
+        }
     }
 
     /** Subscriptions to the live telemetry stream (sub-pos counters of stream 1010). */
