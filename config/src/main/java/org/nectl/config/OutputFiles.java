@@ -1,7 +1,9 @@
 package org.nectl.config;
 
+import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -47,6 +49,30 @@ public final class OutputFiles
         {
             return new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(file, options(file, replace)),
                 StandardCharsets.UTF_8.newEncoder()));
+        }
+        catch (final FileAlreadyExistsException e)
+        {
+            throw exists(file);
+        }
+        catch (final NoSuchFileException | AccessDeniedException e)
+        {
+            throw withReason(file, e);
+        }
+    }
+
+    /**
+     * Opens {@code file} for writing bytes, under the rules of {@link #newWriter}.
+     *
+     * @param file where to write.
+     * @param replace whether an existing regular file may be replaced.
+     * @return a buffered stream; the caller closes it.
+     * @throws IOException as {@link #newWriter}.
+     */
+    public static OutputStream newOutputStream(final Path file, final boolean replace) throws IOException
+    {
+        try
+        {
+            return new BufferedOutputStream(Files.newOutputStream(file, options(file, replace)), 1 << 16);
         }
         catch (final FileAlreadyExistsException e)
         {

@@ -135,4 +135,10 @@ public final class ControllerEventQueue
     {
         return ring.controlledRead(handler, limit);
     }
+
+    /** @return true when nothing is waiting in the ring. Any thread. */
+    boolean isEmpty()
+    {
+        return ring.size() == 0;
+    }
 }

@@ -33,7 +33,7 @@ public record TelemetryConfig(String channel, int streamId, int decimation, int 
         }
     }
 
-    /** @return IPC on stream 1010, every 10th tick, a 64 KiB ring (about 50 samples). */
+    /** @return IPC on stream 1010, every 10th tick, a 64 KiB ring (31 samples of version 3). */
     public static TelemetryConfig ipcDefaults()
     {
         return new TelemetryConfig(IPC_CHANNEL, STREAM_ID, 10, 64 * 1024);

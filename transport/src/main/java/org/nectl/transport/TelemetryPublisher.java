@@ -27,6 +27,17 @@ import org.nectl.transport.sbe.MessageHeaderDecoder;
  */
 public final class TelemetryPublisher implements Agent
 {
+    /** Told of every controller event this publisher published, on the publisher's thread. */
+    @FunctionalInterface
+    public interface PublishedEventListener
+    {
+        /**
+         * @param event the event, the decoder wrapped on it (valid during the call only).
+         * @param position the publication's position just after the event, bytes.
+         */
+        void onPublished(ControllerEventDecoder event, long position);
+    }
+
     private static final int SAMPLES_PER_DUTY_CYCLE = 16;
 
     private final TelemetryQueue queue;
@@ -37,6 +48,9 @@ public final class TelemetryPublisher implements Agent
     private final AtomicLong unpublishedCount = new AtomicLong();
     private final AtomicLong publishedEventCount = new AtomicLong();
     private final AtomicLong unpublishedEventCount = new AtomicLong();
+    private final MessageHeaderDecoder eventHeader = new MessageHeaderDecoder();
+    private final ControllerEventDecoder publishedEvent = new ControllerEventDecoder();
+    private PublishedEventListener eventListener;
     private volatile boolean released;
 
     /**
@@ -114,6 +128,30 @@ public final class TelemetryPublisher implements Agent
         return drained;
     }
 
+    /** Sets who is told of each published event, e.g. the recorder marking faults; before the agent runs. */
+    public void publishedEventListener(final PublishedEventListener listener)
+    {
+        eventListener = listener;
+    }
+
+    /** @return the publication's position, bytes; any thread. */
+    public long position()
+    {
+        return publication.position();
+    }
+
+    /** @return true when both rings are empty: everything queued was published or discarded. Any thread. */
+    public boolean drained()
+    {
+        return queue.isEmpty() && events.isEmpty();
+    }
+
+    /** @return the Aeron session id of the publication. */
+    public int sessionId()
+    {
+        return publication.sessionId();
+    }
+
     /** @return true when at least one subscriber is connected. */
     public boolean isConnected()
     {
@@ -153,6 +191,10 @@ public final class TelemetryPublisher implements Agent
             return ControlledMessageHandler.Action.ABORT;
         }
         final boolean event = msgTypeId == ControllerEventEncoder.TEMPLATE_ID;
+        if (event && result > 0 && eventListener != null)
+        {
+            eventListener.onPublished(publishedEvent.wrapAndApplyHeader(buffer, index, eventHeader), result);
+        }
         final AtomicLong counter = result > 0
             ? (event ? publishedEventCount : publishedCount)
             : (event ? unpublishedEventCount : unpublishedCount);

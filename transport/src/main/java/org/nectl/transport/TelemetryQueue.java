@@ -56,12 +56,34 @@ public final class TelemetryQueue
      */
     public int offer(final TelemetrySample sample)
     {
+        return due() ? enqueue(sample) : DECIMATED;
+    }
+
+    /**
+     * Counts one tick toward decimation. Loop thread only. Real-time safe.
+     *
+     * @return true if this tick's sample survives decimation and is to be {@link #enqueue enqueued}:
+     *     the loop fills the sample only then.
+     */
+    public boolean due()
+    {
         if (ticksUntilSample > 0)
         {
             ticksUntilSample--;
-            return DECIMATED;
+            return false;
         }
         ticksUntilSample = decimation - 1;
+        return true;
+    }
+
+    /**
+     * Queues the sample unconditionally, after {@link #due} returned true. Loop thread only.
+     * Real-time safe: never blocks.
+     *
+     * @return {@link #QUEUED} or {@link #DROPPED}.
+     */
+    public int enqueue(final TelemetrySample sample)
+    {
         sampleCount++;
         final int index = ring.tryClaim(TelemetryEncoder.TEMPLATE_ID, MESSAGE_LENGTH);
         if (index < 0)
@@ -90,5 +112,11 @@ public final class TelemetryQueue
     int read(final ControlledMessageHandler handler, final int limit)
     {
         return ring.controlledRead(handler, limit);
+    }
+
+    /** @return true when nothing is waiting in the ring. Any thread. */
+    boolean isEmpty()
+    {
+        return ring.size() == 0;
     }
 }

@@ -19,6 +19,9 @@ public final class TelemetrySample
     private final double[] tauCommand;
     private final double[] trackingError;
     private final double[] externalTorque;
+    private final double[] tauFeedforward;
+    private final double[] tauFeedforwardRate;
+    private final double[] tauLaw;
     private final long[] rejectCounts = new long[PlannerGateway.REJECT_COUNTER_COUNT];
     private long sequence;
     private long timestampNs;
@@ -39,6 +42,8 @@ public final class TelemetrySample
     private long limiterFlags;
     private int faults;
     private long collisionCount;
+    private long tickStartLatenessNs;
+    private long tickIntervalNs;
 
     /** @param jointCount number of joints, 1..{@value Wire#MAX_JOINTS}. */
     public TelemetrySample(final int jointCount)
@@ -49,6 +54,9 @@ public final class TelemetrySample
         tauCommand = new double[jointCount];
         trackingError = new double[jointCount];
         externalTorque = new double[jointCount];
+        tauFeedforward = new double[jointCount];
+        tauFeedforwardRate = new double[jointCount];
+        tauLaw = new double[jointCount];
     }
 
     /** @return number of joints. */
@@ -79,6 +87,24 @@ public final class TelemetrySample
     public double[] trackingError()
     {
         return trackingError;
+    }
+
+    /** @return feedforward effort along the reference, N·m or N; zero in version 1-2 messages; the live array. */
+    public double[] tauFeedforward()
+    {
+        return tauFeedforward;
+    }
+
+    /** @return time derivative of the feedforward effort, N·m/s or N/s; zero in version 1-2 messages; the live array. */
+    public double[] tauFeedforwardRate()
+    {
+        return tauFeedforwardRate;
+    }
+
+    /** @return effort the control law asked for, before the limits, N·m or N; zero in version 1-2 messages; the live array. */
+    public double[] tauLaw()
+    {
+        return tauLaw;
     }
 
     /** @return planner datagrams rejected since start, indexed by RejectReason value; the live array. */
@@ -326,6 +352,32 @@ public final class TelemetrySample
         return this;
     }
 
+    /** @return how late the tick started after its deadline, ns; 0 in lockstep and in version 1-2 messages. */
+    public long tickStartLatenessNs()
+    {
+        return tickStartLatenessNs;
+    }
+
+    /** @param tickStartLatenessNs how late the tick started after its deadline, ns. @return this. */
+    public TelemetrySample tickStartLatenessNs(final long tickStartLatenessNs)
+    {
+        this.tickStartLatenessNs = tickStartLatenessNs;
+        return this;
+    }
+
+    /** @return host monotonic time from the previous tick's start to this one's, ns; 0 in version 1-2 messages. */
+    public long tickIntervalNs()
+    {
+        return tickIntervalNs;
+    }
+
+    /** @param tickIntervalNs host monotonic time from the previous tick's start to this one's, ns. @return this. */
+    public TelemetrySample tickIntervalNs(final long tickIntervalNs)
+    {
+        this.tickIntervalNs = tickIntervalNs;
+        return this;
+    }
+
     void encode(final TelemetryEncoder encoder, final long sampleSequence, final long dropCount)
     {
         sequence = sampleSequence;
@@ -336,7 +388,8 @@ public final class TelemetrySample
             .tickComputeNs(tickComputeNs).state(state).controller(controller).jointCount((short)q.length)
             .referenceClockRate(referenceClockRate).timeScaledTickCount(timeScaledTickCount)
             .torqueClipCount(torqueClipCount).torqueRateClipCount(torqueRateClipCount).limiterFlags(limiterFlags)
-            .faults(faults & 0xFFFF_FFFFL).collisionCount(collisionCount);
+            .faults(faults & 0xFFFF_FFFFL).tickStartLatenessNs(tickStartLatenessNs).tickIntervalNs(tickIntervalNs)
+            .collisionCount(collisionCount);
         for (int r = 0; r < rejectCounts.length; r++)
         {
             encoder.rejectCounts(r, rejectCounts[r]);
@@ -344,11 +397,13 @@ public final class TelemetrySample
         for (int k = 0; k < q.length; k++)
         {
             encoder.q(k, q[k]).qd(k, qd[k]).tauCommand(k, tauCommand[k]).trackingError(k, trackingError[k])
+                .tauFeedforward(k, tauFeedforward[k]).tauFeedforwardRate(k, tauFeedforwardRate[k]).tauLaw(k, tauLaw[k])
                 .externalTorque(k, externalTorque[k]);
         }
         for (int k = q.length; k < Wire.MAX_JOINTS; k++)
         {
-            encoder.q(k, 0.0).qd(k, 0.0).tauCommand(k, 0.0).trackingError(k, 0.0).externalTorque(k, 0.0);
+            encoder.q(k, 0.0).qd(k, 0.0).tauCommand(k, 0.0).trackingError(k, 0.0)
+                .tauFeedforward(k, 0.0).tauFeedforwardRate(k, 0.0).tauLaw(k, 0.0).externalTorque(k, 0.0);
         }
     }
 
@@ -379,8 +434,7 @@ public final class TelemetrySample
         state = ControllerState.get(stateRaw);
         controller = ControllerKind.get(controllerRaw);
         decodeVersion2(decoder);
-        final boolean version3 = decoder.actingVersion() >= 3;
-        collisionCount = version3 ? decoder.collisionCount() : 0L;
+        decodeVersion3(decoder);
         for (int r = 0; r < rejectCounts.length; r++)
         {
             rejectCounts[r] = decoder.rejectCounts(r);
@@ -391,7 +445,6 @@ public final class TelemetrySample
             qd[k] = decoder.qd(k);
             tauCommand[k] = decoder.tauCommand(k);
             trackingError[k] = decoder.trackingError(k);
-            externalTorque[k] = version3 ? decoder.externalTorque(k) : 0.0;
         }
         return true;
     }
@@ -406,5 +459,21 @@ public final class TelemetrySample
         torqueRateClipCount = present ? decoder.torqueRateClipCount() : 0L;
         limiterFlags = present ? decoder.limiterFlags() : 0L;
         faults = present ? (int)decoder.faults() : 0;
+    }
+
+    /** Fields since version 3; an older sender did not publish its feedforward, unlimited effort, tick timing or external torque. */
+    private void decodeVersion3(final TelemetryDecoder decoder)
+    {
+        final boolean present = decoder.actingVersion() >= 3;
+        tickStartLatenessNs = present ? decoder.tickStartLatenessNs() : 0L;
+        tickIntervalNs = present ? decoder.tickIntervalNs() : 0L;
+        collisionCount = present ? decoder.collisionCount() : 0L;
+        for (int k = 0; k < q.length; k++)
+        {
+            tauFeedforward[k] = present ? decoder.tauFeedforward(k) : 0.0;
+            tauFeedforwardRate[k] = present ? decoder.tauFeedforwardRate(k) : 0.0;
+            tauLaw[k] = present ? decoder.tauLaw(k) : 0.0;
+            externalTorque[k] = present ? decoder.externalTorque(k) : 0.0;
+        }
     }
 }

@@ -38,15 +38,16 @@ final class TelemetryTest
     private final List<TelemetrySample> received = new ArrayList<>();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final TelemetryDecoder decoder = new TelemetryDecoder();
-    /** Telemetry spans several frames of the default MTU since schema version 3. */
-    private final FragmentHandler collector = new FragmentAssembler((buffer, offset, length, header) ->
+    private final FragmentHandler collector = (buffer, offset, length, header) ->
     {
         assertTrue(Wire.isWholeMessage(headerDecoder, buffer, offset, length, TelemetryDecoder.TEMPLATE_ID,
             TelemetryDecoder.BLOCK_LENGTH));
         final TelemetrySample sample = new TelemetrySample(DOF);
         assertTrue(sample.decode(decoder.wrapAndApplyHeader(buffer, offset, headerDecoder)));
         received.add(sample);
-    });
+    };
+    /** A version 3 Telemetry message is longer than one frame of the default MTU. */
+    private final FragmentHandler assembledCollector = new FragmentAssembler(collector);
     private AeronTransport transport;
     private AgentRunner runner;
 
@@ -110,7 +111,7 @@ final class TelemetryTest
         assertEquals(10, queued, "one tick in 10");
         Await.until(() ->
         {
-            subscription.poll(collector, 10);
+            subscription.poll(assembledCollector, 10);
             return received.size() == 10;
         }, "10 telemetry messages");
         for (int i = 0; i < 10; i++)
@@ -136,6 +137,11 @@ final class TelemetryTest
             assertArrayEquals(expected.qd(), got.qd(), 0.0);
             assertArrayEquals(expected.tauCommand(), got.tauCommand(), 0.0);
             assertArrayEquals(expected.trackingError(), got.trackingError(), 0.0);
+            assertArrayEquals(expected.tauFeedforward(), got.tauFeedforward(), 0.0);
+            assertArrayEquals(expected.tauFeedforwardRate(), got.tauFeedforwardRate(), 0.0);
+            assertArrayEquals(expected.tauLaw(), got.tauLaw(), 0.0);
+            assertEquals(expected.tickStartLatenessNs(), got.tickStartLatenessNs());
+            assertEquals(expected.tickIntervalNs(), got.tickIntervalNs());
         }
         assertEquals(10L, publisher.publishedCount());
         assertEquals(0L, publisher.unpublishedCount());
@@ -144,11 +150,11 @@ final class TelemetryTest
     @Test
     void fullRingDropsAndCountsWhileTheConsumerStallsThenRecovers()
     {
-        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 16 * 1024);
+        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 32 * 1024);
         final TelemetryQueue queue = new TelemetryQueue(config);
         final TelemetrySample sample = new TelemetrySample(DOF);
         final int alignedRecord = align(MESSAGE_LENGTH + 8, 8);
-        final int capacityRecords = 16 * 1024 / alignedRecord;
+        final int capacityRecords = 32 * 1024 / alignedRecord;
 
         int queued = 0;
         int dropped = 0;
@@ -179,14 +185,14 @@ final class TelemetryTest
             AgentRunner.startOnThread(runner);
             Await.until(() ->
             {
-                subscription.poll(collector, 10);
+                subscription.poll(assembledCollector, 10);
                 return received.size() == capacityRecords;
             }, "the queued samples");
             fill(sample, 1000);
             Await.until(() -> queue.offer(sample) == TelemetryQueue.QUEUED, "ring has room again");
             Await.until(() ->
             {
-                subscription.poll(collector, 10);
+                subscription.poll(assembledCollector, 10);
                 return received.size() == capacityRecords + 1;
             }, "the sample after the stall");
         }
@@ -205,7 +211,7 @@ final class TelemetryTest
     @Test
     void eventsBypassAFullSampleRingAndAFullEventRingDropsAndCounts()
     {
-        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 16 * 1024);
+        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 32 * 1024);
         final TelemetryQueue queue = new TelemetryQueue(config);
         final int eventRingBytes = 4096;
         final ControllerEventQueue events = new ControllerEventQueue(eventRingBytes);
@@ -250,6 +256,7 @@ final class TelemetryTest
                 collector.onFragment(buffer, offset, length, header);
             }
         };
+        final FragmentHandler assembledBoth = new FragmentAssembler(both);
         try (Subscription subscription = transport.aeron().addSubscription(config.channel(), config.streamId()))
         {
             final TelemetryPublisher publisher = new TelemetryPublisher(transport.aeron(), config, queue, events);
@@ -258,7 +265,7 @@ final class TelemetryTest
             AgentRunner.startOnThread(runner);
             Await.until(() ->
             {
-                subscription.poll(both, 10);
+                subscription.poll(assembledBoth, 10);
                 return eventSequences.size() == queuedEvents;
             }, "the queued events");
             assertEquals(0, samplesBeforeFirstEvent[0], "events are published ahead of the queued samples");
@@ -266,7 +273,7 @@ final class TelemetryTest
                 ControllerState.FAULT, 0, 0, EventCommand.NONE, 0), "event ring has room again");
             Await.until(() ->
             {
-                subscription.poll(both, 10);
+                subscription.poll(assembledBoth, 10);
                 return eventSequences.size() == queuedEvents + 1;
             }, "the event after the stall");
             assertEquals(queuedEvents + 1L, publisher.publishedEventCount());
@@ -305,7 +312,7 @@ final class TelemetryTest
         sample.timestampNs(1_000_000L * tick).tickCount(tick).overrunCount(tick / 7).deadlineMissCount(tick / 11)
             .missingStateCount(tick / 13).jointStateSequence(tick + 5L).jointStateTimestampNs(999_000L * tick)
             .tickComputeNs(12_345L + tick).state(ControllerState.ESTOP).controller(ControllerKind.PD_GRAVITY)
-            .faults((1 << 6) | tick);
+            .faults((1 << 6) | tick).tickStartLatenessNs(17L * tick - 40L).tickIntervalNs(1_000_003L + tick);
         sample.rejectCounts()[RejectReason.OVERSIZED.value()] = tick;
         for (int k = 0; k < DOF; k++)
         {
@@ -313,6 +320,9 @@ final class TelemetryTest
             sample.qd()[k] = -0.02 * tick;
             sample.tauCommand()[k] = 3.0 * k - tick;
             sample.trackingError()[k] = 1e-6 * (tick + k);
+            sample.tauFeedforward()[k] = 2.5 * k + 0.1 * tick;
+            sample.tauFeedforwardRate()[k] = -40.0 * k + tick;
+            sample.tauLaw()[k] = 3.0 * k - tick + 0.5;
         }
     }
 }

@@ -288,7 +288,7 @@ final class WireFormatTest
         {
             encoder.trackingError(k, error[k]);
         }
-        assertEquals(1543, encoder.encodedLength());
+        assertEquals(2327, encoder.encodedLength());
 
         final TelemetryDecoder decoder = new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder);
         assertEquals(5L, decoder.sequence());
@@ -341,6 +341,35 @@ final class WireFormatTest
         assertEquals(4L, received.torqueClipCount());
         assertEquals(5L, received.torqueRateClipCount());
         assertEquals(RATE_FLAG_OF_JOINT_2, received.limiterFlags());
+    }
+
+    @Test
+    void aVersionTwoTelemetryBlockDecodesWithTheVersionThreeFieldsAtZero()
+    {
+        final TelemetrySample sent = new TelemetrySample(7).tickStartLatenessNs(250L).tickIntervalNs(1_000_250L);
+        sent.tauFeedforward()[6] = 1.5;
+        sent.tauFeedforwardRate()[0] = -2.5;
+        sent.tauLaw()[3] = 9.0;
+        final TelemetryEncoder encoder = new TelemetryEncoder().wrapAndApplyHeader(buffer, 0, headerEncoder);
+        sent.encode(encoder, 1L, 0L);
+        assertEquals(2327, TelemetryEncoder.BLOCK_LENGTH, "version 3 block: 1279 bytes of version 2, 4 joint vectors, 3 longs");
+        assertEquals(1.5, buffer.getDouble(HEADER + 1279 + 8 * 6, ByteOrder.LITTLE_ENDIAN), "tauFeedforward after faults");
+        assertEquals(-2.5, buffer.getDouble(HEADER + 1279 + 256, ByteOrder.LITTLE_ENDIAN), "tauFeedforwardRate");
+        assertEquals(9.0, buffer.getDouble(HEADER + 1279 + 512 + 8 * 3, ByteOrder.LITTLE_ENDIAN), "tauLaw");
+        assertEquals(250L, buffer.getLong(HEADER + 2047, ByteOrder.LITTLE_ENDIAN), "tickStartLatenessNs");
+        assertEquals(1_000_250L, buffer.getLong(HEADER + 2055, ByteOrder.LITTLE_ENDIAN), "tickIntervalNs");
+        final TelemetrySample received = new TelemetrySample(7);
+        assertTrue(received.decode(new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder)));
+        assertEquals(1.5, received.tauFeedforward()[6]);
+        assertEquals(1_000_250L, received.tickIntervalNs());
+        // What a version 2 sender writes: the first 1279 bytes of the block, header version 2.
+        buffer.putShort(0, (short)1279, ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(6, (short)2, ByteOrder.LITTLE_ENDIAN);
+        assertTrue(received.decode(new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder)));
+        assertEquals(0.0, received.tauFeedforward()[6]);
+        assertEquals(0.0, received.tauFeedforwardRate()[0]);
+        assertEquals(0.0, received.tauLaw()[3]);
+        assertEquals(0L, received.tickStartLatenessNs() + received.tickIntervalNs());
     }
 
     @Test

@@ -37,6 +37,7 @@ public final class DeploymentConfig
     private final long lockstepLivenessNs;
     private final ReferenceBlend.Settings referenceBlend;
     private final CollisionSettings collision;
+    private final RecordingSettings recording;
 
     DeploymentConfig(
         final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
@@ -44,8 +45,10 @@ public final class DeploymentConfig
         final ControlLaw law, final CycleSettings cycle, final SafetySettings safety, final AeronSettings aeron,
         final PlannerEndpoint planner, final PlannerAuthenticationSettings plannerAuthentication,
         final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw,
-        final long lockstepLivenessNs, final ReferenceBlend.Settings referenceBlend, final CollisionSettings collision)
+        final long lockstepLivenessNs, final ReferenceBlend.Settings referenceBlend, final CollisionSettings collision,
+        final RecordingSettings recording)
     {
+        this.recording = recording;
         this.file = file;
         this.modelFile = modelFile;
         this.model = model;
@@ -175,6 +178,12 @@ public final class DeploymentConfig
     public ReferenceBlend.Settings referenceBlend()
     {
         return referenceBlend;
+    }
+
+    /** @return the flight recorder's settings; disabled unless the file has a {@code recording} section. */
+    public RecordingSettings recording()
+    {
+        return recording;
     }
 
     private static CycleSettings copy(final CycleSettings s)

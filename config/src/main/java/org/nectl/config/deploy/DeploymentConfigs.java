@@ -36,7 +36,8 @@ public final class DeploymentConfigs
     public static final long MAX_REALTIME_PRIORITY = 99;
 
     private static final List<String> KEYS = List.of("model", "mode", "period_us", "core", "realtime_priority", "aeron", "planner",
-        "telemetry", "hardware", "control", "supervision", "gravity", "safety", "reference_blend", "collision");
+        "telemetry", "hardware", "control", "supervision", "gravity", "safety", "reference_blend", "collision",
+        "recording");
     private static final List<String> PLANNER_KEYS = List.of("bind", "keys", "allowed_sources", "time_window_ms");
     private static final List<String> MODES = List.of("realtime", "lockstep");
     private static final List<String> LAWS = List.of("computed_torque", "pd_gravity", "mixed_elastic");
@@ -94,7 +95,8 @@ public final class DeploymentConfigs
             MixedLawReader.read(control, robot),
             CycleSettingsReader.lockstepLivenessNs(root.optional("supervision")),
             ReferenceBlendReader.read(root.optional("reference_blend"), model, periodNs),
-            CollisionSettingsReader.read(root.optional("collision"), model.dof(), periodNs, robot.elasticCount() > 0));
+            CollisionSettingsReader.read(root.optional("collision"), model.dof(), periodNs, robot.elasticCount() > 0),
+            section(root, "recording", r -> RecordingSettings.read(path, r), RecordingSettings.disabled()));
     }
 
     /** Every control law commands a torque at every joint: a passive joint has no motor to take it. */

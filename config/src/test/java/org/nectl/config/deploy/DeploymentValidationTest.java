@@ -1,6 +1,7 @@
 package org.nectl.config.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -360,6 +361,44 @@ final class DeploymentValidationTest
             "every jerk bound of the reference blend must be > 0, got 0.0");
         rejects(33, "reference_blend:\n  acceleration: [5, 5, 5]", 34, "reference_blend.acceleration",
             "a list of 2");
+    }
+
+    @Test
+    void theRecordingSectionIsReadWithItsDirectoryResolvedAndDefaults() throws IOException
+    {
+        assertFalse(DeploymentConfigs.load(TestDeployments.write(dir, VALID)).recording().enabled(), "no section: no recording");
+        final RecordingSettings recording = DeploymentConfigs.load(TestDeployments.write(dir, replaceLine(VALID, 33,
+            "recording:\n  directory: flight\n  max_size_mb: 512\n  max_age_hours: 2\n  segment_mb: 16\n  stream: 1020"))).recording();
+        assertTrue(recording.enabled());
+        assertEquals(dir.resolve("flight").toAbsolutePath().normalize(), recording.directory());
+        assertEquals(512L << 20, recording.maxSizeBytes());
+        assertEquals(7_200_000L, recording.maxAgeMs());
+        assertEquals(16 << 20, recording.segmentLengthBytes());
+        assertEquals(1020, recording.streamId());
+        final RecordingSettings defaults = DeploymentConfigs.load(TestDeployments.write(dir, replaceLine(VALID, 33,
+            "recording:\n  directory: flight"))).recording();
+        assertEquals(4096L << 20, defaults.maxSizeBytes());
+        assertEquals(168L * 3_600_000L, defaults.maxAgeMs());
+        assertEquals(128 << 20, defaults.segmentLengthBytes());
+        assertFalse(DeploymentConfigs.load(TestDeployments.write(dir, replaceLine(VALID, 33,
+            "recording:\n  enabled: false\n  directory: flight"))).recording().enabled());
+    }
+
+    @Test
+    void badRecordingSettingsAreRejected() throws IOException
+    {
+        rejects(33, "recording:\n  max_size_mb: 512", 33, "recording.directory", "missing field 'directory'");
+        rejects(33, "recording:\n  directory: flight\n  segment_mb: 24", 35, "recording.segment_mb", "not a power of two");
+        rejects(33, "recording:\n  directory: flight\n  segment_mb: 2048", 35, "recording.segment_mb", "outside the allowed range 4..1024");
+        rejects(33, "recording:\n  directory: flight\n  segment_mb: 256\n  max_size_mb: 128", 36, "recording.max_size_mb",
+            "less than one segment");
+        rejects(33, "recording:\n  directory: flight\n  max_age_hours: 0", 35, "recording.max_age_hours");
+        rejects(33, "recording:\n  directory: flight\n  retention: 5", 35, "recording.retention", "unknown key 'retention'");
+        Files.writeString(dir.resolve("a-file"), "not a directory\n");
+        rejects(33, "recording:\n  directory: a-file", 34, "recording.directory", "is not a directory");
+        Files.createDirectories(dir.resolve("real"));
+        Files.createSymbolicLink(dir.resolve("link"), dir.resolve("real"));
+        rejects(33, "recording:\n  directory: link", 34, "recording.directory", "is a symbolic link");
     }
 
     private void rejects(final int line, final String replacement, final int expectedLine, final String field,

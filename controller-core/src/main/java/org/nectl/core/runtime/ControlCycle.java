@@ -1207,6 +1207,7 @@ public final class ControlCycle
     private void zeroCommand()
     {
         Arrays.fill(tauCommand, 0.0);
+        Arrays.fill(tauLaw, 0.0);
         Arrays.fill(tauFeedforward, 0.0);
         Arrays.fill(tauFeedforwardRate, 0.0);
         limiterFlags = 0L;
@@ -1227,6 +1228,12 @@ public final class ControlCycle
             }
         }
         return true;
+    }
+
+    /** @return the torques the control law asked for this tick, before the limits, N m (N); zero unless powered. */
+    public double[] tauLaw()
+    {
+        return tauLaw;
     }
 
     /** @return the torques to command this tick after limits, N m (N); zero unless powered. */

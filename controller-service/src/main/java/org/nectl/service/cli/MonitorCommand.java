@@ -121,7 +121,7 @@ final class MonitorCommand implements Callable<Integer>
     private TelemetryCsv csv;
     private long receivedCount;
     private long skippedCount;
-    /** Telemetry from schema version 3 on is longer than one frame of the default MTU: reassembled here. */
+    /** A version 3 Telemetry message is longer than one frame of the default MTU: reassembled here. */
     private final FragmentHandler handler = new FragmentAssembler(this::onFragment);
     private volatile boolean running = true;
     private volatile boolean pollingStopped;

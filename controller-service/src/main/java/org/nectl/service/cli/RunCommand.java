@@ -9,6 +9,7 @@ import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.nectl.config.DescriptionException;
 import org.nectl.config.deploy.DeploymentConfig;
 import org.nectl.config.deploy.DeploymentConfigs;
+import org.nectl.config.deploy.RecordingSettings;
 import org.nectl.core.runtime.Faults;
 import org.nectl.service.loop.ControllerService;
 import org.nectl.service.loop.ServiceSettings;
@@ -16,6 +17,7 @@ import org.nectl.service.loop.ThreadPinning;
 import org.nectl.service.monitor.ControllerEventText;
 import org.nectl.transport.AeronTransport;
 import org.nectl.transport.DriverDirectoryException;
+import org.nectl.transport.FlightRecorderConfig;
 import org.nectl.transport.SetupException;
 
 import picocli.CommandLine.Command;
@@ -84,7 +86,7 @@ final class RunCommand implements Callable<Integer>
             final ControllerService service;
             try
             {
-                service = ControllerService.start(settings);
+                service = ControllerService.start(settings, flightRecorder(config.recording()));
             }
             catch (final DriverDirectoryException e)
             {
@@ -93,6 +95,15 @@ final class RunCommand implements Callable<Integer>
             }
             return serve(service, barrier);
         }
+    }
+
+    /** @return the flight recorder's settings, or null when the deployment does not record. */
+    static FlightRecorderConfig flightRecorder(final RecordingSettings recording)
+    {
+        return recording.enabled()
+            ? new FlightRecorderConfig(recording.directory(), recording.maxSizeBytes(), recording.maxAgeMs(),
+                recording.segmentLengthBytes(), recording.streamId())
+            : null;
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.nectl.service.loop;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.HdrHistogram.Histogram;
@@ -78,7 +79,11 @@ public final class ControlLoop implements Runnable
     private static final int UNCONNECTED_COMMANDS = 13;
     private static final int LOOP_ERRORS = 14;
     private static final int STATE_STATUS = 15;
-    private static final int STATUS_SLOTS = 16;
+    private static final int TELEMETRY_SAMPLES = 16;
+    private static final int TELEMETRY_DROPS = 17;
+    private static final int INVALID_LINK_MESSAGES = 18;
+    private static final int RECORD_DROPS = 19;
+    private static final int STATUS_SLOTS = 20;
 
     /** JointState status bits that mean the adapter cannot be trusted: drive fault, encoder fault. */
     private static final int ADAPTER_FAULT_BITS = (1 << 1) | (1 << 2);
@@ -127,6 +132,10 @@ public final class ControlLoop implements Runnable
     private volatile boolean shutdownStopApplied;
     private volatile Throwable firstError;
     private TickStage stage = TickStage.NONE;
+    private TelemetryQueue recordQueue;
+    private ControllerEventQueue recordEvents;
+    private AtomicBoolean recordingStopped;
+    private boolean recordingStopReported;
     private Runnable errorListener = () -> { };
     private boolean shutdownApplied;
     private boolean loopErrored;
@@ -143,6 +152,8 @@ public final class ControlLoop implements Runnable
     private long lastHeartbeatNs;
     private long lastTickWallNs;
     private long lastComputeNs;
+    private long startLatenessNs;
+    private long tickIntervalNs;
     private long overruns;
     private long misses;
     private long missingStates;
@@ -223,7 +234,8 @@ public final class ControlLoop implements Runnable
         {
             return;
         }
-        if (nowNs - deadlineNs > periodNs / 2)
+        startLatenessNs = nowNs - deadlineNs;
+        if (startLatenessNs > periodNs / 2)
         {
             misses++;
         }
@@ -437,12 +449,14 @@ public final class ControlLoop implements Runnable
             stateSourceLost = false;
             cycle.stateLost();
         }
+        tickIntervalNs = cycle.tickCount() == 0 ? 0L : wallStartNs - lastTickWallNs;
         final boolean adapterFault = adapterFault(newState);
         final long heartbeatAgeNs = (mode == LoopMode.REALTIME ? wallStartNs : timeNs) - lastHeartbeatNs;
         cycle.tick(timeNs, newState, heartbeatAgeNs, adapterFault);
         stage.afterTick(cycle.tickCount());
         publish(timeNs, cycle.drivesEnabled());
         reportChanges(timeNs, EventCommand.NONE);
+        reportRecordingStop(timeNs);
         final long computeNs = System.nanoTime() - wallStartNs;
         computeHistogram.recordValue(Math.min(computeNs, HISTOGRAM_MAX_NS));
         if (computeNs > periodNs)
@@ -481,12 +495,26 @@ public final class ControlLoop implements Runnable
         reportedFaults = cycle.faults();
     }
 
+    /** Queues RECORDING_STOPPED once, the first tick after the flight recorder stopped on its own. */
+    private void reportRecordingStop(final long timeNs)
+    {
+        if (recordingStopped != null && !recordingStopReported && recordingStopped.get())
+        {
+            recordingStopReported = true;
+            event(timeNs, ControllerEventKind.RECORDING_STOPPED, STATE_OF_MODE[cycle.mode().ordinal()], 0, EventCommand.NONE, 0);
+        }
+    }
+
     private void event(
         final long timeNs, final ControllerEventKind kind, final ControllerState before, final int newFaults,
         final EventCommand command, final int rejectCode)
     {
-        events.offer(timeNs, cycle.tickCount(), kind, before, STATE_OF_MODE[cycle.mode().ordinal()], cycle.faults(),
-            newFaults, command, rejectCode);
+        final ControllerState after = STATE_OF_MODE[cycle.mode().ordinal()];
+        events.offer(timeNs, cycle.tickCount(), kind, before, after, cycle.faults(), newFaults, command, rejectCode);
+        if (recordEvents != null)
+        {
+            recordEvents.offer(timeNs, cycle.tickCount(), kind, before, after, cycle.faults(), newFaults, command, rejectCode);
+        }
     }
 
     private boolean adapterFault(final boolean newState)
@@ -540,13 +568,23 @@ public final class ControlLoop implements Runnable
         }
     }
 
+    /** Fills the telemetry sample only on the ticks that survive decimation (every tick while recording). */
     private void offerTelemetry(final long timeNs)
     {
+        final boolean live = telemetryQueue.due();
+        final boolean recorded = recordQueue != null && recordQueue.due();
+        if (!live && !recorded)
+        {
+            return;
+        }
         System.arraycopy(state.q(), 0, telemetry.q(), 0, dof);
         System.arraycopy(state.qd(), 0, telemetry.qd(), 0, dof);
         System.arraycopy(cycle.tauCommand(), 0, telemetry.tauCommand(), 0, dof);
         System.arraycopy(cycle.trackingError(), 0, telemetry.trackingError(), 0, dof);
         System.arraycopy(cycle.externalTorque(), 0, telemetry.externalTorque(), 0, dof);
+        System.arraycopy(cycle.tauFeedforward(), 0, telemetry.tauFeedforward(), 0, dof);
+        System.arraycopy(cycle.tauFeedforwardRate(), 0, telemetry.tauFeedforwardRate(), 0, dof);
+        System.arraycopy(cycle.tauLaw(), 0, telemetry.tauLaw(), 0, dof);
         gateway.copyRejectCounts(telemetry.rejectCounts());
         telemetry.timestampNs(timeNs)
             .tickCount(cycle.tickCount())
@@ -564,8 +602,17 @@ public final class ControlLoop implements Runnable
             .torqueRateClipCount(cycle.limiter().rateClipTotal())
             .limiterFlags(cycle.limiterFlags())
             .faults(cycle.faults())
+            .tickStartLatenessNs(mode == LoopMode.REALTIME ? startLatenessNs : 0L)
+            .tickIntervalNs(tickIntervalNs)
             .collisionCount(cycle.collisionCount());
-        telemetryQueue.offer(telemetry);
+        if (live)
+        {
+            telemetryQueue.enqueue(telemetry);
+        }
+        if (recorded)
+        {
+            recordQueue.enqueue(telemetry);
+        }
     }
 
     private void publishStatus()
@@ -586,6 +633,31 @@ public final class ControlLoop implements Runnable
         status.lazySet(DROPPED_EVENTS, events.dropCount());
         status.lazySet(LOOP_ERRORS, loopErrors);
         status.lazySet(STATE_STATUS, state.statusBits());
+        status.lazySet(TELEMETRY_SAMPLES, telemetryQueue.sampleCount());
+        status.lazySet(TELEMETRY_DROPS, telemetryQueue.dropCount());
+        status.lazySet(INVALID_LINK_MESSAGES, link.invalidMessageCount());
+        if (recordQueue != null)
+        {
+            status.lazySet(RECORD_DROPS, recordQueue.dropCount());
+        }
+    }
+
+    /**
+     * Makes every tick's sample and every event also go, undecimated, to the flight recorder's rings,
+     * and reports a RECORDING_STOPPED event once {@code stopped} turns true. Before the loop thread
+     * starts only.
+     */
+    void recordTo(final TelemetryQueue fullRate, final ControllerEventQueue fullRateEvents, final AtomicBoolean stopped)
+    {
+        recordQueue = fullRate;
+        recordEvents = fullRateEvents;
+        recordingStopped = stopped;
+    }
+
+    /** @return full-rate samples dropped because the recorder's ring was full. Any thread. */
+    public long recordDropCount()
+    {
+        return status.get(RECORD_DROPS);
     }
 
     /** Sets the stage run inside every tick; before the loop thread starts only. */
@@ -758,6 +830,24 @@ public final class ControlLoop implements Runnable
     public long eventCount()
     {
         return status.get(EVENTS);
+    }
+
+    /** @return telemetry samples selected by decimation, queued or dropped. Any thread. */
+    public long telemetrySampleCount()
+    {
+        return status.get(TELEMETRY_SAMPLES);
+    }
+
+    /** @return telemetry samples dropped because the telemetry ring was full. Any thread. */
+    public long telemetryDropCount()
+    {
+        return status.get(TELEMETRY_DROPS);
+    }
+
+    /** @return hardware-link messages ignored (wrong schema, template, length, joint count or enum). Any thread. */
+    public long invalidLinkMessageCount()
+    {
+        return status.get(INVALID_LINK_MESSAGES);
     }
 
     /** @return controller events dropped because the event ring was full. Any thread. */

@@ -2,6 +2,7 @@ package org.nectl.service.loop;
 
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -11,6 +12,7 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
@@ -20,10 +22,14 @@ import org.nectl.transport.AeronTransport;
 import org.nectl.transport.CommandLimits;
 import org.nectl.transport.ControllerEventQueue;
 import org.nectl.transport.ControllerLink;
+import org.nectl.transport.FlightRecorder;
+import org.nectl.transport.FlightRecorderConfig;
 import org.nectl.transport.PlannerGateway;
+import org.nectl.transport.ServiceCounters;
 import org.nectl.transport.TelemetryPublisher;
 import org.nectl.transport.TelemetryQueue;
 import org.nectl.transport.sbe.ControllerEventDecoder;
+import org.nectl.transport.sbe.RejectReason;
 
 /**
  * The controller service: the media driver (embedded or external), the hardware link, the planner
@@ -43,6 +49,9 @@ import org.nectl.transport.sbe.ControllerEventDecoder;
 public final class ControllerService implements AutoCloseable
 {
     private static final int LOOP_QUEUE_CAPACITY = 1024;
+    /** Full-rate ring to the flight recorder: 1 MiB, about half a second of 1 kHz samples. */
+    private static final int RECORD_RING_BYTES = 1 << 20;
+    private static final long RECORD_DRAIN_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
 
     private final ServiceSettings settings;
     private final AeronTransport transport;
@@ -50,6 +59,10 @@ public final class ControllerService implements AutoCloseable
     private final PlannerGateway gateway;
     private final CommandPreparer preparer;
     private final TelemetryPublisher telemetryPublisher;
+    private final ServiceCounters counters;
+    private final FlightRecorder recorder;
+    private final TelemetryPublisher recordPublisher;
+    private final AgentRunner recorderRunner;
     private final AgentRunner agents;
     private final ControlLoop loop;
     private final Thread loopThread;
@@ -58,12 +71,13 @@ public final class ControllerService implements AutoCloseable
     private volatile boolean loopErrored;
     private boolean closed;
 
-    private ControllerService(final ServiceSettings settings, final TickStage stage)
+    private ControllerService(final ServiceSettings settings, final TickStage stage, final FlightRecorderConfig recording)
     {
         this.settings = settings;
         final RobotModel model = settings.model();
         final int dof = model.dof();
         transport = AeronTransport.launch(settings.aeron());
+        FlightRecorder startedRecorder = null;
         try
         {
             link = new ControllerLink(transport.aeron(), settings.link(), dof);
@@ -73,15 +87,37 @@ public final class ControllerService implements AutoCloseable
             final TelemetryQueue telemetryQueue = new TelemetryQueue(settings.telemetry());
             final ControllerEventQueue events = new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES);
             telemetryPublisher = new TelemetryPublisher(transport.aeron(), settings.telemetry(), telemetryQueue, events);
-            agents = new AgentRunner(
-                new BackoffIdleStrategy(100, 10, 1_000, 100_000),
-                Throwable::printStackTrace,
-                null,
-                new CompositeAgent(gateway, preparer, telemetryPublisher));
             final ControlCycle cycle = settings.controlCycle();
             loop = new ControlLoop(
                 cycle, dof, link, gateway, telemetryQueue, events, loopQueue,
                 settings.mode(), settings.cycle().periodNs(), settings.lockstepLivenessNs(), settings.loopThread());
+            if (recording != null)
+            {
+                startedRecorder = FlightRecorder.start(transport.aeron(), transport.aeronDirectory(), recording);
+                recorder = startedRecorder;
+                final TelemetryQueue recordQueue = new TelemetryQueue(recording.telemetry(RECORD_RING_BYTES));
+                final ControllerEventQueue recordEvents = new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES);
+                recordPublisher = new TelemetryPublisher(transport.aeron(), recording.telemetry(RECORD_RING_BYTES), recordQueue,
+                    recordEvents);
+                recordPublisher.publishedEventListener(recorder::onPublished);
+                recorder.awaitRecording(recordPublisher.sessionId());
+                loop.recordTo(recordQueue, recordEvents, recorder.stopped());
+                recorderRunner = new AgentRunner(new SleepingMillisIdleStrategy(10), Throwable::printStackTrace, null, recorder);
+            }
+            else
+            {
+                recorder = null;
+                recordPublisher = null;
+                recorderRunner = null;
+            }
+            counters = registerCounters(new ServiceCounters(transport.aeron()));
+            agents = new AgentRunner(
+                new BackoffIdleStrategy(100, 10, 1_000, 100_000),
+                Throwable::printStackTrace,
+                null,
+                recordPublisher != null
+                    ? new CompositeAgent(gateway, preparer, telemetryPublisher, recordPublisher, counters)
+                    : new CompositeAgent(gateway, preparer, telemetryPublisher, counters));
             loop.stage(stage);
             loop.onFirstError(this::loopErrored);
             loopThread = new Thread(loop, "nectl-control-loop");
@@ -95,12 +131,74 @@ public final class ControllerService implements AutoCloseable
             // The client unmaps its buffers on close or driver loss only once these threads have let go of them.
             transport.registerBufferUser(loop::linkReleased);
             transport.registerBufferUser(() -> telemetryPublisher.released() || agents.isClosed());
+            transport.registerBufferUser(() -> counters.released() || agents.isClosed());
         }
         catch (final RuntimeException e)
         {
-            CloseHelper.quietClose(transport);
+            CloseHelper.quietCloseAll(startedRecorder, transport);
             throw e;
         }
+        if (recordPublisher != null)
+        {
+            transport.registerBufferUser(() -> recordPublisher.released() || agents.isClosed());
+        }
+    }
+
+    /**
+     * Every counter the service keeps, in the CnC file for {@code nectl stat}: the loop's (read
+     * through its release-ordered status), the gateway's, the preparer's and the telemetry
+     * publisher's. docs/TELEMETRY.md lists them.
+     */
+    private ServiceCounters registerCounters(final ServiceCounters c)
+    {
+        c.add("ticks", loop::tickCount)
+            .add("mode", () -> loop.mode().ordinal())
+            .add("faults_latched", loop::faults)
+            .add("trajectories_completed", loop::completedTrajectories)
+            .add("overruns", loop::overrunCount)
+            .add("deadline_misses", loop::deadlineMissCount)
+            .add("missing_states", loop::missingStateCount)
+            .add("joint_states_received", loop::statesSeen)
+            .add("invalid_link_messages", loop::invalidLinkMessageCount)
+            .add("motor_command_publish_failures", loop::publishFailureCount)
+            .add("motor_commands_unconnected", loop::unconnectedCommandCount)
+            .add("loop_errors", loop::loopErrorCount)
+            .add("commands_applied", loop::appliedCommandCount)
+            .add("commands_refused_by_loop", loop::rejectedCommandCount)
+            .add("controller_events", loop::eventCount)
+            .add("controller_events_dropped", loop::droppedEventCount)
+            .add("telemetry_samples", loop::telemetrySampleCount)
+            .add("telemetry_ring_full_drops", loop::telemetryDropCount)
+            .add("telemetry_published", telemetryPublisher::publishedCount)
+            .add("telemetry_unpublished", telemetryPublisher::unpublishedCount)
+            .add("controller_events_published", telemetryPublisher::publishedEventCount)
+            .add("controller_events_unpublished", telemetryPublisher::unpublishedEventCount)
+            .add("planner_commands_accepted", gateway::acceptedCount)
+            .add("planner_replies_unsent", gateway::unsentReplyCount)
+            .add("planner_rejects_controller_unavailable", gateway::unavailableRejectCount)
+            .add("trajectories_refused_when_prepared", preparer::trajectoryRejectCount)
+            .add("loop_command_queue_full", preparer::loopQueueFullCount);
+        if (recorder != null)
+        {
+            c.add("recording_id", recorder::recordingId)
+                .add("recording_position_bytes", recorder::recordedPosition)
+                .add("recording_stopped", () -> recorder.stopped().get() ? 1 : 0)
+                .add("recording_errors", recorder::errorCount)
+                .add("recording_fault_marks", recorder::faultMarkCount)
+                .add("recordings_deleted", recorder::deletedRecordingCount)
+                .add("recording_segment_bytes_deleted", recorder::purgedSegmentBytes)
+                .add("recording_ring_full_drops", loop::recordDropCount)
+                .add("recording_samples_published", recordPublisher::publishedCount)
+                .add("recording_samples_unpublished", recordPublisher::unpublishedCount);
+        }
+        for (final RejectReason reason : RejectReason.values())
+        {
+            if (reason != RejectReason.NULL_VAL && reason != RejectReason.CONTROLLER_UNAVAILABLE)
+            {
+                c.add("planner_rejects_" + reason.name().toLowerCase(Locale.ROOT), () -> gateway.rejectCount(reason));
+            }
+        }
+        return c;
     }
 
     /**
@@ -114,10 +212,33 @@ public final class ControllerService implements AutoCloseable
         return start(settings, TickStage.NONE);
     }
 
+    /**
+     * Starts the driver, the flight recorder (when {@code recording} is not null), the agents and the
+     * control loop. Not real-time safe.
+     *
+     * @param settings resolved settings.
+     * @param recording where the full-rate stream is recorded, or null for no recording.
+     * @return the running service, recording from its first tick.
+     */
+    public static ControllerService start(final ServiceSettings settings, final FlightRecorderConfig recording)
+    {
+        return start(settings, TickStage.NONE, recording);
+    }
+
     /** As {@link #start(ServiceSettings)}, the loop running {@code stage} inside every tick. */
     static ControllerService start(final ServiceSettings settings, final TickStage stage)
     {
-        final ControllerService service = new ControllerService(settings, stage);
+        return start(settings, stage, null);
+    }
+
+    /** As {@link #start(ServiceSettings, FlightRecorderConfig)}, the loop running {@code stage} inside every tick. */
+    static ControllerService start(final ServiceSettings settings, final TickStage stage, final FlightRecorderConfig recording)
+    {
+        final ControllerService service = new ControllerService(settings, stage, recording);
+        if (service.recorderRunner != null)
+        {
+            AgentRunner.startOnThread(service.recorderRunner);
+        }
         AgentRunner.startOnThread(service.agents);
         service.loopThread.start();
         return service;
@@ -301,13 +422,44 @@ public final class ControllerService implements AutoCloseable
         return telemetryPublisher.drainUndeliveredEvents(sink);
     }
 
+    /** @return the flight recorder, or null when the service does not record. */
+    public FlightRecorder recorder()
+    {
+        return recorder;
+    }
+
+    /** @return the service's counters in the CnC file. */
+    public ServiceCounters counters()
+    {
+        return counters;
+    }
+
     /** @return the telemetry publisher, for its counters. */
     public TelemetryPublisher telemetryPublisher()
     {
         return telemetryPublisher;
     }
 
-    /** Stops the loop (joining it), the agents, the link and the driver; idempotent. Not real-time safe. */
+    /**
+     * After the loop has ended: waits (at most 5 s) until the full-rate publisher has taken every
+     * sample and event from its rings and the archive has written all it published, so a recording
+     * ends with the last tick.
+     */
+    private void awaitRecordingDrained()
+    {
+        if (recordPublisher == null || recorder.stopped().get() || transport.loss() != null)
+        {
+            return;
+        }
+        final long deadlineNs = System.nanoTime() + RECORD_DRAIN_TIMEOUT_NS;
+        while (System.nanoTime() - deadlineNs < 0 && !recorder.stopped().get()
+            && (!recordPublisher.drained() || recorder.recordedPosition() < recordPublisher.position()))
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    /** Stops the loop (joining it), the agents, the recorder, the link and the driver; idempotent. Not real-time safe. */
     @Override
     public synchronized void close()
     {
@@ -325,6 +477,7 @@ public final class ControllerService implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
-        CloseHelper.closeAll(agents, link, transport);
+        awaitRecordingDrained();
+        CloseHelper.closeAll(agents, recorderRunner, link, transport);
     }
 }

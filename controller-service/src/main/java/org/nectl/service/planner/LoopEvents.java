@@ -8,6 +8,7 @@ import io.aeron.CncFileDescriptor;
 import io.aeron.CommonContext;
 import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -46,6 +47,8 @@ public final class LoopEvents implements AutoCloseable
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final ControllerEventDecoder eventDecoder = new ControllerEventDecoder();
     private final ArrayDeque<LoopOutcome.Event> received = new ArrayDeque<>();
+    /** The stream also carries Telemetry, whose version 3 message spans two frames of the default MTU. */
+    private final FragmentHandler assembler = new FragmentAssembler(this::onFragment);
     private final IdleStrategy idle = new BackoffIdleStrategy();
     /** Telemetry, on the same stream, spans several frames from schema version 3 on: reassembled, then skipped. */
     private final FragmentAssembler assembler = new FragmentAssembler(this::onFragment);

@@ -126,8 +126,11 @@ final class MonitorCommandTest
         assertEquals(List.of("reject_REPLAYED", "q1", "q2", "q3", "qd1", "qd2", "qd3", "tauCommand1", "tauCommand2", "tauCommand3",
             "trackingError1", "trackingError2", "trackingError3", "state", "controller", "jointCount"), header.subList(25, 41));
         assertEquals(List.of("referenceClockRate", "timeScaledTickCount", "torqueClipCount", "torqueRateClipCount", "limiterFlags",
-            "faults", "externalTorque1", "externalTorque2", "externalTorque3", "collisionCount"), header.subList(41, header.size()),
-            "every version 2 and 3 field, in wire order");
+            "faults"), header.subList(41, 47), "every version 2 field, in wire order");
+        assertEquals(List.of("tauFeedforward1", "tauFeedforward2", "tauFeedforward3", "tauFeedforwardRate1", "tauFeedforwardRate2",
+            "tauFeedforwardRate3", "tauLaw1", "tauLaw2", "tauLaw3", "tickStartLatenessNs", "tickIntervalNs",
+            "externalTorque1", "externalTorque2", "externalTorque3", "collisionCount"),
+            header.subList(47, header.size()), "every version 3 field, in wire order");
         for (int i = 1; i <= SAMPLES; i++)
         {
             final String[] row = lines.get(i).split(",");

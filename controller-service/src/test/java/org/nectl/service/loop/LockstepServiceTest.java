@@ -14,7 +14,9 @@ import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulationMode;
 import org.nectl.service.planner.JointTrajectory;
+import org.nectl.transport.TelemetrySample;
 import org.nectl.transport.sbe.ControllerKind;
+import org.nectl.transport.sbe.ControllerState;
 
 /**
  * The whole service in lockstep with the simulated Panda in this JVM, on the service's embedded
@@ -51,7 +53,10 @@ class LockstepServiceTest
      * with the controller's own model, 2^20-count encoders and 1e-5 rad of seeded noise, so what
      * remains is the discrete-time control error and the noise), and identical telemetry in two
      * runs: every sample of ticks 1..10501 compared by CRC-32C of its bytes with tickComputeNs
-     * and overrunCount zeroed, the only fields measured on the wall clock.
+     * and overrunCount zeroed, the only fields measured on the wall clock (and tickIntervalNs).
+     * The published feedforward rate is the time derivative of the published feedforward (central
+     * difference over the 1 ms ticks), and the effort before the limits equals the command wherever
+     * the limiter flags say nothing was clipped.
      */
     @Test
     void followsATenSecondTrajectoryWithinAMilliradianAndRepeatsItsTelemetryBitForBit()
@@ -109,6 +114,7 @@ class LockstepServiceTest
                 assertEquals(0, sample.telemetryDropCount() + sample.missingStateCount(), "tick " + (i + 1));
                 crcs[i] = sample.crc();
             }
+            assertPublishedFeedforwardAndUnlimitedEffort(samples);
         }
         final double[] rms = new double[ServiceRig.PANDA.dof()];
         for (int j = 0; j < rms.length; j++)
@@ -116,6 +122,42 @@ class LockstepServiceTest
             rms[j] = loop.cycle().trackingRms(j);
         }
         return new Run(crcs, rms, loop.cycle().completedTrajectories(), loop.cycle().trackingTicks());
+    }
+
+    private static void assertPublishedFeedforwardAndUnlimitedEffort(final List<TelemetryRecorder.Sample> samples)
+    {
+        final double dtS = 1e-3;
+        double largestRate = 0.0;
+        double largestRateError = 0.0;
+        int compared = 0;
+        for (int i = 1; i + 1 < samples.size(); i++)
+        {
+            final TelemetrySample before = samples.get(i - 1).values();
+            final TelemetrySample now = samples.get(i).values();
+            final TelemetrySample after = samples.get(i + 1).values();
+            for (int j = 0; j < now.jointCount(); j++)
+            {
+                if ((now.limiterFlags() & (1L << j | 1L << (32 + j))) == 0)
+                {
+                    assertEquals(now.tauLaw()[j], now.tauCommand()[j], 0.0, "unclipped effort, tick " + now.tickCount() + " joint " + j);
+                }
+            }
+            if (before.state() != ControllerState.TRACKING || after.state() != ControllerState.TRACKING)
+            {
+                continue;
+            }
+            compared++;
+            for (int j = 0; j < now.jointCount(); j++)
+            {
+                final double centralDifference = (after.tauFeedforward()[j] - before.tauFeedforward()[j]) / (2 * dtS);
+                largestRate = Math.max(largestRate, Math.abs(now.tauFeedforwardRate()[j]));
+                largestRateError = Math.max(largestRateError, Math.abs(now.tauFeedforwardRate()[j] - centralDifference));
+            }
+        }
+        assertTrue(compared > 9_000, "ticks compared while tracking: " + compared);
+        assertTrue(largestRate > 1.0, "the trajectory moves the feedforward: largest rate " + largestRate + " N m/s");
+        assertTrue(largestRateError < 0.02 * largestRate,
+            "feedforward rate against its central difference: error " + largestRateError + " of " + largestRate + " N m/s");
     }
 
     private static double[][] waypoints()

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -13,9 +14,11 @@ import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.nectl.core.runtime.Faults;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulationMode;
+import org.nectl.transport.FlightRecorderConfig;
 import org.nectl.transport.TelemetryConfig;
 import org.nectl.transport.sbe.ControllerKind;
 
@@ -26,10 +29,15 @@ import org.nectl.transport.sbe.ControllerKind;
  * compares a run whose telemetry has a stalled consumer with one whose consumer keeps up. State
  * supervision is relaxed ({@link ServiceRig#tolerantRealtimeSettings}); it is tested in
  * ServiceFaultTest. On a starved host the arm can still fault (a loop descheduled for longer than
- * the adapter watchdog lets the arm fall): the final mode is reported, not asserted.
+ * the adapter watchdog lets the arm fall): the final mode is reported, not asserted. A third run
+ * records every tick with the flight recorder: the loop still allocates nothing, and its misses and
+ * tick compute are printed beside the others.
  */
 class RealtimeServiceTest
 {
+    @TempDir
+    static Path temp;
+
     /**
      * Shortest warm-up: beyond the about 5000 calls after which a per-tick method reaches the
      * tier-4 threshold, whose one-off allocation (see below) must fall inside the warm-up. With
@@ -92,12 +100,16 @@ class RealtimeServiceTest
     @Test
     void loopAllocatesNothingAndNeverWaitsForAStalledTelemetryConsumer()
     {
-        final Run free = run(false);
-        final Run stalled = run(true);
+        final Run free = run(false, null);
+        final Run stalled = run(true, null);
+        final Run recorded = run(false, new FlightRecorderConfig(temp.resolve("recordings"), 1L << 30, 3_600_000L,
+            FlightRecorderConfig.TERM_LENGTH, 1011));
         System.out.println(free.describe("realtime, telemetry consumer keeping up"));
         System.out.println(stalled.describe("realtime, telemetry consumer stalled"));
+        System.out.println(recorded.describe("realtime, flight recorder on"));
         assertEquals(0L, free.allocatedBytes, "bytes allocated on the loop thread after warm-up");
         assertEquals(0L, stalled.allocatedBytes, "bytes allocated on the loop thread after warm-up, stalled consumer");
+        assertEquals(0L, recorded.allocatedBytes, "bytes allocated on the loop thread after warm-up, flight recorder on");
         assertTrue(free.published > free.ticks / 2, "the live consumer kept the publication moving: " + free.published);
         assertTrue(stalled.published <= STALLED_PUBLICATION_BOUND, "the stalled consumer held the publication: " + stalled.published);
         final TelemetryRecorder.Sample after = stalled.afterStall;
@@ -107,7 +119,7 @@ class RealtimeServiceTest
             "median tick compute with the stalled consumer within the free run's distribution");
     }
 
-    private static Run run(final boolean stallTelemetry)
+    private static Run run(final boolean stallTelemetry, final FlightRecorderConfig recording)
     {
         final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long warmUpTicks;
@@ -125,7 +137,8 @@ class RealtimeServiceTest
         final ServiceSettings tolerant = ServiceRig.tolerantRealtimeSettings()
             .withCycle(ServiceRig.tolerant(TimeUnit.SECONDS.toNanos(5), 5_000));
         try (ServiceRig rig = new ServiceRig(new ServiceSettings(tolerant.model(), tolerant.cycle(), tolerant.mode(), tolerant.loopThread(),
-            tolerant.aeron(), tolerant.link(), tolerant.planner(), SMALL_TERM_TELEMETRY, tolerant.law(), tolerant.safety())))
+            tolerant.aeron(), tolerant.link(), tolerant.planner(), SMALL_TERM_TELEMETRY, tolerant.law(), tolerant.safety()),
+            recording))
         {
             loop = rig.service.loop();
             final Subscription stalledConsumer = stallTelemetry

@@ -28,6 +28,7 @@ import org.nectl.service.planner.PlannerClient;
 import org.nectl.transport.AdapterLink;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.AeronTransport;
+import org.nectl.transport.FlightRecorderConfig;
 import org.nectl.transport.LinkConfig;
 import org.nectl.transport.TelemetryConfig;
 import org.nectl.transport.sbe.ControllerKind;
@@ -69,7 +70,18 @@ final class ServiceRig implements AutoCloseable
     /** A rig whose loop runs {@code stage} inside every tick. */
     ServiceRig(final ServiceSettings settings, final TickStage stage)
     {
-        service = ControllerService.start(settings, stage);
+        this(settings, stage, null);
+    }
+
+    /** A rig whose service records the full-rate stream with {@code recording}. */
+    ServiceRig(final ServiceSettings settings, final FlightRecorderConfig recording)
+    {
+        this(settings, TickStage.NONE, recording);
+    }
+
+    private ServiceRig(final ServiceSettings settings, final TickStage stage, final FlightRecorderConfig recording)
+    {
+        service = ControllerService.start(settings, stage, recording);
         client = AeronTransport.launch(AeronConfig.external(service.aeronDirectory()));
         telemetry = new TelemetryRecorder(client.aeron());
         planner = new PlannerClient(service.plannerAddress(), ServiceSettings.DEFAULT_PLANNER_ID,

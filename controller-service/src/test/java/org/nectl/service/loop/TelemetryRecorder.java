@@ -23,9 +23,9 @@ import org.nectl.transport.sbe.TelemetryEncoder;
 
 /**
  * Subscribes to the service's Telemetry publication and keeps what the tests read from every
- * sample, plus a CRC-32C of the sample's bytes with the two wall-clock fields zeroed:
- * {@code tickComputeNs} (a measured duration) and {@code overrunCount} (a count of measured
- * durations above the period). Everything else in a lockstep sample is a function of the
+ * sample, plus a CRC-32C of the sample's bytes with the three wall-clock fields zeroed:
+ * {@code tickComputeNs} and {@code tickIntervalNs} (measured durations) and {@code overrunCount}
+ * (a count of measured durations above the period). Everything else in a lockstep sample is a function of the
  * simulated arm and the commands. ControllerEvents on the same publication are kept in
  * {@link #events}. Not thread safe: one thread polls.
  */
@@ -35,7 +35,7 @@ final class TelemetryRecorder implements AutoCloseable
     record Sample(
         long sequence, long timestampNs, long tickCount, long deadlineMissCount, long missingStateCount,
         long telemetryDropCount, long jointStateSequence, long jointStateTimestampNs, long[] rejectCounts,
-        ControllerState state, long faults, double[] qd, double[] tauCommand, long crc, TelemetrySample values)
+        ControllerState state, long faults, double[] qd, double[] tauCommand, long crc, TelemetrySample values, long rawCrc)
     {
         /** @return the largest commanded |effort| of the tick, N·m or N. */
         double maxAbsTauCommand()
@@ -129,13 +129,16 @@ final class TelemetryRecorder implements AutoCloseable
             tau[j] = decoder.tauCommand(j);
         }
         copy.putBytes(0, buffer, offset, MESSAGE_LENGTH);
-        scrubber.wrap(copy, Wire.HEADER_LENGTH).tickComputeNs(0).overrunCount(0);
+        crc.reset();
+        crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
+        final long rawCrc = crc.getValue();
+        scrubber.wrap(copy, Wire.HEADER_LENGTH).tickComputeNs(0).overrunCount(0).tickIntervalNs(0);
         crc.reset();
         crc.update(copy.byteArray(), 0, MESSAGE_LENGTH);
         samples.add(new Sample(decoder.sequence(), decoder.timestampNs(), decoder.tickCount(), decoder.deadlineMissCount(),
             decoder.missingStateCount(), decoder.telemetryDropCount(), decoder.jointStateSequence(),
             decoder.jointStateTimestampNs(), rejects, decoder.state(), decoder.faults(), qd, tau, crc.getValue(),
-            decoded()));
+            decoded(), rawCrc));
     }
 
     /** @return the first event of the kind at or after controller time {@code fromNs}, or null. */
