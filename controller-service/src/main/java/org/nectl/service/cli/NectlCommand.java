@@ -36,6 +36,7 @@ import picocli.CommandLine.Command;
         PlanCommand.class,
         FuzzCommand.class,
         MonitorCommand.class,
+        DashboardCommand.class,
         DemoCommand.class,
         RunCommand.class,
         StudyCommand.class,

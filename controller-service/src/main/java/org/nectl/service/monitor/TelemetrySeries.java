@@ -33,8 +33,8 @@ public record TelemetrySeries(String key, String label, String unit, String char
     /** Every series, in display order. */
     public static final List<TelemetrySeries> ALL = List.of(
         joint("q", "q", "rad", "position", (t, k) -> t.sample().q()[k]),
-        joint("qRef", "reference", "rad", "position", (t, k) -> t.sample().q()[k] + t.sample().trackingError()[k]),
-        joint("trackingError", "tracking error", "rad", "trackingError", (t, k) -> t.sample().trackingError()[k]),
+        joint("qRef", "ref", "rad", "position", (t, k) -> t.sample().q()[k] + t.sample().trackingError()[k]),
+        joint("trackingError", "e", "rad", "trackingError", (t, k) -> t.sample().trackingError()[k]),
         joint("qd", "q\u0307", "rad/s", "velocity", (t, k) -> t.sample().qd()[k]),
         joint("tau", "\u03c4", "N\u00b7m", "torque", (t, k) -> t.sample().tauCommand()[k]),
         joint("tauRate", "\u03c4\u0307", "N\u00b7m/s", "torqueRate", LiveTelemetry::tauRate),
