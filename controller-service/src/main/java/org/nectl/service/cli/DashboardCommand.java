@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -37,7 +38,7 @@ import picocli.CommandLine.Spec;
         "127.0.0.1 only unless --host says otherwise; see docs/TELEMETRY.md before exposing it.",
         "Exit status: 0 done, 1 no media driver, 2 bad option or address, 4 media driver lost."
     })
-final class DashboardCommand implements java.util.concurrent.Callable<Integer>
+final class DashboardCommand implements Callable<Integer>
 {
     /** Default HTTP port. */
     static final int DEFAULT_PORT = 8090;
@@ -78,7 +79,7 @@ final class DashboardCommand implements java.util.concurrent.Callable<Integer>
         description = "Aeron client driver timeout (2000..60000); default ${DEFAULT-VALUE}.")
     private long driverTimeoutMs;
 
-    private volatile boolean running = true;
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
 
     @Override
     public Integer call()
@@ -173,33 +174,35 @@ final class DashboardCommand implements java.util.concurrent.Callable<Integer>
             catch (final IllegalStateException e)
             {
                 // The JVM is already shutting down on a signal and the hook is running: nothing to remove.
-                running = false;
+                stopRequested.countDown();
             }
         }
     }
 
+    /** Returns on a signal, after --duration, or once the media driver is lost. */
     private void awaitEnd(final AeronTransport transport)
     {
         final long endNs = System.nanoTime() + Math.round(durationS * 1e9);
-        final CountDownLatch never = new CountDownLatch(1);
-        while (running && transport.loss() == null && (durationS == 0 || System.nanoTime() - endNs < 0))
+        try
         {
-            try
+            while (transport.loss() == null && (durationS == 0 || System.nanoTime() - endNs < 0))
             {
-                never.await(CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+                if (stopRequested.await(CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS))
+                {
+                    return;
+                }
             }
-            catch (final InterruptedException e)
-            {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 
     /** On SIGINT/SIGTERM: ends the wait and lets the server and Aeron close. */
     private void stopAndAwait(final CountDownLatch stopped)
     {
-        running = false;
+        stopRequested.countDown();
         try
         {
             stopped.await(5, TimeUnit.SECONDS);

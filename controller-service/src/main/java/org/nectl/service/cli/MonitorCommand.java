@@ -107,7 +107,8 @@ final class MonitorCommand implements Callable<Integer>
     private boolean plotJugglerBatch;
 
     @Option(names = "--plotjuggler-max-bytes", paramLabel = "N", defaultValue = "" + PlotJugglerStream.DEFAULT_MAX_DATAGRAM_BYTES,
-        description = "Largest PlotJuggler datagram, " + PlotJugglerStream.MIN_DATAGRAM_BYTES + "..65507 bytes; a larger sample is "
+        description = "Largest PlotJuggler datagram, " + PlotJugglerStream.MIN_DATAGRAM_BYTES + ".." + PlotJugglerStream.MAX_DATAGRAM_BYTES
+            + " bytes; a larger sample is "
             + "split; default ${DEFAULT-VALUE} (one Ethernet frame).")
     private int plotJugglerMaxBytes;
 
@@ -155,6 +156,12 @@ final class MonitorCommand implements Callable<Integer>
         if (count < 0 || !(durationS >= 0.0) || intervalMs <= 0)
         {
             err.println("nectl monitor: --count and --duration must be >= 0 and --interval-ms > 0");
+            return 2;
+        }
+        if (plotJugglerMaxBytes < PlotJugglerStream.MIN_DATAGRAM_BYTES || plotJugglerMaxBytes > PlotJugglerStream.MAX_DATAGRAM_BYTES)
+        {
+            err.println("nectl monitor: --plotjuggler-max-bytes must be in " + PlotJugglerStream.MIN_DATAGRAM_BYTES + ".."
+                + PlotJugglerStream.MAX_DATAGRAM_BYTES + ", got " + plotJugglerMaxBytes);
             return 2;
         }
         if (plotJugglerTarget != null)

@@ -169,6 +169,8 @@ public final class DashboardServer implements AutoCloseable
         connector = new ServerConnector(server, 1, 1);
         connector.setHost(address.getHostString());
         connector.setPort(address.getPort());
+        // A held simulator or a quiet service sends no frames for a while: the page must not be dropped meanwhile.
+        connector.setIdleTimeout(Duration.ofMinutes(10).toMillis());
         server.addConnector(connector);
         final WebSocketUpgradeHandler webSocket = WebSocketUpgradeHandler.from(server, container ->
         {

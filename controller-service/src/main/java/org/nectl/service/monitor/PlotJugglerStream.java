@@ -32,6 +32,8 @@ public final class PlotJugglerStream implements AutoCloseable
     public static final int DEFAULT_MAX_DATAGRAM_BYTES = 1472;
     /** Smallest datagram limit: a 32-joint array of doubles with its key and the timestamp fits. */
     public static final int MIN_DATAGRAM_BYTES = 1024;
+    /** Largest datagram limit: the largest UDP payload over IPv4. */
+    public static final int MAX_DATAGRAM_BYTES = 65_507;
     /** Key of the sample time, s; the name PlotJuggler's JSON parser looks for. */
     public static final String TIMESTAMP_KEY = "timestamp";
 
@@ -50,15 +52,15 @@ public final class PlotJugglerStream implements AutoCloseable
 
     /**
      * @param target PlotJuggler's UDP server.
-     * @param maxDatagramBytes largest datagram, {@value #MIN_DATAGRAM_BYTES}..65507 bytes.
+     * @param maxDatagramBytes largest datagram, {@value #MIN_DATAGRAM_BYTES}..{@value #MAX_DATAGRAM_BYTES} bytes.
      * @param batch pack consecutive objects into one JSON array per datagram.
      */
     public PlotJugglerStream(final InetSocketAddress target, final int maxDatagramBytes, final boolean batch)
     {
-        if (maxDatagramBytes < MIN_DATAGRAM_BYTES || maxDatagramBytes > 65_507)
+        if (maxDatagramBytes < MIN_DATAGRAM_BYTES || maxDatagramBytes > MAX_DATAGRAM_BYTES)
         {
-            throw new IllegalArgumentException("datagram limit must be in " + MIN_DATAGRAM_BYTES + "..65507 bytes, got "
-                + maxDatagramBytes);
+            throw new IllegalArgumentException("datagram limit must be in " + MIN_DATAGRAM_BYTES + ".." + MAX_DATAGRAM_BYTES
+                + " bytes, got " + maxDatagramBytes);
         }
         this.target = target;
         this.maxDatagramBytes = maxDatagramBytes;

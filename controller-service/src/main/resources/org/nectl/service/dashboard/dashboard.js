@@ -157,9 +157,9 @@ function connect() {
     status.textContent = "live";
     status.className = "connected";
   };
-  socket.onclose = () => {
+  socket.onclose = event => {
     const status = document.getElementById("connection");
-    status.textContent = "disconnected, retrying";
+    status.textContent = "disconnected (" + event.code + (event.reason ? " " + event.reason : "") + "), retrying";
     status.className = "disconnected";
     setTimeout(connect, 1000);
   };

@@ -94,8 +94,7 @@ final class DashboardCpuTest
     {
         final StringWriter out = new StringWriter();
         final CompletableFuture<Integer> dashboard = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
-            .setOut(new PrintWriter(out, true)).execute("dashboard", "--aeron-dir", transport.aeronDirectory(), "--port", "0",
-                "--driver-timeout-ms", "2000"));
+            .setOut(new PrintWriter(out, true)).execute("dashboard", "--aeron-dir", transport.aeronDirectory(), "--port", "0"));
         await(() -> URL.matcher(out.toString()).find() || dashboard.isDone(), "the dashboard's address");
         final Matcher url = URL.matcher(out.toString());
         assertTrue(url.find(), out.toString());

@@ -132,7 +132,7 @@ final class MonitorPlotJugglerTest
     {
         assertRefused("--plotjuggler must be HOST:PORT, got 'localhost'", "--plotjuggler", "localhost");
         assertRefused("--plotjuggler port must be in 1..65535, got 70000", "--plotjuggler", "127.0.0.1:70000");
-        assertRefused("datagram limit must be in 1024..65507 bytes, got 512", "--plotjuggler", "127.0.0.1:9870",
+        assertRefused("--plotjuggler-max-bytes must be in 1024..65507, got 512", "--plotjuggler", "127.0.0.1:9870",
             "--plotjuggler-max-bytes", "512");
     }
 

@@ -67,7 +67,7 @@ class DashboardBrowserTest
             final StringWriter err = new StringWriter();
             final CompletableFuture<Integer> dashboard = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
                 .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
-                .execute("dashboard", "--aeron-dir", rig.service.aeronDirectory(), "--port", "0", "--driver-timeout-ms", "2000"));
+                .execute("dashboard", "--aeron-dir", rig.service.aeronDirectory(), "--port", "0"));
             ServiceRig.await(() -> URL.matcher(out.toString()).find() || dashboard.isDone(), "the dashboard's address");
             final Matcher url = URL.matcher(out.toString());
             assertTrue(url.find(), out + "\n" + err);
@@ -113,6 +113,7 @@ class DashboardBrowserTest
                 wait.until(page -> page.findElements(By.cssSelector("#events li.FAULT")).stream()
                     .anyMatch(item -> item.getText().contains("emergency stop")));
                 wait.until(page -> text(page, "faults").contains("emergency stop"));
+                assertEquals("live", text(browser, "connection"), "one WebSocket connection throughout");
                 final Path screenshot = Path.of("target", "dashboard.png");
                 Files.createDirectories(screenshot.getParent());
                 Files.copy(((ChromeDriver)browser).getScreenshotAs(OutputType.FILE).toPath(), screenshot,
@@ -155,7 +156,7 @@ class DashboardBrowserTest
         final ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1720,1400",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1720,1100",
             "--user-data-dir=" + temp.resolve("chromium-profile"));
         final ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER.toString()))
             .usingAnyFreePort().build();
