@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.net.InetSocketAddress;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -23,6 +24,8 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.nectl.config.OutputFiles;
 import org.nectl.service.monitor.ControllerEventText;
+import org.nectl.service.monitor.LiveTelemetry;
+import org.nectl.service.monitor.PlotJugglerStream;
 import org.nectl.service.monitor.TelemetryCsv;
 import org.nectl.service.monitor.TelemetryView;
 import org.nectl.transport.AeronConfig;
@@ -43,7 +46,9 @@ import picocli.CommandLine.Spec;
  * {@code nectl monitor}: subscribes to the service's Telemetry publication, shows a live text view
  * with the latest controller events and optionally records every sample and every event to CSV. Runs until SIGINT/SIGTERM, {@code --count} samples
  * or {@code --duration} seconds, or until its Aeron client loses the media driver. The sample CSV is
- * flushed at least every {@value #FLUSH_INTERVAL_MS} ms, the event CSV as events arrive. Not real-time safe.
+ * flushed at least every {@value #FLUSH_INTERVAL_MS} ms, the event CSV as events arrive. With
+ * {@code --plotjuggler} every sample is also sent to PlotJuggler's UDP server as JSON
+ * ({@link PlotJugglerStream}). Not real-time safe.
  */
 @Command(
     name = "monitor",
@@ -51,7 +56,8 @@ import picocli.CommandLine.Spec;
     description = {
         "Shows the service's telemetry live: state, tick counters, misses, rejected datagrams by reason,",
         "per-joint position, tracking error and torque, and the latest controller events (transitions, faults,",
-        "stops, refused commands); --csv records every sample, --events-csv every event.",
+        "stops, refused commands); --csv records every sample, --events-csv every event, --plotjuggler streams every",
+        "sample to PlotJuggler's UDP server (JSON message protocol, docs/TELEMETRY.md).",
         "Exit status: 0 done, 1 no media driver, 2 bad option, 3 --count not reached within --duration,",
         "4 media driver lost (the CSVs hold everything received until then)."
     })
@@ -92,6 +98,21 @@ final class MonitorCommand implements Callable<Integer>
     @Option(names = "--force", description = "Replace existing --csv and --events-csv files (regular files only, never through a symbolic link).")
     private boolean force;
 
+    @Option(names = "--plotjuggler", paramLabel = "HOST:PORT",
+        description = "Also send every sample as JSON to PlotJuggler's UDP server at HOST:PORT (Streaming: UDP Server, protocol JSON, "
+            + "use the timestamp field).")
+    private String plotJugglerTarget;
+
+    @Option(names = "--plotjuggler-batch",
+        description = "Pack consecutive samples into one JSON array per datagram (for PlotJuggler versions that parse arrays as messages).")
+    private boolean plotJugglerBatch;
+
+    @Option(names = "--plotjuggler-max-bytes", paramLabel = "N", defaultValue = "" + PlotJugglerStream.DEFAULT_MAX_DATAGRAM_BYTES,
+        description = "Largest PlotJuggler datagram, " + PlotJugglerStream.MIN_DATAGRAM_BYTES + ".." + PlotJugglerStream.MAX_DATAGRAM_BYTES
+            + " bytes; a larger sample is "
+            + "split; default ${DEFAULT-VALUE} (one Ethernet frame).")
+    private int plotJugglerMaxBytes;
+
     @Option(names = "--count", paramLabel = "N", defaultValue = "0", description = "Stop after N samples; 0 for no limit.")
     private long count;
 
@@ -127,6 +148,8 @@ final class MonitorCommand implements Callable<Integer>
     private volatile boolean pollingStopped;
     private boolean eventsToFlush;
     private AeronTransport transport;
+    private PlotJugglerStream plotJuggler;
+    private final LiveTelemetry live = new LiveTelemetry();
 
     @Override
     public Integer call()
@@ -137,6 +160,40 @@ final class MonitorCommand implements Callable<Integer>
             err.println("nectl monitor: --count and --duration must be >= 0 and --interval-ms > 0");
             return 2;
         }
+        if (plotJugglerMaxBytes < PlotJugglerStream.MIN_DATAGRAM_BYTES || plotJugglerMaxBytes > PlotJugglerStream.MAX_DATAGRAM_BYTES)
+        {
+            err.println("nectl monitor: --plotjuggler-max-bytes must be in " + PlotJugglerStream.MIN_DATAGRAM_BYTES + ".."
+                + PlotJugglerStream.MAX_DATAGRAM_BYTES + ", got " + plotJugglerMaxBytes);
+            return 2;
+        }
+        if (plotJugglerTarget != null)
+        {
+            try
+            {
+                final InetSocketAddress target = PlanCommand.parseAddress("--plotjuggler", plotJugglerTarget);
+                plotJuggler = new PlotJugglerStream(target, plotJugglerMaxBytes, plotJugglerBatch);
+            }
+            catch (final IllegalArgumentException e)
+            {
+                err.println("nectl monitor: " + e.getMessage());
+                return 2;
+            }
+        }
+        try
+        {
+            return monitor(err);
+        }
+        finally
+        {
+            if (plotJuggler != null)
+            {
+                plotJuggler.close();
+            }
+        }
+    }
+
+    private int monitor(final PrintWriter err)
+    {
         final String directory = aeronDirectory != null ? aeronDirectory : CommonContext.getAeronDirectoryName();
         final AeronConfig config;
         try
@@ -232,7 +289,13 @@ final class MonitorCommand implements Callable<Integer>
         while (running && (count == 0 || receivedCount < count) && (durationNs == 0 || System.nanoTime() - startNs < durationNs)
             && transport.loss() == null)
         {
-            idle.idle(subscription.poll(handler, 16));
+            final int fragments = subscription.poll(handler, 16);
+            if (plotJuggler != null && fragments < 16)
+            {
+                // Caught up: a batch waits no longer than one poll.
+                plotJuggler.flush();
+            }
+            idle.idle(fragments);
             if (eventsToFlush)
             {
                 eventsCsv.flush();
@@ -261,6 +324,12 @@ final class MonitorCommand implements Callable<Integer>
         out.printf(Locale.ROOT, "nectl monitor: %d samples and %d events received, %d skipped (other joint count or schema version, "
             + "or invalid) on %s stream %d%s%s%n", receivedCount, eventCount, skippedCount, channel, streamId,
             csvFile != null ? ", samples recorded to " + csvFile : "", eventsCsvFile != null ? ", events recorded to " + eventsCsvFile : "");
+        if (plotJuggler != null)
+        {
+            plotJuggler.flush();
+            out.printf(Locale.ROOT, "nectl monitor: %d datagrams sent to PlotJuggler at %s, %d refused by the host%n",
+                plotJuggler.datagramCount(), plotJugglerTarget, plotJuggler.sendFailureCount());
+        }
         out.flush();
         final AeronTransport.Loss loss = transport.loss();
         if (loss != null)
@@ -329,6 +398,10 @@ final class MonitorCommand implements Callable<Integer>
             }
         }
         receivedCount++;
+        if (plotJuggler != null && live.update(decoder))
+        {
+            plotJuggler.send(live);
+        }
     }
 
     private void onEvent(final ControllerEventDecoder event)

@@ -40,6 +40,7 @@ import picocli.CommandLine.Command;
         RecordingsCommand.class,
         ReplayCommand.class,
         ExportCommand.class,
+        DashboardCommand.class,
         DemoCommand.class,
         RunCommand.class,
         StudyCommand.class,

@@ -516,10 +516,21 @@ final class PlanCommand implements Callable<Integer>
 
     static InetSocketAddress parseTarget(final String target)
     {
+        return parseAddress("--target", target);
+    }
+
+    /**
+     * @param option the option's name, for the message.
+     * @param target HOST:PORT.
+     * @return the resolved address.
+     * @throws IllegalArgumentException naming the option and what is wrong.
+     */
+    static InetSocketAddress parseAddress(final String option, final String target)
+    {
         final int colon = target.lastIndexOf(':');
         if (colon <= 0 || colon == target.length() - 1)
         {
-            throw new IllegalArgumentException("--target must be HOST:PORT, got '" + target + "'");
+            throw new IllegalArgumentException(option + " must be HOST:PORT, got '" + target + "'");
         }
         final int port;
         try
@@ -528,16 +539,16 @@ final class PlanCommand implements Callable<Integer>
         }
         catch (final NumberFormatException e)
         {
-            throw new IllegalArgumentException("--target port must be a number, got '" + target.substring(colon + 1) + "'", e);
+            throw new IllegalArgumentException(option + " port must be a number, got '" + target.substring(colon + 1) + "'", e);
         }
         if (port < 1 || port > 65_535)
         {
-            throw new IllegalArgumentException("--target port must be in 1..65535, got " + port);
+            throw new IllegalArgumentException(option + " port must be in 1..65535, got " + port);
         }
         final InetSocketAddress address = new InetSocketAddress(target.substring(0, colon), port);
         if (address.isUnresolved())
         {
-            throw new IllegalArgumentException("--target host '" + target.substring(0, colon) + "' does not resolve");
+            throw new IllegalArgumentException(option + " host '" + target.substring(0, colon) + "' does not resolve");
         }
         return address;
     }
