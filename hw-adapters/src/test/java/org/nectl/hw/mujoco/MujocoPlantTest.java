@@ -29,8 +29,8 @@ import org.nectl.transport.sbe.DriveMode;
  * collision sphere 0.5 m out along x, hinge about y, joint damping 2 N m s/rad) falls from
  * horizontal onto an obstacle whose top is 0.25 m below the hinge; at rest the sphere touches it at
  * sin q = (0.25 - 0.05) / 0.5, and the obstacle's generalised force holds the weight's torque
- * m g l cos q. A wrench profile of m g upwards at the centre of mass holds it horizontal. The step
- * allocates nothing.
+ * m g l cos q. A wrench profile of m g / 2 upwards at 2 l holds it horizontal. The step allocates
+ * nothing.
  */
 class MujocoPlantTest
 {
@@ -125,10 +125,11 @@ class MujocoPlantTest
     }
 
     @Test
-    void anUpwardWrenchOfItsWeightAtTheCentreOfMassHoldsThePendulumHorizontal() throws IOException
+    void anUpwardWrenchOfHalfItsWeightAtTwiceTheDistanceHoldsThePendulumHorizontal() throws IOException
     {
-        final MujocoScene.WrenchProfile lift = new MujocoScene.WrenchProfile("arm", new double[] {LENGTH_M, 0, 0},
-            new double[] {0, 0, GRAVITY}, new double[3], 0.0, 0.5, 0.0, null);
+        // Half the weight at twice the distance: the moment about the centre of mass must be carried over from the point.
+        final MujocoScene.WrenchProfile lift = new MujocoScene.WrenchProfile("arm", new double[] {2 * LENGTH_M, 0, 0},
+            new double[] {0, 0, GRAVITY / 2}, new double[3], 0.0, 0.5, 0.0, null);
         try (MujocoPlant plant = pendulum(new MujocoScene(List.of(), List.of(), Optional.of(lift))))
         {
             final double[] q = new double[1];
