@@ -191,8 +191,9 @@ final class SimCommand implements Callable<Integer>
                     + robot.elasticCount() + " elastic joints (use --engine nectl)");
             }
             final MujocoScene scene = sceneFile != null ? MujocoScene.load(sceneFile) : MujocoScene.EMPTY;
-            arm = mujoco ? new SimulatedArm(model, config, MujocoPlant.open(modelFile, model, scene)) : new SimulatedArm(robot, config);
-            physics = mujoco ? describeMujoco(scene) : "nectl's forward dynamics, RK4";
+            final MujocoPlant plant = mujoco ? MujocoPlant.open(modelFile, model, scene) : null;
+            arm = mujoco ? new SimulatedArm(model, config, plant) : new SimulatedArm(robot, config);
+            physics = mujoco ? describeMujoco(scene, plant) : "nectl's forward dynamics, RK4";
             if (brakeAfterMs < watchdogMs)
             {
                 throw new IllegalArgumentException(String.format(Locale.ROOT, "--brake-after-ms %s must be at least "
@@ -354,11 +355,12 @@ final class SimCommand implements Callable<Integer>
         return engine.equals("mujoco");
     }
 
-    private String describeMujoco(final MujocoScene scene)
+    private String describeMujoco(final MujocoScene scene, final MujocoPlant plant)
     {
-        return String.format(Locale.ROOT, "MuJoCo %s (RK4, timestep %.1f us), scene: %d obstacles, %d collision shapes on links, %s",
-            MujocoPlant.engineVersion(), periodUs / (double)substeps, scene.obstacles().size(), scene.armShapes().size(),
-            scene.wrench().map(w -> "a wrench on " + w.link()).orElse("no wrench"));
+        return String.format(Locale.ROOT, "MuJoCo %s (RK4, timestep %.1f us), scene: %d obstacles, %d collision shapes on links, %s"
+            + "%s", MujocoPlant.engineVersion(), periodUs / (double)substeps, scene.obstacles().size(), scene.armShapes().size(),
+            scene.wrench().map(w -> "a wrench on " + w.link()).orElse("no wrench"), plant.droppedMeshCollisions() == 0 ? ""
+                : ", " + plant.droppedMeshCollisions() + " mesh collision shapes of the description left out");
     }
 
     /** Warms up on a MuJoCo plant of its own, closed afterwards; the live plant stays untouched. */

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +57,8 @@ class SimMujocoEngineTest
         assertRefused("nectl sim: --scene needs --engine mujoco", "--model", PANDA, "--scene", scene.toString());
         assertRefused("nectl sim: --engine mujoco simulates rigid joints only; ", "--model", "../config/robots/mixed-elastic-3dof.yaml",
             "--engine", "mujoco");
+        assertEquals(2, NectlCommand.newCommandLine().setErr(new PrintWriter(new StringWriter())).execute("demo", "--engine", "bullet"),
+            "nectl demo refuses an unknown engine before starting anything");
     }
 
     @Test

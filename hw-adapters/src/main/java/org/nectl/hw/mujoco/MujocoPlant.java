@@ -56,15 +56,18 @@ public final class MujocoPlant implements AutoCloseable
     private final int contactAt;
     private final int massMatrixAt;
     private final String description;
+    private final int droppedMeshCollisions;
     private long periodNs = 1_000_000L;
     private int substeps = 4;
     private long stepCount;
     private boolean closed;
 
-    private MujocoPlant(final RobotModel model, final long handle, final MujocoScene scene, final String description)
+    private MujocoPlant(final RobotModel model, final long handle, final MujocoScene scene, final String description,
+        final int droppedMeshCollisions)
     {
         this.handle = handle;
         this.description = description;
+        this.droppedMeshCollisions = droppedMeshCollisions;
         dof = model.dof();
         final ByteBuffer exchange = ByteBuffer.allocateDirect(ExchangeLayout.bytes(dof)).order(ByteOrder.nativeOrder());
         io = exchange.asDoubleBuffer();
@@ -106,7 +109,7 @@ public final class MujocoPlant implements AutoCloseable
                 ? Files.readString(descriptionFile, StandardCharsets.UTF_8) : UrdfWriter.write(model);
             final Path directory = Files.createTempDirectory("nectl-mujoco");
             final Path copy = directory.resolve("robot.urdf");
-            ScratchUrdf.write(urdf, scene, copy);
+            final int droppedMeshes = ScratchUrdf.write(urdf, scene, copy);
             final long handle;
             try
             {
@@ -121,7 +124,7 @@ public final class MujocoPlant implements AutoCloseable
             Files.delete(directory);
             try
             {
-                return new MujocoPlant(model, handle, scene, descriptionFile.toString());
+                return new MujocoPlant(model, handle, scene, descriptionFile.toString(), droppedMeshes);
             }
             catch (final RuntimeException e)
             {
@@ -167,6 +170,12 @@ public final class MujocoPlant implements AutoCloseable
         }
         MujocoNative.options(handle, periodNs * 1e-9 / substeps, INTEGRATOR_RK4, gravity.clone(), disableFlags, armature);
         return this;
+    }
+
+    /** @return mesh collision shapes of the description left out (MuJoCo cannot resolve their files from its copy). */
+    public int droppedMeshCollisions()
+    {
+        return droppedMeshCollisions;
     }
 
     /** @return number of coordinates. */
