@@ -3,13 +3,15 @@ package org.nectl.hw;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
+import org.nectl.hw.mujoco.MujocoPlant;
 import org.nectl.transport.JointStateSample;
 import org.nectl.transport.sbe.DriveMode;
 import org.nectl.transport.sbe.JointStateStatusEncoder;
 
 /**
  * A simulated torque-controlled arm: rigid-body physics ({@link ArmSimulator}), or for a robot with
- * elastic joints mixed rigid/elastic physics ({@link org.nectl.core.simulation.MixedArmSimulator})
+ * elastic joints mixed rigid/elastic physics ({@link org.nectl.core.simulation.MixedArmSimulator}), or
+ * MuJoCo's physics with contacts ({@link MujocoPlant})
  * whose drives command the motor side and whose motor encoders report theta, theta-dot; motor drives with
  * command latency and torque saturation, joint encoders with quantisation and noise, and injected
  * faults (docs/ADAPTERS.md, "Simulated arm"). Time advances only by {@link #step}, one control
@@ -72,18 +74,30 @@ public final class SimulatedArm
      */
     public SimulatedArm(final ElasticRobotModel robot, final SimulatedArmConfig config)
     {
-        final RobotModel model = robot.links();
-        if (config.dof() != model.dof())
-        {
-            throw new IllegalArgumentException("configuration for " + config.dof() + " joints, model has " + model.dof());
-        }
-        if (robot.elasticCount() > 0 && !config.externalWrenches().isEmpty())
-        {
-            throw new IllegalArgumentException("an external wrench needs a rigid robot; " + model.name() + " has elastic joints");
-        }
+        this(robot.links(), config, robot.elasticCount() > 0 ? new ElasticArmPhysics(robot, checkedElastic(robot, config))
+            : new RigidArmPhysics(robot.links(), checked(robot.links(), config)));
+    }
+
+    /**
+     * Builds the arm on MuJoCo's physics (rigid joints, contacts with the plant's scene): the plant
+     * gets the configuration's period, substeps and gravity and is put at rest at the initial
+     * positions, drives disabled, time 0. The arm uses the plant from then on; its owner closes it
+     * after the arm's last step. Not real-time safe.
+     *
+     * @param model nectl's model of the plant's robot.
+     * @param config settings, copied.
+     * @param plant the MuJoCo plant of the same robot.
+     */
+    public SimulatedArm(final RobotModel model, final SimulatedArmConfig config, final MujocoPlant plant)
+    {
+        this(model, config, new MujocoArmPhysics(model, plant, checked(model, config)));
+    }
+
+    private SimulatedArm(final RobotModel model, final SimulatedArmConfig config, final ArmPhysics physics)
+    {
         dof = model.dof();
         periodNs = config.periodNs();
-        physics = robot.elasticCount() > 0 ? new ElasticArmPhysics(robot, config) : new RigidArmPhysics(model, config);
+        this.physics = physics;
         delayLine = new CommandDelayLine(dof, config.latencyPeriods());
         faults = new FaultSchedule(config.faults(), periodNs);
         encoders = new SimulatedEncoders(model, config, faults);
@@ -97,6 +111,24 @@ public final class SimulatedArm
         physics.motorPositions(trueTheta);
         physics.motorVelocities(trueThetaDot);
         encoders.sample(0, trueQ, trueQd);
+    }
+
+    private static SimulatedArmConfig checkedElastic(final ElasticRobotModel robot, final SimulatedArmConfig config)
+    {
+        if (!config.externalWrenches().isEmpty())
+        {
+            throw new IllegalArgumentException("an external wrench needs a rigid robot; " + robot.links().name() + " has elastic joints");
+        }
+        return checked(robot.links(), config);
+    }
+
+    private static SimulatedArmConfig checked(final RobotModel model, final SimulatedArmConfig config)
+    {
+        if (config.dof() != model.dof())
+        {
+            throw new IllegalArgumentException("configuration for " + config.dof() + " joints, model has " + model.dof());
+        }
+        return config;
     }
 
     /** @return number of joints. */

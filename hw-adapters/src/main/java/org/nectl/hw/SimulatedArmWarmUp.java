@@ -1,5 +1,7 @@
 package org.nectl.hw;
 
+import java.util.function.Function;
+
 import org.nectl.core.dynamics.GravityTorques;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
@@ -40,11 +42,27 @@ public final class SimulatedArmWarmUp
      */
     public static boolean run(final ElasticRobotModel robot, final SimulatedArmConfig config, final int periods)
     {
+        return run(robot.links(), config, periods, copy -> new SimulatedArm(robot, copy));
+    }
+
+    /**
+     * Steps a powered copy of an arm built by {@code arms} (e.g. on a MuJoCo plant of its own),
+     * commanding the gravity torque of its current pose each period.
+     *
+     * @param model the simulated robot's links.
+     * @param config the live arm's settings; only period, substeps, torque limits, initial pose and
+     *     gravity are used.
+     * @param periods periods to step, at least 1.
+     * @param arms builds the copy from the copy's settings.
+     * @return the copy's state at the end is finite.
+     */
+    public static boolean run(final RobotModel model, final SimulatedArmConfig config, final int periods,
+        final Function<SimulatedArmConfig, SimulatedArm> arms)
+    {
         if (periods < 1)
         {
             throw new IllegalArgumentException("warm-up periods must be at least 1, got " + periods);
         }
-        final RobotModel model = robot.links();
         final double[] g = config.gravity();
         final SimulatedArmConfig copy = new SimulatedArmConfig(model)
             .periodNs(config.periodNs())
@@ -52,7 +70,7 @@ public final class SimulatedArmWarmUp
             .torqueLimitNm(config.torqueLimitNm())
             .initialQ(config.initialQ())
             .gravity(g[0], g[1], g[2]);
-        final SimulatedArm arm = new SimulatedArm(robot, copy);
+        final SimulatedArm arm = arms.apply(copy);
         final GravityTorques gravity = new GravityTorques(model);
         gravity.gravity(g[0], g[1], g[2]);
         final double[] q = new double[model.dof()];

@@ -15,7 +15,7 @@ import org.nectl.core.testing.RandomRobots;
  * the +-z, -y special cases), rpy origins including gimbal lock, inertials with their own rpy, links
  * without inertials behind fixed joints, and link and joint elements in shuffled file order.
  */
-final class RandomUrdf
+public final class RandomUrdf
 {
     private static final String[] TYPES = {"revolute", "continuous", "prismatic", "fixed"};
 
@@ -23,7 +23,11 @@ final class RandomUrdf
     {
     }
 
-    static String generate(final long seed)
+    /**
+     * @param seed the seed: the same seed gives the same text.
+     * @return the URDF text of a random robot named {@code random<seed>}.
+     */
+    public static String generate(final long seed)
     {
         final SplittableRandom rnd = new SplittableRandom(seed);
         final int links = rnd.nextInt(2, 15);

@@ -27,7 +27,7 @@ import org.nectl.service.loop.ServiceSettings;
 import org.nectl.service.loop.ThreadPinning;
 import org.nectl.service.loop.ThreadPlacement;
 import org.nectl.service.planner.CommandResult;
-import org.nectl.service.planner.JointTrajectory;
+import org.nectl.service.planner.DemoTrajectory;
 import org.nectl.service.planner.PlannerClient;
 import org.nectl.transport.SetupException;
 import org.nectl.transport.sbe.ControllerKind;
@@ -100,6 +100,13 @@ final class DemoCommand implements Callable<Integer>
         description = "Largest per-joint RMS tracking error counted as success, rad; default ${DEFAULT-VALUE}.")
     private double maxRms;
 
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "nectl",
+        description = "Physics of the simulated arm (nectl sim --engine): nectl or mujoco; default ${DEFAULT-VALUE}.")
+    private String engine;
+
+    @Option(names = "--scene", paramLabel = "FILE", description = "With --engine mujoco: the simulated arm's scene (nectl sim --scene).")
+    private Path sceneFile;
+
     @Spec
     private CommandSpec spec;
 
@@ -123,7 +130,7 @@ final class DemoCommand implements Callable<Integer>
             return 2;
         }
         final RobotModel model = robot.links();
-        final double[] initialQ = initialPose(model);
+        final double[] initialQ = DemoTrajectory.startPose(model);
         final ServiceSettings settings = ServiceSettings.defaults(model, periodUs * 1_000L, new InetSocketAddress("127.0.0.1", 0))
             .withLoopThread(new ThreadPlacement(core, priority))
             .withMode(loopMode())
@@ -198,6 +205,10 @@ final class DemoCommand implements Callable<Integer>
             throw new SetupException(reason);
         });
         loopMode();
+        if (!engine.equals("nectl") && !engine.equals("mujoco"))
+        {
+            throw new ParameterException(spec.commandLine(), "--engine must be nectl or mujoco, got '" + engine + "'");
+        }
     }
 
     private LoopMode loopMode()
@@ -230,7 +241,7 @@ final class DemoCommand implements Callable<Integer>
             }
             // Let the torque ramp (rate-limited from zero) settle before moving.
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
-            final CommandResult sent = planner.sendTrajectory(demoMove(model, initialQ));
+            final CommandResult sent = planner.sendTrajectory(DemoTrajectory.move(model, initialQ, amplitude, durationS));
             say("planner: %.1f s trajectory -> %s", durationS, sent.describe());
             final BooleanSupplier ended = () -> loop.completedTrajectories() > 0 || loop.mode().latched();
             final long budgetMs = (long)(durationS * 1000) + 10_000;
@@ -245,47 +256,15 @@ final class DemoCommand implements Callable<Integer>
         }
     }
 
-    private JointTrajectory demoMove(final RobotModel model, final double[] initialQ)
-    {
-        final int n = model.dof();
-        final double[] times = {0, durationS / 3, 2 * durationS / 3, durationS};
-        final double[][] q = new double[4][n];
-        for (int j = 0; j < n; j++)
-        {
-            final double sign = j % 2 == 0 ? 1.0 : -1.0;
-            q[0][j] = initialQ[j];
-            q[1][j] = clampToLimits(model, j, initialQ[j] + sign * amplitude);
-            q[2][j] = clampToLimits(model, j, initialQ[j] - sign * amplitude);
-            q[3][j] = initialQ[j];
-        }
-        return JointTrajectory.fromPositions(times, q);
-    }
-
-    private static double clampToLimits(final RobotModel model, final int joint, final double q)
-    {
-        final double margin = 0.05;
-        return Math.max(model.limits(joint).positionMin() + margin, Math.min(model.limits(joint).positionMax() - margin, q));
-    }
-
-    private static double[] initialPose(final RobotModel model)
-    {
-        if (model.dof() == PANDA_READY.length && model.name().toLowerCase(Locale.ROOT).contains("panda"))
-        {
-            return PANDA_READY.clone();
-        }
-        final double[] q = new double[model.dof()];
-        for (int j = 0; j < q.length; j++)
-        {
-            q[j] = clampToLimits(model, j, 0.0);
-        }
-        return q;
-    }
-
     private Process startSimulator(final String aeronDirectory, final double[] initialQ, final Path log) throws IOException
     {
         final List<String> command = NectlProcess.command(
             "sim", "--model", modelFile.toString(), "--mode", mode, "--period-us", Long.toString(periodUs),
-            "--aeron-dir", aeronDirectory);
+            "--aeron-dir", aeronDirectory, "--engine", engine);
+        if (sceneFile != null)
+        {
+            command.add("--scene=" + sceneFile);
+        }
         final StringBuilder q = new StringBuilder();
         for (final double v : initialQ)
         {

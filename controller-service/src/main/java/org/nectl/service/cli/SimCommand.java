@@ -1,5 +1,6 @@
 package org.nectl.service.cli;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,8 @@ import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulatedArmConfig;
 import org.nectl.hw.SimulatedArmWarmUp;
 import org.nectl.hw.SimulationMode;
+import org.nectl.hw.mujoco.MujocoPlant;
+import org.nectl.hw.mujoco.MujocoScene;
 import org.nectl.service.loop.ThreadPinning;
 import org.nectl.service.loop.ThreadPlacement;
 import org.nectl.transport.AdapterLink;
@@ -159,6 +162,15 @@ final class SimCommand implements Callable<Integer>
     @Option(names = "--core", paramLabel = "CPU", defaultValue = "-1", description = "CPU to pin the adapter thread to; default none.")
     private int core;
 
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "nectl",
+        description = "Physics of the arm: nectl (nectl's own forward dynamics) or mujoco (MuJoCo, the robot loaded by its URDF "
+            + "importer, RK4 at period/substeps, contacts with --scene); default ${DEFAULT-VALUE}.")
+    private String engine;
+
+    @Option(names = "--scene", paramLabel = "FILE",
+        description = "With --engine mujoco: obstacles, collision shapes on links and an external wrench profile (YAML).")
+    private Path sceneFile;
+
     @Override
     public Integer call()
     {
@@ -167,13 +179,27 @@ final class SimCommand implements Callable<Integer>
         final AdapterSettings settings;
         final SimulationMode simulationMode;
         final ThreadPlacement placement;
+        final String physics;
         try
         {
             final ElasticRobotModel robot = ElasticDescriptions.load(modelFile);
             model = robot.links();
             simulationMode = mode();
             final SimulatedArmConfig config = armConfig(model);
-            arm = new SimulatedArm(robot, config);
+            final boolean mujoco = mujocoEngine();
+            if (sceneFile != null && !mujoco)
+            {
+                throw new IllegalArgumentException("--scene needs --engine mujoco (nectl's own physics has no contacts)");
+            }
+            if (mujoco && robot.elasticCount() > 0)
+            {
+                throw new IllegalArgumentException("--engine mujoco simulates rigid joints only; " + modelFile + " has "
+                    + robot.elasticCount() + " elastic joints (use --engine nectl)");
+            }
+            final MujocoScene scene = sceneFile != null ? MujocoScene.load(sceneFile) : MujocoScene.EMPTY;
+            final MujocoPlant plant = mujoco ? MujocoPlant.open(modelFile, model, scene) : null;
+            arm = mujoco ? new SimulatedArm(model, config, plant) : new SimulatedArm(robot, config);
+            physics = mujoco ? describeMujoco(scene, plant) : "nectl's forward dynamics, RK4";
             if (brakeAfterMs < watchdogMs)
             {
                 throw new IllegalArgumentException(String.format(Locale.ROOT, "--brake-after-ms %s must be at least "
@@ -194,21 +220,21 @@ final class SimCommand implements Callable<Integer>
             if (warmupPeriods > 0)
             {
                 final long startNs = System.nanoTime();
-                final boolean finite = SimulatedArmWarmUp.run(robot, config, warmupPeriods);
+                final boolean finite = mujoco ? warmUpMujoco(model, config) : SimulatedArmWarmUp.run(robot, config, warmupPeriods);
                 System.err.printf(Locale.ROOT, "nectl sim: physics warmed up: %d powered periods of a copy in %.0f ms%s%n",
                     warmupPeriods, (System.nanoTime() - startNs) / 1e6, finite ? "" : " (the copy's physics failed)");
             }
         }
-        catch (final DescriptionException | IllegalArgumentException e)
+        catch (final DescriptionException | IllegalArgumentException | IllegalStateException | UncheckedIOException e)
         {
             System.err.println("nectl sim: " + e.getMessage());
             return 2;
         }
-        return run(model, arm, settings, simulationMode, placement);
+        return run(model, arm, settings, simulationMode, placement, physics);
     }
 
     private int run(final RobotModel model, final SimulatedArm arm, final AdapterSettings settings, final SimulationMode simulationMode,
-        final ThreadPlacement placement)
+        final ThreadPlacement placement, final String physics)
     {
         final String directory = aeronDirectory != null ? aeronDirectory : CommonContext.getAeronDirectoryName();
         final AeronTransport transport;
@@ -238,8 +264,8 @@ final class SimCommand implements Callable<Integer>
             {
                 transport.registerBufferUser(() -> adapter.linkReleased() || runner.isClosed());
                 transport.onLoss(barrier::signal);
-                System.err.printf(Locale.ROOT, "nectl sim: %s, %d joints, %s, period %d us, %d substeps, %s, aeron dir %s%n",
-                    model.name(), model.dof(), simulationMode.name().toLowerCase(Locale.ROOT), periodUs, substeps,
+                System.err.printf(Locale.ROOT, "nectl sim: %s, %d joints, %s, period %d us, %d substeps, physics %s, %s, aeron dir %s%n",
+                    model.name(), model.dof(), simulationMode.name().toLowerCase(Locale.ROOT), periodUs, substeps, physics,
                     settings.syncShiftNs() == AdapterSettings.FREE_RUNNING ? "own period schedule"
                         : String.format(Locale.ROOT, "periods end %d us after the controller's ticks start", settings.syncShiftNs() / 1_000),
                     directory);
@@ -324,6 +350,33 @@ final class SimCommand implements Callable<Integer>
                 ? String.format(Locale.ROOT, "%.1f ms", (watchdog.lastTripNs() - lastCommandNs) / 1e6) : "none since",
             arm.stepCount());
         System.err.println("nectl sim: exiting with status " + DRIVER_LOST_EXIT_STATUS + " (media driver lost)");
+    }
+
+    private boolean mujocoEngine()
+    {
+        if (!engine.equals("nectl") && !engine.equals("mujoco"))
+        {
+            throw new IllegalArgumentException("--engine must be nectl or mujoco, got '" + engine + "'");
+        }
+        return engine.equals("mujoco");
+    }
+
+    private String describeMujoco(final MujocoScene scene, final MujocoPlant plant)
+    {
+        return String.format(Locale.ROOT, "MuJoCo %s (RK4, timestep %.1f us), scene: %d obstacles, %d collision shapes on links, %s"
+            + "%s", MujocoPlant.engineVersion(), periodUs / (double)substeps, scene.obstacles().size(), scene.armShapes().size(),
+            scene.wrench().map(w -> "a wrench on " + w.link()).orElse("no wrench"), plant.droppedMeshCollisions() == 0 ? ""
+                : ", " + plant.droppedMeshCollisions() + " mesh collision shapes of the description left out");
+    }
+
+    /** Warms up on a MuJoCo plant of its own, closed afterwards; the live plant stays untouched. */
+    private boolean warmUpMujoco(final RobotModel model, final SimulatedArmConfig config)
+    {
+        final MujocoScene scene = sceneFile != null ? MujocoScene.load(sceneFile) : MujocoScene.EMPTY;
+        try (MujocoPlant plant = MujocoPlant.open(modelFile, model, scene))
+        {
+            return SimulatedArmWarmUp.run(model, config, warmupPeriods, copy -> new SimulatedArm(model, copy, plant));
+        }
     }
 
     private SimulationMode mode()
