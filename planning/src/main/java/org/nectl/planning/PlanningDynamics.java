@@ -1,0 +1,128 @@
+package org.nectl.planning;
+
+import org.nectl.core.dynamics.CholeskyForwardDynamics;
+import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.dynamics.InverseDynamicsDerivatives;
+import org.nectl.core.dynamics.TorqueDerivative;
+import org.nectl.core.model.RobotModel;
+
+/**
+ * The one place where planning calls nectl's dynamics: inverse dynamics with its analytic partial
+ * derivatives (the mass matrix M = d tau/d qdd among them), an independent inverse dynamics for
+ * checking results, the torque rate, joint reaction forces and forward dynamics, all with one
+ * gravity vector and joint friction as the robot description gives it.
+ *
+ * <p>Not thread safe: use one instance per thread. Not real-time code, but allocates nothing per call.
+ */
+public final class PlanningDynamics
+{
+    private final RobotModel model;
+    private final InverseDynamicsDerivatives derivatives;
+    private final InverseDynamics inverseDynamics;
+    private final TorqueDerivative torqueDerivative;
+    private final CholeskyForwardDynamics forwardDynamics;
+    private final double[] wrench = new double[6];
+
+    /**
+     * @param model the robot.
+     * @param gravity gravity vector in the base frame, m/s^2 (3 values).
+     */
+    public PlanningDynamics(final RobotModel model, final double[] gravity)
+    {
+        this.model = model;
+        derivatives = new InverseDynamicsDerivatives(model);
+        inverseDynamics = new InverseDynamics(model);
+        torqueDerivative = new TorqueDerivative(model);
+        forwardDynamics = new CholeskyForwardDynamics(model);
+        derivatives.gravity(gravity[0], gravity[1], gravity[2]);
+        inverseDynamics.gravity(gravity[0], gravity[1], gravity[2]);
+        torqueDerivative.gravity(gravity[0], gravity[1], gravity[2]);
+        forwardDynamics.gravity(gravity[0], gravity[1], gravity[2]);
+    }
+
+    /** @return the robot. */
+    public RobotModel model()
+    {
+        return model;
+    }
+
+    /** @return the number of coordinates. */
+    public int dof()
+    {
+        return model.dof();
+    }
+
+    /**
+     * tau with d tau/d q, d tau/d qd and M, each dof x dof row-major (row i: d tau_i).
+     *
+     * @param q positions.
+     * @param qd velocities.
+     * @param qdd accelerations.
+     * @param tau output torques or forces.
+     * @param dTauDq output d tau/d q.
+     * @param dTauDqd output d tau/d qd.
+     * @param massMatrix output M(q) = d tau/d qdd.
+     */
+    public void torqueWithPartials(
+        final double[] q, final double[] qd, final double[] qdd, final double[] tau,
+        final double[] dTauDq, final double[] dTauDqd, final double[] massMatrix)
+    {
+        derivatives.compute(q, qd, qdd, tau, dTauDq, dTauDqd, massMatrix);
+    }
+
+    /**
+     * tau by the plain recursive Newton-Euler algorithm, independent of {@link #torqueWithPartials}:
+     * used to check a result, never inside an optimisation.
+     *
+     * @param q positions.
+     * @param qd velocities.
+     * @param qdd accelerations.
+     * @param tau output torques or forces.
+     */
+    public void torque(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
+    {
+        inverseDynamics.compute(q, qd, qdd, tau);
+    }
+
+    /**
+     * After {@link #torque}: the norm of the force the parent exerts on a body through its joint.
+     *
+     * @param body body index.
+     * @return |f|, N.
+     */
+    public double reactionForceNorm(final int body)
+    {
+        inverseDynamics.reactionWrench(body, wrench);
+        return Math.sqrt(wrench[0] * wrench[0] + wrench[1] * wrench[1] + wrench[2] * wrench[2]);
+    }
+
+    /**
+     * tau and its time derivative along a motion.
+     *
+     * @param q positions.
+     * @param qd velocities.
+     * @param qdd accelerations.
+     * @param qddd jerks.
+     * @param tau output torques or forces.
+     * @param tauDot output their time derivatives.
+     */
+    public void torqueRate(
+        final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauDot)
+    {
+        torqueDerivative.compute(q, qd, qdd, qddd, tau, tauDot);
+    }
+
+    /**
+     * Forward dynamics.
+     *
+     * @param q positions.
+     * @param qd velocities.
+     * @param tau applied torques or forces.
+     * @param qdd output accelerations.
+     * @return false if M(q) is not positive definite.
+     */
+    public boolean acceleration(final double[] q, final double[] qd, final double[] tau, final double[] qdd)
+    {
+        return forwardDynamics.compute(q, qd, tau, qdd);
+    }
+}
