@@ -50,8 +50,6 @@ public final class LoopEvents implements AutoCloseable
     /** The stream also carries Telemetry, whose version 3 message spans two frames of the default MTU. */
     private final FragmentHandler assembler = new FragmentAssembler(this::onFragment);
     private final IdleStrategy idle = new BackoffIdleStrategy();
-    /** Telemetry, on the same stream, spans several frames from schema version 3 on: reassembled, then skipped. */
-    private final FragmentAssembler assembler = new FragmentAssembler(this::onFragment);
     private volatile boolean closed;
 
     private LoopEvents(final AeronTransport transport, final Subscription subscription)
