@@ -9,7 +9,8 @@ import java.nio.file.StandardCopyOption;
 /**
  * Loads the MuJoCo shim ({@code libnectl-mujoco.so}, built next to the classes by the Maven
  * profile {@code mujoco-shim} wherever MuJoCo's headers are installed) once per process: copied
- * from the class path to a private temporary file, since a library inside a jar cannot be mapped.
+ * from the class path to a private temporary file, since a library inside a jar cannot be mapped,
+ * and the file deleted once loaded.
  * Not real-time safe; thread safe.
  */
 public final class MujocoLibrary
@@ -64,9 +65,16 @@ public final class MujocoLibrary
                     + "Debian package libmujoco-dev) were missing when nectl was built; install libmujoco-dev and rebuild";
             }
             final Path copy = Files.createTempFile("nectl-mujoco", ".so");
-            copy.toFile().deleteOnExit();
-            Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
-            System.load(copy.toAbsolutePath().toString());
+            try
+            {
+                Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+                System.load(copy.toAbsolutePath().toString());
+            }
+            finally
+            {
+                // Once mapped, the library no longer needs its file: nothing is left behind, even after SIGKILL.
+                Files.delete(copy);
+            }
             return null;
         }
         catch (final IOException e)
