@@ -15,20 +15,31 @@ import org.nectl.core.model.RobotModel;
  * C^T qd = sum_k (J_k-dot^T I_k v_k + J_k^T B_k^T v_k), and B_k^T v_k = I_k-dot v_k - B_k v_k
  * = v_k x* I_k v_k - I_k (v_k x v_k) - v_k x* I_k v_k = 0. What is left is, per joint i,
  * (C^T qd)_i = S_i-dot . hc_i with S_i-dot = v_i x S_i and hc_i = sum over i's subtree of I_k v_k,
- * the subtree's spatial momentum about the base origin; and p_i = S_i . hc_i + Ia_i qd_i (rotor
- * inertia on the diagonal, as {@link MassMatrix}). The same backward pass carries the subtree's mass
- * and first moment for g (as {@link GravityTorques}). The dense route (M, then C and a transposed
- * product) costs a mass matrix plus a Coriolis matrix, O(n^2); this one a little more than one set of
- * base-frame placements.
+ * the subtree's spatial momentum; and p_i = S_i . hc_i + Ia_i qd_i (rotor inertia on the diagonal,
+ * as {@link MassMatrix}). Both pairings are frame invariant, so they are taken in body i's frame,
+ * where S_i is the unit z axis: a forward pass carries each body's velocity and the gravity
+ * acceleration into its own frame (Khalil, "Dynamic modeling of robots using recursive Newton-Euler
+ * techniques", ICINCO 2010, eqs. 13-15, without accelerations), a backward pass carries each subtree's
+ * momentum, mass and first moment into its parent's frame. The dense route (M, then C and a
+ * transposed product) costs a mass matrix plus a Coriolis matrix, O(n^2); this one less than an RNEA.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
 public final class GeneralizedMomentum
 {
-    private final BaseFrameBodies bodies;
-    /** Subtree spatial momentum hc_i about the base origin, base frame, 6 per body. */
+    private final KinematicTree tree;
+    /** Body velocity (v of the origin, then omega), body frame, 6 per body. */
+    private final double[] velocity;
+    /** -g in each body's frame, 3 per body. */
+    private final double[] gravityAcceleration;
+    /** Subtree spatial momentum (linear, then angular about the body origin), body frame, 6 per body. */
     private final double[] compositeMomentum;
+    /** Subtree mass, kg. */
+    private final double[] compositeMass;
+    /** Subtree first moment about the body origin, body frame, 3 per body. */
+    private final double[] compositeFirstMoment;
     private final double[] baseAcceleration = new double[3];
+    private final double[] scratch = new double[6];
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model. Gravity (0, 0, -9.81).
@@ -37,8 +48,12 @@ public final class GeneralizedMomentum
      */
     public GeneralizedMomentum(final RobotModel model)
     {
-        bodies = new BaseFrameBodies(model);
-        compositeMomentum = new double[6 * bodies.bodyCount];
+        tree = new KinematicTree(model);
+        velocity = new double[6 * tree.bodyCount];
+        gravityAcceleration = new double[3 * tree.bodyCount];
+        compositeMomentum = new double[6 * tree.bodyCount];
+        compositeMass = new double[tree.bodyCount];
+        compositeFirstMoment = new double[3 * tree.bodyCount];
         gravity(0.0, 0.0, -9.81);
     }
 
@@ -59,7 +74,7 @@ public final class GeneralizedMomentum
     /** @return number of generalised coordinates. */
     public int dof()
     {
-        return bodies.dof;
+        return tree.dof;
     }
 
     /**
@@ -75,61 +90,122 @@ public final class GeneralizedMomentum
     public void compute(final double[] q, final double[] qd, final double[] momentum,
         final double[] coriolisTransposedTimesQd, final double[] gravityTorque, final double[] friction)
     {
-        bodies.placements(q);
-        bodies.velocities(qd);
-        compositeSums();
-        jointTerms(qd, momentum, coriolisTransposedTimesQd, gravityTorque, friction);
+        tree.update(q);
+        forwardPass(qd);
+        backwardPass(qd, momentum, coriolisTransposedTimesQd, gravityTorque, friction);
     }
 
-    /** Backward pass: subtree momentum, mass and first moment; nothing to transform in base coordinates. */
-    private void compositeSums()
+    /** Velocities and gravity into each body's frame: w_j = R^T w_i + qd z, v_j = R^T (v_i + w_i x P) + qd z (prismatic). */
+    private void forwardPass(final double[] qd)
     {
-        final int count = bodies.bodyCount;
-        for (int i = 0; i < count; i++)
+        for (int j = 0; j < tree.bodyCount; j++)
         {
-            bodies.inertiaTimes(i, bodies.velocity, 6 * i, compositeMomentum, 6 * i);
-        }
-        System.arraycopy(bodies.mass, 0, bodies.compositeMass, 0, count);
-        System.arraycopy(bodies.firstMoment, 0, bodies.compositeFirstMoment, 0, 3 * count);
-        for (int i = count - 1; i >= 0; i--)
-        {
-            final int p = bodies.parent[i];
-            if (p >= 0)
+            final int i = tree.parent[j];
+            final int s = 6 * j;
+            final int r = 9 * j;
+            if (i < 0)
             {
+                Vec3.multiplyTransposed(tree.rotation, r, baseAcceleration, 0, gravityAcceleration, 3 * j);
                 for (int c = 0; c < 6; c++)
                 {
-                    compositeMomentum[6 * p + c] += compositeMomentum[6 * i + c];
+                    velocity[s + c] = 0.0;
                 }
-                bodies.compositeMass[p] += bodies.compositeMass[i];
-                for (int c = 0; c < 3; c++)
-                {
-                    bodies.compositeFirstMoment[3 * p + c] += bodies.compositeFirstMoment[3 * i + c];
-                }
+            }
+            else
+            {
+                Vec3.multiplyTransposed(tree.rotation, r, gravityAcceleration, 3 * i, gravityAcceleration, 3 * j);
+                // v_i + w_i x P into scratch, then both rotated into frame j
+                Vec3.cross(velocity, 6 * i + 3, tree.position, 3 * j, scratch, 0);
+                Vec3.add(velocity, 6 * i, scratch, 0);
+                Vec3.multiplyTransposed(tree.rotation, r, scratch, 0, velocity, s);
+                Vec3.multiplyTransposed(tree.rotation, r, velocity, 6 * i + 3, velocity, s + 3);
+            }
+            final int k = tree.coordinate[j];
+            if (k >= 0)
+            {
+                velocity[s + (tree.sigma[j] == KinematicTree.REVOLUTE ? 5 : 2)] += qd[k];
             }
         }
     }
 
-    /** p_i = S_i . hc_i + Ia qd_i, (C^T qd)_i = S_i-dot . hc_i, g_i = S_i . (m_c a0, h_c x a0) with a0 = -g. */
-    private void jointTerms(final double[] qd, final double[] momentum, final double[] coriolisTransposedTimesQd,
+    /**
+     * Subtree momentum, mass and first moment, each carried into the parent's frame (a force
+     * transform: L' = R L, N' = R N + P x L'; h' = R h + m P), and the joint terms read in the body's
+     * frame where S is z: p = z . N (z . L prismatic), C^T qd = (v x S) . h, g = S . (m a0, h x a0).
+     */
+    private void backwardPass(final double[] qd, final double[] momentum, final double[] coriolisTransposedTimesQd,
         final double[] gravityTorque, final double[] friction)
     {
-        final double ax = baseAcceleration[0];
-        final double ay = baseAcceleration[1];
-        final double az = baseAcceleration[2];
-        for (int k = 0; k < bodies.dof; k++)
+        final int count = tree.bodyCount;
+        for (int j = 0; j < count; j++)
         {
-            final int i = bodies.bodyOfCoordinate[k];
-            final int s = 6 * i;
-            momentum[k] = SpatialAlgebra.dot6(bodies.axis, s, compositeMomentum, s) + bodies.rotorInertia[k] * qd[k];
-            coriolisTransposedTimesQd[k] = SpatialAlgebra.dot6(bodies.axisRate, s, compositeMomentum, s);
-            final double m = bodies.compositeMass[i];
-            final double hx = bodies.compositeFirstMoment[3 * i];
-            final double hy = bodies.compositeFirstMoment[3 * i + 1];
-            final double hz = bodies.compositeFirstMoment[3 * i + 2];
-            final double[] axis = bodies.axis;
-            gravityTorque[k] = axis[s] * m * ax + axis[s + 1] * m * ay + axis[s + 2] * m * az
-                + axis[s + 3] * (hy * az - hz * ay) + axis[s + 4] * (hz * ax - hx * az) + axis[s + 5] * (hx * ay - hy * ax);
-            friction[k] = bodies.coulombFriction[k] * Math.signum(qd[k]) + bodies.viscousFriction[k] * qd[k];
+            SpatialAlgebra.inertiaTimes(tree.mass[j], tree.firstMoment, 3 * j, tree.inertia, 9 * j, velocity, 6 * j,
+                compositeMomentum, 6 * j);
         }
+        System.arraycopy(tree.mass, 0, compositeMass, 0, count);
+        System.arraycopy(tree.firstMoment, 0, compositeFirstMoment, 0, 3 * count);
+        for (int j = count - 1; j >= 0; j--)
+        {
+            final int k = tree.coordinate[j];
+            if (k >= 0)
+            {
+                jointTerms(j, k, qd[k], momentum, coriolisTransposedTimesQd, gravityTorque, friction);
+            }
+            final int i = tree.parent[j];
+            if (i >= 0)
+            {
+                carryToParent(j, i);
+            }
+        }
+    }
+
+    private void jointTerms(final int j, final int k, final double rate, final double[] momentum,
+        final double[] coriolisTransposedTimesQd, final double[] gravityTorque, final double[] friction)
+    {
+        final int s = 6 * j;
+        final double[] h = compositeMomentum;
+        final double[] v = velocity;
+        final int a = 3 * j;
+        final double ax = gravityAcceleration[a];
+        final double ay = gravityAcceleration[a + 1];
+        final double az = gravityAcceleration[a + 2];
+        if (tree.sigma[j] == KinematicTree.REVOLUTE)
+        {
+            // v x S for S = (0, z): (v x z, w x z) = ((vy, -vx, 0), (wy, -wx, 0))
+            momentum[k] = h[s + 5] + tree.rotorInertia[k] * rate;
+            coriolisTransposedTimesQd[k] = h[s] * v[s + 1] - h[s + 1] * v[s] + h[s + 3] * v[s + 4] - h[s + 4] * v[s + 3];
+            final double hx = compositeFirstMoment[a];
+            final double hy = compositeFirstMoment[a + 1];
+            gravityTorque[k] = hx * ay - hy * ax;
+        }
+        else
+        {
+            // v x S for S = (z, 0): (w x z, 0) = ((wy, -wx, 0), 0)
+            momentum[k] = h[s + 2] + tree.rotorInertia[k] * rate;
+            coriolisTransposedTimesQd[k] = h[s] * v[s + 4] - h[s + 1] * v[s + 3];
+            gravityTorque[k] = compositeMass[j] * az;
+        }
+        friction[k] = tree.coulombFriction[k] * Math.signum(rate) + tree.viscousFriction[k] * rate;
+    }
+
+    private void carryToParent(final int j, final int i)
+    {
+        final int r = 9 * j;
+        final int s = 6 * j;
+        final int t = 3 * j;
+        Vec3.multiply(tree.rotation, r, compositeMomentum, s, scratch, 0);
+        Vec3.multiply(tree.rotation, r, compositeMomentum, s + 3, scratch, 3);
+        Vec3.addCross(tree.position, t, scratch, 0, scratch, 3);
+        for (int c = 0; c < 6; c++)
+        {
+            compositeMomentum[6 * i + c] += scratch[c];
+        }
+        Vec3.multiply(tree.rotation, r, compositeFirstMoment, t, scratch, 0);
+        final double m = compositeMass[j];
+        for (int c = 0; c < 3; c++)
+        {
+            compositeFirstMoment[3 * i + c] += scratch[c] + m * tree.position[t + c];
+        }
+        compositeMass[i] += m;
     }
 }
