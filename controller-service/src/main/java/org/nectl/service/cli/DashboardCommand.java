@@ -85,9 +85,12 @@ final class DashboardCommand implements Callable<Integer>
     public Integer call()
     {
         final PrintWriter err = spec.commandLine().getErr();
-        if (!(durationS >= 0.0) || port < 0 || port > 65_535 || rateHz < 1 || rateHz > 60)
+        final String refused = !(durationS >= 0.0) ? "--duration must be >= 0, got " + durationS
+            : port < 0 || port > 65_535 ? "--port must be in 0..65535, got " + port
+            : rateHz < 1 || rateHz > 60 ? "--rate-hz must be in 1..60, got " + rateHz : null;
+        if (refused != null)
         {
-            err.println("nectl dashboard: --duration must be >= 0, --port in 0..65535 and --rate-hz in 1..60");
+            err.println("nectl dashboard: " + refused);
             return NectlCommand.USAGE_EXIT_STATUS;
         }
         final InetSocketAddress address = new InetSocketAddress(host, port);

@@ -109,8 +109,7 @@ final class MonitorCommand implements Callable<Integer>
 
     @Option(names = "--plotjuggler-max-bytes", paramLabel = "N", defaultValue = "" + PlotJugglerStream.DEFAULT_MAX_DATAGRAM_BYTES,
         description = "Largest PlotJuggler datagram, " + PlotJugglerStream.MIN_DATAGRAM_BYTES + ".." + PlotJugglerStream.MAX_DATAGRAM_BYTES
-            + " bytes; a larger sample is "
-            + "split; default ${DEFAULT-VALUE} (one Ethernet frame).")
+            + " bytes; a larger sample is split; default ${DEFAULT-VALUE} (one Ethernet frame).")
     private int plotJugglerMaxBytes;
 
     @Option(names = "--count", paramLabel = "N", defaultValue = "0", description = "Stop after N samples; 0 for no limit.")
