@@ -263,6 +263,24 @@ final class OptimizeCommand implements Callable<Integer>
             node.put("fromS", interval.fromS());
             node.put("toS", interval.toS());
         }
+        final ObjectNode profiles = root.putObject("denseProfiles");
+        final ArrayNode times = profiles.putArray("timeS");
+        final ArrayNode torques = profiles.putArray("tau");
+        final ArrayNode forces = profiles.putArray("reactionForceNormN");
+        for (int k = 0; k < check.gridPoints(); k++)
+        {
+            times.add(check.times()[k]);
+            final ArrayNode tau = torques.addArray();
+            for (final double v : check.torques()[k])
+            {
+                tau.add(v);
+            }
+            final ArrayNode force = forces.addArray();
+            for (final double v : check.reactionForceNorms()[k])
+            {
+                force.add(v);
+            }
+        }
         final ArrayNode points = root.putArray("controlPoints");
         final double[] p = plan.trajectory().controlPoints();
         for (final double v : p)

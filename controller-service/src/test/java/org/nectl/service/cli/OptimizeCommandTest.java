@@ -48,6 +48,10 @@ class OptimizeCommandTest
         assertTrue(duration > 0.39 && duration < 0.41, "T = " + duration);
         assertTrue(json.get("denseCheck").get("effortRatio").doubleValue() <= 1.01, json.toString());
         assertTrue(json.get("activeConstraints").size() >= 5, json.toString());
+        final JsonNode profiles = json.get("denseProfiles");
+        assertEquals(json.get("denseCheck").get("gridPoints").intValue(), profiles.get("timeS").size());
+        // one per body: the two links and the fixed tip frame
+        assertEquals(3, profiles.get("reactionForceNormN").get(0).size());
         assertEquals(List.of("move.csv", "move.json"), names());
     }
 
