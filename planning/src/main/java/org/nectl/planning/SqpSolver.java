@@ -250,6 +250,7 @@ public final class SqpSolver
             final Access1D<?> values = duals.get().get();
             for (int k = 0; k < rowCount && k < values.count(); k++)
             {
+                // multipliers of inequalities share one sign; the magnitude is what the BFGS update needs
                 multipliers[kept[k]] = Math.abs(values.doubleValue(k));
             }
         }

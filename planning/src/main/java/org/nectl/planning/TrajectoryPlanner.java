@@ -20,11 +20,23 @@ public final class TrajectoryPlanner
     public static final class PlanningException extends Exception
     {
         private static final long serialVersionUID = 1L;
+        private final boolean badInput;
 
-        /** @param message what went wrong, with the values involved. */
-        public PlanningException(final String message)
+        /**
+         * @param message what went wrong, with the values involved.
+         * @param badInput true if the request itself is at fault (settings, start and end, limits),
+         *        false if the solve failed on a valid request.
+         */
+        public PlanningException(final String message, final boolean badInput)
         {
             super(message);
+            this.badInput = badInput;
+        }
+
+        /** @return true if the request itself is at fault, false if the solve failed. */
+        public boolean badInput()
+        {
+            return badInput;
         }
     }
 
@@ -59,13 +71,13 @@ public final class TrajectoryPlanner
         final String problemWithSettings = settings.check();
         if (problemWithSettings != null)
         {
-            throw new PlanningException(problemWithSettings);
+            throw new PlanningException(problemWithSettings, true);
         }
         final int dof = model.dof();
         if (start.length != dof || end.length != dof)
         {
             throw new PlanningException("start and end need " + dof + " values (one per coordinate of " + model.name()
-                + "), got " + start.length + " and " + end.length);
+                + "), got " + start.length + " and " + end.length, true);
         }
         double distance = 0.0;
         for (int j = 0; j < dof; j++)
@@ -74,7 +86,7 @@ public final class TrajectoryPlanner
         }
         if (distance < 1e-9)
         {
-            throw new PlanningException("start equals end: there is no motion to plan");
+            throw new PlanningException("start equals end: there is no motion to plan", true);
         }
         final PlanningDynamics dynamics = new PlanningDynamics(model, settings.gravity());
         final SplineProblem problem = new SplineProblem(dynamics, start, end, settings);
@@ -83,13 +95,13 @@ public final class TrajectoryPlanner
         {
             throw new PlanningException("no motion of up to " + MAX_START_DURATION_S + " s along the eased straight line "
                 + "satisfies the limits (95 % of each): the limits are infeasible for this start and end "
-                + "(e.g. gravity alone needs more torque than the effort limit)");
+                + "(e.g. gravity alone needs more torque than the effort limit)", true);
         }
         final TrajectoryOptimizer.Solution solution = TrajectoryOptimizer.solve(problem, x0, settings.maxIterations());
         if (!solution.converged())
         {
             throw new PlanningException("the solve did not converge in " + solution.iterations() + " iterations ("
-                + solution.failure() + "); try fewer control points or more iterations");
+                + solution.failure() + "); try fewer control points or more iterations", false);
         }
         final SplineTrajectory trajectory = problem.trajectory(solution.x());
         final PlanCheck.Result check = PlanCheck.check(trajectory, dynamics, problem, 10);
@@ -99,7 +111,7 @@ public final class TrajectoryPlanner
                 "the solution exceeds a limit between constraint samples by %.1f %% (effort %.4f, velocity %.4f, "
                     + "acceleration %.4f, torque rate %.4f of the limit); raise the samples per span",
                 100.0 * (check.worstRatio() - 1.0), check.effortRatio(), check.velocityRatio(), check.accelerationRatio(),
-                check.torqueRateRatio()));
+                check.torqueRateRatio()), false);
         }
         return new Plan(trajectory, problem, solution, check);
     }

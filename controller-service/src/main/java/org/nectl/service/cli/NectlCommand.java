@@ -34,6 +34,7 @@ import picocli.CommandLine.Command;
         ModelCommand.class,
         SimCommand.class,
         PlanCommand.class,
+        OptimizeCommand.class,
         FuzzCommand.class,
         MonitorCommand.class,
         StatCommand.class,

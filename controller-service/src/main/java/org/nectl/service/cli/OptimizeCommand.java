@@ -1,0 +1,329 @@
+package org.nectl.service.cli;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.nectl.config.OutputFiles;
+import org.nectl.core.model.RobotModel;
+import org.nectl.planning.PlanCheck;
+import org.nectl.planning.PlanningSettings;
+import org.nectl.planning.SplineTrajectory;
+import org.nectl.planning.TrajectoryPlanner;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nectl optimize}: a rest-to-rest motion of minimum time, or of the weighted time and effort
+ * of Barman's thesis (2020, eq. 4.18), written as the trajectory CSV that {@code nectl plan --file}
+ * sends, with a JSON report. Not real-time code.
+ */
+@Command(
+    name = "optimize",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Plan a rest-to-rest motion of minimum time (or of (1 - w) T + w * integral |tau|^2 dt with --weight) under the "
+            + "description's effort and velocity limits, optionally acceleration and torque-rate limits; write it as the "
+            + "CSV that 'nectl plan --file' sends and a JSON report.",
+        "Exit status: 0 planned; 2 bad option, description, start/end, infeasible limits or an output file that exists "
+            + "(without --force); 1 the solve did not converge or its result exceeds a limit between constraint samples. "
+            + "On failure no CSV or report is written."})
+final class OptimizeCommand implements Callable<Integer>
+{
+    private static final String COMMAND = "nectl optimize";
+
+    @Option(names = "--model", required = true, paramLabel = "FILE", description = "Robot description (.yaml, .urdf).")
+    private Path modelFile;
+
+    @Option(names = "--start", required = true, paramLabel = "Q", split = ",", description = "Start positions, one per coordinate.")
+    private double[] start;
+
+    @Option(names = "--end", required = true, paramLabel = "Q", split = ",", description = "End positions, one per coordinate.")
+    private double[] end;
+
+    @Option(names = "--weight", paramLabel = "W", defaultValue = "0",
+        description = "w in [0, 1) of (1 - w) T + w * integral |tau|^2 dt; 0 (default) is minimum time.")
+    private double weight;
+
+    @Option(names = "--control-points", paramLabel = "N", defaultValue = "20",
+        description = "B-spline control points per coordinate; default ${DEFAULT-VALUE}.")
+    private int controlPoints;
+
+    @Option(names = "--degree", paramLabel = "D", defaultValue = "3",
+        description = "B-spline degree (3 cubic; 4 or more with --torque-rate-limits); default ${DEFAULT-VALUE}.")
+    private int degree;
+
+    @Option(names = "--samples-per-span", paramLabel = "S", defaultValue = "3",
+        description = "Constraint samples per knot span; default ${DEFAULT-VALUE}.")
+    private int samplesPerSpan;
+
+    @Option(names = "--no-velocity-limits", description = "Ignore the description's velocity limits.")
+    private boolean noVelocityLimits;
+
+    @Option(names = "--torque-rate-limits", description = "Also bound |tau-dot| by the description's torque-rate limits.")
+    private boolean torqueRateLimits;
+
+    @Option(names = "--acceleration-limit", paramLabel = "A", split = ",",
+        description = "Bound |qdd|: one value for every coordinate or one per coordinate, rad/s^2 or m/s^2.")
+    private double[] accelerationLimit = new double[0];
+
+    @Option(names = "--gravity", paramLabel = "G", split = ",", defaultValue = "0,0,-9.81",
+        description = "Gravity in the base frame, m/s^2; default ${DEFAULT-VALUE}.")
+    private double[] gravity;
+
+    @Option(names = "--max-iterations", paramLabel = "N", defaultValue = "200", description = "SQP iteration limit; default ${DEFAULT-VALUE}.")
+    private int maxIterations;
+
+    @Option(names = "--waypoint-ms", paramLabel = "MS", defaultValue = "10",
+        description = "Waypoint spacing of the CSV, ms (the last waypoint is at T exactly); default ${DEFAULT-VALUE}.")
+    private double waypointMs;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "CSV", description = "Trajectory file to write (t,q1..qn).")
+    private Path output;
+
+    @Option(names = "--report", paramLabel = "JSON", description = "Also write the JSON report here.")
+    private Path report;
+
+    @Option(names = "--force", description = "Replace existing output files (regular files only, never through a symbolic link).")
+    private boolean force;
+
+    @Override
+    public Integer call() throws IOException
+    {
+        final String refusal = checkOptions();
+        if (refusal != null)
+        {
+            System.err.println(COMMAND + ": " + refusal);
+            return NectlCommand.USAGE_EXIT_STATUS;
+        }
+        final RobotModel model = ModelCommand.loadOrReport(modelFile, COMMAND);
+        if (model == null)
+        {
+            return NectlCommand.USAGE_EXIT_STATUS;
+        }
+        if (accelerationLimit.length > 1 && accelerationLimit.length != model.dof())
+        {
+            System.err.println(COMMAND + ": --acceleration-limit has " + accelerationLimit.length + " values; give one or "
+                + model.dof() + " (one per coordinate of " + model.name() + ")");
+            return NectlCommand.USAGE_EXIT_STATUS;
+        }
+        final PlanningSettings settings = new PlanningSettings(degree, controlPoints, samplesPerSpan, weight,
+            !noVelocityLimits, torqueRateLimits, accelerationLimit, gravity, maxIterations);
+        final TrajectoryPlanner.Plan plan;
+        try
+        {
+            plan = TrajectoryPlanner.plan(model, start, end, settings);
+        }
+        catch (final TrajectoryPlanner.PlanningException e)
+        {
+            System.err.println(COMMAND + ": " + e.getMessage());
+            return e.badInput() ? NectlCommand.USAGE_EXIT_STATUS : NectlCommand.INTERNAL_ERROR_EXIT_STATUS;
+        }
+        try
+        {
+            final Path csvTemp = writeTemporary(output, csv(plan.trajectory()));
+            final Path reportTemp = report == null ? null : writeTemporary(report, reportJson(model, plan, settings));
+            moveIntoPlace(csvTemp, output);
+            if (reportTemp != null)
+            {
+                moveIntoPlace(reportTemp, report);
+            }
+        }
+        catch (final FileAlreadyExistsException e)
+        {
+            System.err.println(COMMAND + ": " + e.getFile() + " exists (use --force to replace it)");
+            return NectlCommand.USAGE_EXIT_STATUS;
+        }
+        catch (final IOException e)
+        {
+            System.err.println(COMMAND + ": cannot write: " + e.getMessage());
+            return NectlCommand.USAGE_EXIT_STATUS;
+        }
+        System.out.printf(Locale.ROOT, "%s: T = %.4f s, %d iterations, %.2f s solve, peak |tau|/limit %.4f; wrote %s%s%n",
+            COMMAND, plan.trajectory().durationS(), plan.solution().iterations(), plan.solution().solveTimeS(),
+            plan.check().effortRatio(), output, report == null ? "" : " and " + report);
+        return 0;
+    }
+
+    /** Option checks that need no description; null if fine. */
+    private String checkOptions()
+    {
+        if (gravity.length != 3)
+        {
+            return "--gravity needs 3 values, got " + gravity.length;
+        }
+        if (!(waypointMs > 0.0 && waypointMs <= 1000.0))
+        {
+            return "--waypoint-ms must be in (0, 1000], got " + waypointMs;
+        }
+        for (final Path file : report == null ? new Path[] {output} : new Path[] {output, report})
+        {
+            if (Files.isSymbolicLink(file))
+            {
+                return file + " is a symbolic link: refused (give the real path)";
+            }
+            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && (!force || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)))
+            {
+                return file + (force ? " is not a regular file: refused" : " exists (use --force to replace it)");
+            }
+        }
+        if (report != null && output.toAbsolutePath().normalize().equals(report.toAbsolutePath().normalize()))
+        {
+            return "--output and --report name the same file " + output;
+        }
+        return null;
+    }
+
+    /** Samples the spline every waypoint period, and at T. */
+    private String csv(final SplineTrajectory trajectory)
+    {
+        final int dof = trajectory.dof();
+        final StringBuilder text = new StringBuilder();
+        text.append("# nectl optimize: ").append(modelFile.getFileName()).append(", T = ")
+            .append(trajectory.durationS()).append(" s\n");
+        text.append('t');
+        for (int j = 1; j <= dof; j++)
+        {
+            text.append(",q").append(j);
+        }
+        text.append('\n');
+        final double[] q = new double[dof];
+        final double[] scratch = new double[dof];
+        final double period = waypointMs * 1e-3;
+        final double duration = trajectory.durationS();
+        final int intervals = (int)Math.ceil(duration / period - 1e-9);
+        for (int k = 0; k <= intervals; k++)
+        {
+            final double t = k == intervals ? duration : k * period;
+            trajectory.evaluate(t / duration, q, scratch, scratch.clone(), scratch.clone());
+            text.append(String.format(Locale.ROOT, "%.6f", t));
+            for (final double v : q)
+            {
+                text.append(',').append(String.format(Locale.ROOT, "%.9f", v));
+            }
+            text.append('\n');
+        }
+        return text.toString();
+    }
+
+    private String reportJson(final RobotModel model, final TrajectoryPlanner.Plan plan, final PlanningSettings settings)
+        throws IOException
+    {
+        final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        final ObjectNode root = mapper.createObjectNode();
+        root.put("model", model.name());
+        root.put("objective", settings.weight() == 0.0 ? "minimum time" : "weighted (1 - w) T + w integral |tau|^2 dt");
+        root.put("weight", settings.weight());
+        root.put("durationS", plan.trajectory().durationS());
+        root.put("iterations", plan.solution().iterations());
+        root.put("solveTimeS", plan.solution().solveTimeS());
+        root.put("converged", plan.solution().converged());
+        final ObjectNode spline = root.putObject("spline");
+        spline.put("degree", settings.degree());
+        spline.put("controlPoints", settings.controlPoints());
+        spline.put("samplesPerSpan", settings.samplesPerSpan());
+        spline.put("constraintSamples", plan.problem().samples().length);
+        final PlanCheck.Result check = plan.check();
+        final ObjectNode dense = root.putObject("denseCheck");
+        dense.put("method", "plain recursive Newton-Euler and torque-derivative recursions, grid 10x the constraint grid");
+        dense.put("gridPoints", check.gridPoints());
+        dense.put("effortRatio", check.effortRatio());
+        dense.put("velocityRatio", check.velocityRatio());
+        dense.put("accelerationRatio", check.accelerationRatio());
+        dense.put("torqueRateRatio", check.torqueRateRatio());
+        dense.put("largestViolation", Math.max(0.0, check.worstRatio() - 1.0));
+        final ArrayNode peaks = dense.putArray("peakEffort");
+        for (final double v : check.peakEffort())
+        {
+            peaks.add(v);
+        }
+        final ArrayNode rates = dense.putArray("peakTorqueRate");
+        for (final double v : check.peakTorqueRate())
+        {
+            rates.add(v);
+        }
+        final ArrayNode active = root.putArray("activeConstraints");
+        for (final PlanCheck.ActiveInterval interval : check.active())
+        {
+            final ObjectNode node = active.addObject();
+            node.put("joint", model.coordinateName(interval.coordinate()));
+            node.put("bound", interval.bound());
+            node.put("fromS", interval.fromS());
+            node.put("toS", interval.toS());
+        }
+        final ObjectNode profiles = root.putObject("denseProfiles");
+        final ArrayNode times = profiles.putArray("timeS");
+        final ArrayNode torques = profiles.putArray("tau");
+        final ArrayNode forces = profiles.putArray("reactionForceNormN");
+        for (int k = 0; k < check.gridPoints(); k++)
+        {
+            times.add(check.times()[k]);
+            final ArrayNode tau = torques.addArray();
+            for (final double v : check.torques()[k])
+            {
+                tau.add(v);
+            }
+            final ArrayNode force = forces.addArray();
+            for (final double v : check.reactionForceNorms()[k])
+            {
+                force.add(v);
+            }
+        }
+        final ArrayNode points = root.putArray("controlPoints");
+        final double[] p = plan.trajectory().controlPoints();
+        for (final double v : p)
+        {
+            points.add(v);
+        }
+        return mapper.writeValueAsString(root) + "\n";
+    }
+
+    /** Writes the text to a new hidden file beside the target, so the move into place is a rename. */
+    private static Path writeTemporary(final Path target, final String text) throws IOException
+    {
+        final Path directory = target.toAbsolutePath().getParent();
+        final Path temporary = Files.createTempFile(directory, "." + target.getFileName(), ".tmp");
+        try (BufferedWriter writer = OutputFiles.newWriter(temporary, true))
+        {
+            writer.write(text);
+        }
+        catch (final IOException e)
+        {
+            Files.deleteIfExists(temporary);
+            throw e;
+        }
+        return temporary;
+    }
+
+    private void moveIntoPlace(final Path temporary, final Path target) throws IOException
+    {
+        try
+        {
+            if (force)
+            {
+                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+            else
+            {
+                Files.move(temporary, target);
+            }
+        }
+        catch (final IOException e)
+        {
+            Files.deleteIfExists(temporary);
+            throw e;
+        }
+    }
+}
