@@ -1,5 +1,7 @@
 package org.nectl.core.parallel;
 
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.SingularOps_DDRM;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.JointType;
@@ -89,6 +91,70 @@ public final class GoughStewartModel
         final double ty = r == 0.0 ? 1.0 : ax / r;
         // columns x1 = (0, 0, 1), y1 = z1 x x1 = (ty, -tx, 0), z1 = (tx, ty, 0).
         return new double[] {0, ty, tx, 0, -tx, ty, 1, 0, 0};
+    }
+
+    /**
+     * Conditioning of the kinematics at a pose: the ratio of the smallest to the largest singular
+     * value of J_p^-1 (rows [u_i^T, (P_i x u_i)^T], the leg rates per platform twist). Zero at a
+     * parallel singularity. Not real-time safe.
+     *
+     * @param position platform origin, m.
+     * @param rotation platform axes, 9 row-major.
+     * @return the ratio, in [0, 1].
+     */
+    public double conditioning(final double[] position, final double[] rotation)
+    {
+        final DMatrixRMaj inverseJacobian = new DMatrixRMaj(LEGS, 6);
+        for (int i = 0; i < LEGS; i++)
+        {
+            final double[] lever = Transforms.apply(rotation,
+                new double[] {platformPoints[3 * i], platformPoints[3 * i + 1], platformPoints[3 * i + 2]});
+            final double[] leg = new double[3];
+            for (int e = 0; e < 3; e++)
+            {
+                leg[e] = position[e] + lever[e] - basePoints[3 * i + e];
+            }
+            final double l = Math.sqrt(leg[0] * leg[0] + leg[1] * leg[1] + leg[2] * leg[2]);
+            for (int e = 0; e < 3; e++)
+            {
+                inverseJacobian.set(i, e, leg[e] / l);
+            }
+            inverseJacobian.set(i, 3, (lever[1] * leg[2] - lever[2] * leg[1]) / l);
+            inverseJacobian.set(i, 4, (lever[2] * leg[0] - lever[0] * leg[2]) / l);
+            inverseJacobian.set(i, 5, (lever[0] * leg[1] - lever[1] * leg[0]) / l);
+        }
+        final double[] singular = SingularOps_DDRM.singularValues(inverseJacobian);
+        double smallest = Double.POSITIVE_INFINITY;
+        double largest = 0.0;
+        for (final double v : singular)
+        {
+            smallest = Math.min(smallest, v);
+            largest = Math.max(largest, v);
+        }
+        return largest == 0.0 ? 0.0 : smallest / largest;
+    }
+
+    /**
+     * @param position platform origin, m.
+     * @param rotation platform axes, 9 row-major.
+     * @return the six leg lengths |p + R b_i - a_i|, m.
+     */
+    public double[] legLengths(final double[] position, final double[] rotation)
+    {
+        final double[] lengths = new double[LEGS];
+        for (int i = 0; i < LEGS; i++)
+        {
+            final double[] lever = Transforms.apply(rotation,
+                new double[] {platformPoints[3 * i], platformPoints[3 * i + 1], platformPoints[3 * i + 2]});
+            double sum = 0.0;
+            for (int e = 0; e < 3; e++)
+            {
+                final double d = position[e] + lever[e] - basePoints[3 * i + e];
+                sum += d * d;
+            }
+            lengths[i] = Math.sqrt(sum);
+        }
+        return lengths;
     }
 
     /** @return the robot's name. */
