@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.nectl.core.closedloop.ClosedLoopDefectException;
@@ -73,6 +74,29 @@ public final class ClosedLoopDescriptions
             final YamlField at = e.defect() == ClosedLoopDefectException.Defect.NOT_CLOSED_AT_HOME
                 ? homeField : closure.child("active");
             throw at.error(e.getMessage());
+        }
+    }
+
+    /**
+     * @param path a description file.
+     * @return true if it is a YAML description with a {@code closure} section; false for any other
+     *     file, including unreadable ones (loading them reports why).
+     */
+    public static boolean isClosedLoop(final Path path)
+    {
+        final Path name = path.getFileName();
+        final String lower = name == null ? "" : name.toString().toLowerCase(Locale.ROOT);
+        if (!lower.endsWith(".yaml") && !lower.endsWith(".yml"))
+        {
+            return false;
+        }
+        try
+        {
+            return YamlField.load(path).has(KEY);
+        }
+        catch (final DescriptionException e)
+        {
+            return false;
         }
     }
 
