@@ -194,9 +194,9 @@ final class LoopKinematics
                 {
                     t[e] = origin[o + e] - origin[3 * i + e];
                 }
-                cross(omega, 3 * i, t, 0, t, 3);
-                cross(omega, 3 * i, t, 3, t, 6);
-                cross(omegaDot, 3 * i, t, 0, t, 9);
+                FlatVectors.cross(omega, 3 * i, t, 0, t, 3);
+                FlatVectors.cross(omega, 3 * i, t, 3, t, 6);
+                FlatVectors.cross(omegaDot, 3 * i, t, 0, t, 9);
                 for (int e = 0; e < 3; e++)
                 {
                     omega[o + e] = omega[3 * i + e];
@@ -219,7 +219,7 @@ final class LoopKinematics
             final boolean hasParent = i >= 0;
             if (hasParent)
             {
-                cross(omega, 3 * i, t, 12, t, 15);
+                FlatVectors.cross(omega, 3 * i, t, 12, t, 15);
             }
             else
             {
@@ -298,7 +298,7 @@ final class LoopKinematics
                 {
                     t[15 + e] = framePose[f + 21 + e] - framePose[f + 9 + e];
                 }
-                cross(t, 3, t, 15, t, 18);
+                FlatVectors.cross(t, 3, t, 15, t, 18);
                 for (int e = 0; e < 3; e++)
                 {
                     t[15 + e] = t[12 + e] - t[6 + e] - t[18 + e];
@@ -316,7 +316,7 @@ final class LoopKinematics
                         t[15 + e] = t[9 + e] - t[3 + e];
                     }
                     column(framePose, f + 12, 2, t, 18);
-                    cross(t, 15, t, 18, t, 21);
+                    FlatVectors.cross(t, 15, t, 18, t, 21);
                     transposeTimes(framePose, f, t, 21, t, 15);
                     jacobian[(row + 3) * dof + c] = t[15];
                     jacobian[(row + 4) * dof + c] = t[16];
@@ -351,10 +351,10 @@ final class LoopKinematics
                 u[6 + e] = t[21 + e] - t[9 + e];
             }
             // kR_0 [dddot - wdot_k x d - 2 w_k x ddot + w_k x (w_k x d)].
-            cross(t, 3, u, 0, u, 9);
-            cross(t, 0, u, 3, u, 12);
-            cross(t, 0, u, 0, u, 15);
-            cross(t, 0, u, 15, u, 18);
+            FlatVectors.cross(t, 3, u, 0, u, 9);
+            FlatVectors.cross(t, 0, u, 3, u, 12);
+            FlatVectors.cross(t, 0, u, 0, u, 15);
+            FlatVectors.cross(t, 0, u, 15, u, 18);
             for (int e = 0; e < 3; e++)
             {
                 u[21 + e] = u[6 + e] - u[9 + e] - 2.0 * u[12 + e] + u[18 + e];
@@ -369,11 +369,11 @@ final class LoopKinematics
                     u[3 + e] = t[12 + e] - t[e];
                     u[6 + e] = t[15 + e] - t[3 + e];
                 }
-                cross(u, 3, u, 0, u, 9);
-                cross(t, 0, u, 9, u, 12);
-                cross(u, 6, u, 0, u, 15);
-                cross(t, 12, u, 0, u, 18);
-                cross(u, 3, u, 18, u, 21);
+                FlatVectors.cross(u, 3, u, 0, u, 9);
+                FlatVectors.cross(t, 0, u, 9, u, 12);
+                FlatVectors.cross(u, 6, u, 0, u, 15);
+                FlatVectors.cross(t, 12, u, 0, u, 18);
+                FlatVectors.cross(u, 3, u, 18, u, 21);
                 for (int e = 0; e < 3; e++)
                 {
                     u[9 + e] = -u[12 + e] + u[15 + e] + u[21 + e];
@@ -440,9 +440,9 @@ final class LoopKinematics
             t[at + 3 + e] = omegaDot[o + e];
             r[e] = framePose[point + e] - origin[o + e];
         }
-        cross(omega, o, r, 0, r, 3);
-        cross(omega, o, r, 3, r, 6);
-        cross(omegaDot, o, r, 0, r, 9);
+        FlatVectors.cross(omega, o, r, 0, r, 3);
+        FlatVectors.cross(omega, o, r, 3, r, 6);
+        FlatVectors.cross(omegaDot, o, r, 0, r, 9);
         for (int e = 0; e < 3; e++)
         {
             t[at + 6 + e] = velocity[o + e] + r[3 + e];
@@ -498,17 +498,5 @@ final class LoopKinematics
         out[oi] = rot[r + col];
         out[oi + 1] = rot[r + 3 + col];
         out[oi + 2] = rot[r + 6 + col];
-    }
-
-    /** out = a x b; out may alias either input. */
-    private static void cross(
-        final double[] a, final int ai, final double[] b, final int bi, final double[] out, final int oi)
-    {
-        final double x = a[ai + 1] * b[bi + 2] - a[ai + 2] * b[bi + 1];
-        final double y = a[ai + 2] * b[bi] - a[ai] * b[bi + 2];
-        final double z = a[ai] * b[bi + 1] - a[ai + 1] * b[bi];
-        out[oi] = x;
-        out[oi + 1] = y;
-        out[oi + 2] = z;
     }
 }

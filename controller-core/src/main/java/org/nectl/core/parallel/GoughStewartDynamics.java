@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.decomposition.lu.LUDecompositionAlt_DDRM;
 import org.ejml.dense.row.linsol.lu.LinearSolverLu_DDRM;
+import org.nectl.core.closedloop.FlatVectors;
 import org.nectl.core.closedloop.TreeDynamics;
 
 /**
@@ -129,7 +130,7 @@ public final class GoughStewartDynamics
                 t[e] = legInverse[9 * i + e] * tau[3 * i] + legInverse[9 * i + 3 + e] * tau[3 * i + 1]
                     + legInverse[9 * i + 6 + e] * tau[3 * i + 2];
             }
-            cross(lever, 3 * i, t, 0, t, 3);
+            FlatVectors.cross(lever, 3 * i, t, 0, t, 3);
             for (int e = 0; e < 3; e++)
             {
                 wrench[e] += t[e];
@@ -258,16 +259,16 @@ public final class GoughStewartDynamics
                 t[6 + e] = firstAxis[f + 3 * e] * s1 - firstAxis[f + 3 * e + 1] * c1;
             }
             // J_i columns: z1 x r, z2 x r, u (eq. 63); rows of J_i^-1 from the adjugate.
-            cross(t, 3, t, 0, t, 9);
-            cross(t, 6, t, 0, t, 12);
-            cross(t, 12, unit, o, t, 15);
+            FlatVectors.cross(t, 3, t, 0, t, 9);
+            FlatVectors.cross(t, 6, t, 0, t, 12);
+            FlatVectors.cross(t, 12, unit, o, t, 15);
             final double det = t[9] * t[15] + t[10] * t[16] + t[11] * t[17];
             if (!(Math.abs(det) > LEG_SINGULAR * l * l))
             {
                 return false;
             }
-            cross(unit, o, t, 9, t, 18);
-            cross(t, 9, t, 12, t, 21);
+            FlatVectors.cross(unit, o, t, 9, t, 18);
+            FlatVectors.cross(t, 9, t, 12, t, 21);
             for (int e = 0; e < 3; e++)
             {
                 legInverse[f + e] = t[15 + e] / det;
@@ -275,9 +276,9 @@ public final class GoughStewartDynamics
                 legInverse[f + 6 + e] = t[21 + e] / det;
             }
             // v_B = v + omega x P_i, a_B = vdot + omegadot x P_i + omega x (omega x P_i).
-            cross(twist, 3, lever, o, t, 9);
-            cross(twist, 3, t, 9, t, 12);
-            cross(twistRate, 3, lever, o, t, 15);
+            FlatVectors.cross(twist, 3, lever, o, t, 9);
+            FlatVectors.cross(twist, 3, t, 9, t, 12);
+            FlatVectors.cross(twistRate, 3, lever, o, t, 15);
             for (int e = 0; e < 3; e++)
             {
                 t[9 + e] += twist[e];
@@ -293,19 +294,19 @@ public final class GoughStewartDynamics
             {
                 t[18 + e] = qd[o] * t[3 + e] + qd[o + 1] * t[6 + e];
             }
-            cross(t, 3, t, 6, t, 21);
+            FlatVectors.cross(t, 3, t, 6, t, 21);
             for (int e = 0; e < 3; e++)
             {
                 t[21 + e] *= qd[o] * qd[o + 1];
             }
-            cross(t, 21, t, 0, t, 24);
-            cross(t, 18, t, 0, t, 27);
-            cross(t, 18, t, 27, t, 27);
+            FlatVectors.cross(t, 21, t, 0, t, 24);
+            FlatVectors.cross(t, 18, t, 0, t, 27);
+            FlatVectors.cross(t, 18, t, 27, t, 27);
             for (int e = 0; e < 3; e++)
             {
                 t[12 + e] -= t[24 + e] + t[27 + e];
             }
-            cross(t, 18, unit, o, t, 24);
+            FlatVectors.cross(t, 18, unit, o, t, 24);
             for (int e = 0; e < 3; e++)
             {
                 t[12 + e] -= 2.0 * qd[o + 2] * t[24 + e];
@@ -331,9 +332,9 @@ public final class GoughStewartDynamics
                 + rotation[3 * e + 2] * firstMoment[2];
             t[3 + e] = twistRate[e] - gravity[e];
         }
-        cross(twistRate, 3, t, 0, t, 6);
-        cross(twist, 3, t, 0, t, 9);
-        cross(twist, 3, t, 9, t, 9);
+        FlatVectors.cross(twistRate, 3, t, 0, t, 6);
+        FlatVectors.cross(twist, 3, t, 0, t, 9);
+        FlatVectors.cross(twist, 3, t, 9, t, 9);
         for (int e = 0; e < 3; e++)
         {
             platformWrench[e] = mass * t[3 + e] + t[6 + e] + t[9 + e];
@@ -341,8 +342,8 @@ public final class GoughStewartDynamics
         // J omega and J omegadot with J = R J_p R^T: R (J_p (R^T w)).
         rotatedInertiaTimes(rotation, twist, 3, t, 12);
         rotatedInertiaTimes(rotation, twistRate, 3, t, 15);
-        cross(twist, 3, t, 12, t, 18);
-        cross(t, 0, t, 3, t, 21);
+        FlatVectors.cross(twist, 3, t, 12, t, 18);
+        FlatVectors.cross(t, 0, t, 3, t, 21);
         for (int e = 0; e < 3; e++)
         {
             platformWrench[3 + e] = t[15 + e] + t[18 + e] + t[21 + e];
@@ -370,7 +371,7 @@ public final class GoughStewartDynamics
     {
         for (int i = 0; i < N; i++)
         {
-            cross(lever, 3 * i, unit, 3 * i, t, 0);
+            FlatVectors.cross(lever, 3 * i, unit, 3 * i, t, 0);
             for (int e = 0; e < 3; e++)
             {
                 inverseJacobianTransposed.data[6 * e + i] = unit[3 * i + e];
@@ -390,17 +391,5 @@ public final class GoughStewartDynamics
     private static double dot(final double[] a, final int ai, final double[] b, final int bi)
     {
         return a[ai] * b[bi] + a[ai + 1] * b[bi + 1] + a[ai + 2] * b[bi + 2];
-    }
-
-    /** out = a x b; out may alias either input. */
-    private static void cross(
-        final double[] a, final int ai, final double[] b, final int bi, final double[] out, final int oi)
-    {
-        final double x = a[ai + 1] * b[bi + 2] - a[ai + 2] * b[bi + 1];
-        final double y = a[ai + 2] * b[bi] - a[ai] * b[bi + 2];
-        final double z = a[ai] * b[bi + 1] - a[ai + 1] * b[bi];
-        out[oi] = x;
-        out[oi + 1] = y;
-        out[oi + 2] = z;
     }
 }

@@ -4,12 +4,10 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.Iterator;
 import java.util.List;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -121,29 +119,7 @@ final class ClosedLoopDynamicsEvaluator
 
     private JsonNode parse(final String line) throws RequestException
     {
-        final JsonNode request;
-        try
-        {
-            request = mapper.readTree(line);
-        }
-        catch (final JsonProcessingException e)
-        {
-            throw new RequestException(DynamicsEvaluator.malformed(e));
-        }
-        if (request == null || !request.isObject())
-        {
-            throw new RequestException("expected a JSON object");
-        }
-        final Iterator<String> names = request.fieldNames();
-        while (names.hasNext())
-        {
-            final String name = names.next();
-            if (!FIELDS.contains(name))
-            {
-                throw new RequestException("unknown field '" + name + "' (known for a closed-loop robot: "
-                    + String.join(", ", FIELDS) + ")");
-            }
-        }
-        return request;
+        return DynamicsEvaluator.parseObject(mapper, line, FIELDS::contains,
+            "for a closed-loop robot " + String.join(", ", FIELDS));
     }
 }

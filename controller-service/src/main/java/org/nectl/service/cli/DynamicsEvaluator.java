@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Iterator;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -193,6 +194,21 @@ final class DynamicsEvaluator
 
     private JsonNode parse(final String line) throws RequestException
     {
+        return parseObject(mapper, line, DynamicsEvaluator::isKnownField, "q, qd, qdd, qddd, tau, gravity");
+    }
+
+    /**
+     * @param mapper the JSON reader.
+     * @param line one request line.
+     * @param known which field names the request may hold.
+     * @param knownList those names, for the message.
+     * @return the request object.
+     * @throws RequestException for malformed JSON, a non-object, or an unknown field.
+     */
+    static JsonNode parseObject(
+        final ObjectMapper mapper, final String line, final Predicate<String> known, final String knownList)
+        throws RequestException
+    {
         final JsonNode request;
         try
         {
@@ -210,9 +226,9 @@ final class DynamicsEvaluator
         while (names.hasNext())
         {
             final String name = names.next();
-            if (!isKnownField(name))
+            if (!known.test(name))
             {
-                throw new RequestException("unknown field '" + name + "' (known: q, qd, qdd, qddd, tau, gravity)");
+                throw new RequestException("unknown field '" + name + "' (known: " + knownList + ")");
             }
         }
         return request;

@@ -62,7 +62,7 @@ class ClosedLoopDynamicsCommandTest
         final String[] lines = text.toString().split("\n");
         assertEquals(false, allGood);
         assertEquals("{\"line\":1,\"error\":\"field 'q' has 2 elements; the model needs 1\"}", lines[0]);
-        assertTrue(lines[1].contains("unknown field 'qddd' (known for a closed-loop robot: q, qd, qdd, tau, gravity)"),
+        assertTrue(lines[1].contains("unknown field 'qddd' (known: for a closed-loop robot q, qd, qdd, tau, gravity)"),
             lines[1]);
         assertTrue(lines[2].startsWith("{\"tau\":["), lines[2]);
     }
