@@ -6,6 +6,8 @@ package org.nectl.core.closedloop;
  * cut joint's zero position, and frame k+B fixed on link j = a(k+B). The loop is closed when the two
  * frames satisfy the joint's constraints (eq. 3): for a revolute joint their origins and z axes
  * coincide (the cut variable is the rotation about z), for a spherical joint their origins coincide.
+ * The constructor keeps copies of the arrays; the accessors return those copies themselves, which the
+ * kinematics read on the real-time path: callers must not modify them.
  *
  * @param name the cut joint's name.
  * @param type what the joint leaves free.
