@@ -27,7 +27,8 @@ final class YamlRobotDescription
 
     private static final List<String> FORMATS = List.of(MODIFIED_DH, STANDARD_DH);
     private static final List<String> MODIFIED_DH_KEYS =
-        List.of("name", "base", "format", "angles", "kinematics", "links", "joints", DriveSection.KEY);
+        List.of("name", "base", "format", "angles", "kinematics", "links", "joints", DriveSection.KEY,
+            ClosedLoopDescriptions.KEY);
     private static final List<String> STANDARD_DH_KEYS =
         List.of("name", "base", "format", "angles", "tool", "kinematics", "links", "joints", DriveSection.KEY);
     private static final String DEFAULT_BASE = "base";

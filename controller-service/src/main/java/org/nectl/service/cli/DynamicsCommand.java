@@ -10,6 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import org.nectl.config.ClosedLoopDescriptions;
+import org.nectl.config.DescriptionException;
+import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.model.RobotModel;
 
 import picocli.CommandLine.Command;
@@ -32,7 +35,10 @@ import picocli.CommandLine.Option;
         "and the other outputs are evaluated at that forward-dynamics qdd; matrix row i = d tau_i / d .).",
         "--reactions adds \"reactions\": one object per body with its joint reaction wrench and its",
         "sensitivities (docs/PLANNING.md, \"nectl dynamics\").",
-        "A bad line yields {\"line\":N,\"error\":\"..\"}; processing goes on; exit status 1 if any line failed."
+        "A bad line yields {\"line\":N,\"error\":\"..\"}; processing goes on; exit status 1 if any line failed.",
+        "A closed-loop description (a closure section) takes and gives the ACTIVE joints: q, qd, qdd, tau of length N;",
+        "it writes tau (= G^T Gamma_tree), qdd, q_tree, qd_tree, newton_iterations, closure_residual",
+        "(docs/ROBOT_DESCRIPTIONS.md, \"Closed-loop robots\")."
     })
 final class DynamicsCommand implements Callable<Integer>
 {
@@ -52,15 +58,43 @@ final class DynamicsCommand implements Callable<Integer>
     @Override
     public Integer call() throws IOException
     {
+        final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        final PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
+        if (ClosedLoopDescriptions.isClosedLoop(modelFile))
+        {
+            return closedLoop(in, out);
+        }
         final RobotModel model = ModelCommand.loadOrReport(modelFile, "nectl dynamics");
         if (model == null)
         {
             return 2;
         }
         final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, friction, reactions);
-        final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        final PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         final boolean allGood = evaluator.evaluateLines(in, out);
+        out.flush();
+        return allGood ? 0 : 1;
+    }
+
+    /** A description with a closure section, evaluated in its active coordinates. */
+    private int closedLoop(final BufferedReader in, final PrintWriter out) throws IOException
+    {
+        final ClosedLoopModel model;
+        try
+        {
+            model = ClosedLoopDescriptions.load(modelFile);
+        }
+        catch (final DescriptionException e)
+        {
+            System.err.println("nectl dynamics: " + e.getMessage());
+            return 2;
+        }
+        if (reactions)
+        {
+            System.err.println("nectl dynamics: --reactions is not available for a closed-loop robot ("
+                + modelFile + " has a closure section)");
+            return 2;
+        }
+        final boolean allGood = new ClosedLoopDynamicsEvaluator(model, friction).evaluateLines(in, out);
         out.flush();
         return allGood ? 0 : 1;
     }

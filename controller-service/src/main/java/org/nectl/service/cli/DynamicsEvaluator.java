@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Iterator;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -95,6 +96,18 @@ final class DynamicsEvaluator
      */
     boolean evaluateLines(final BufferedReader in, final PrintWriter out) throws IOException
     {
+        return evaluateLines(in, out, this::evaluate);
+    }
+
+    /**
+     * Evaluates every non-blank line of {@code in} with {@code evaluator}, writing its result, or
+     * {@code {"line":N,"error":".."}}, one line per input line.
+     *
+     * @return true if no line failed.
+     */
+    static boolean evaluateLines(final BufferedReader in, final PrintWriter out, final LineEvaluator evaluator)
+        throws IOException
+    {
         boolean allGood = true;
         int lineNumber = 0;
         String line;
@@ -107,7 +120,7 @@ final class DynamicsEvaluator
             }
             try
             {
-                out.println(evaluate(line));
+                out.println(evaluator.evaluate(line));
             }
             catch (final RequestException e)
             {
@@ -181,6 +194,21 @@ final class DynamicsEvaluator
 
     private JsonNode parse(final String line) throws RequestException
     {
+        return parseObject(mapper, line, DynamicsEvaluator::isKnownField, "q, qd, qdd, qddd, tau, gravity");
+    }
+
+    /**
+     * @param mapper the JSON reader.
+     * @param line one request line.
+     * @param known which field names the request may hold.
+     * @param knownList those names, for the message.
+     * @return the request object.
+     * @throws RequestException for malformed JSON, a non-object, or an unknown field.
+     */
+    static JsonNode parseObject(
+        final ObjectMapper mapper, final String line, final Predicate<String> known, final String knownList)
+        throws RequestException
+    {
         final JsonNode request;
         try
         {
@@ -198,15 +226,15 @@ final class DynamicsEvaluator
         while (names.hasNext())
         {
             final String name = names.next();
-            if (!isKnownField(name))
+            if (!known.test(name))
             {
-                throw new RequestException("unknown field '" + name + "' (known: q, qd, qdd, qddd, tau, gravity)");
+                throw new RequestException("unknown field '" + name + "' (known: " + knownList + ")");
             }
         }
         return request;
     }
 
-    private static String malformed(final JsonProcessingException e)
+    static String malformed(final JsonProcessingException e)
     {
         final String original = String.valueOf(e.getOriginalMessage());
         final Matcher token = NON_STANDARD_TOKEN.matcher(original);
@@ -237,7 +265,7 @@ final class DynamicsEvaluator
         }
     }
 
-    private static double[] vector(final JsonNode request, final String field, final int length, final boolean required)
+    static double[] vector(final JsonNode request, final String field, final int length, final boolean required)
         throws RequestException
     {
         final JsonNode node = request.get(field);
@@ -275,7 +303,7 @@ final class DynamicsEvaluator
         return v;
     }
 
-    private static void writeArray(final JsonGenerator json, final String name, final double[] values) throws IOException
+    static void writeArray(final JsonGenerator json, final String name, final double[] values) throws IOException
     {
         json.writeArrayFieldStart(name);
         for (final double v : values)
@@ -333,10 +361,10 @@ final class DynamicsEvaluator
         json.writeEndArray();
     }
 
-    private String error(final int lineNumber, final String message)
+    private static String error(final int lineNumber, final String message)
     {
         final StringWriter text = new StringWriter();
-        try (JsonGenerator json = factory.createGenerator(text))
+        try (JsonGenerator json = new JsonFactory().createGenerator(text))
         {
             json.writeStartObject();
             json.writeNumberField("line", lineNumber);
@@ -348,6 +376,18 @@ final class DynamicsEvaluator
             throw new IllegalStateException("writing to a string cannot fail", e);
         }
         return text.toString();
+    }
+
+    /** Evaluates one request line. */
+    @FunctionalInterface
+    interface LineEvaluator
+    {
+        /**
+         * @param line one JSON object.
+         * @return the JSON result line.
+         * @throws RequestException naming the field, value and rule when the request is invalid.
+         */
+        String evaluate(String line) throws RequestException;
     }
 
     /** A request line that cannot be evaluated; the message names field, value and rule. */
