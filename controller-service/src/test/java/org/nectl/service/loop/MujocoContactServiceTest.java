@@ -72,6 +72,20 @@ class MujocoContactServiceTest
     /** Flange point in link7's frame, m (MuJoCo fuses the fixed flange into link7). */
     private static final double[] FLANGE_IN_LINK7 = {0.0, 0.0, 0.107};
     private static final long DETECTION_BOUND_NS = 5_000_000L;
+    /** The obstacle run: offsets of the move's end from the ready pose, rad, and its duration. */
+    private static final double[] TARGET_OFFSET = {0.4, -0.3, 0.4, -0.3, 0.4, -0.3, 0.4};
+    private static final double MOVE_S = 2.0;
+    private static final int SETTLE_STEPS = 200;
+    private static final int AFTER_CONTACT_STEPS = 1_000;
+    private static final double OBSTACLE_RADIUS_M = 0.05;
+    private static final double FLANGE_SPHERE_RADIUS_M = 0.04;
+    /** Fraction of the path at which the flange's origin would be at the obstacle's centre. */
+    private static final double OBSTACLE_AT = 0.6;
+    /** The payload's excitation: period, s, and amplitude, rad. */
+    private static final double EXCITATION_S = 5.0;
+    private static final double EXCITATION_RAD = 0.3;
+    /** Periods a trajectory may take, slowed down by the loop's time scaling, before the test gives up. */
+    private static final long MAX_TRAJECTORY_STEPS = 12_000;
 
     @TempDir
     Path scratch;
@@ -273,9 +287,6 @@ class MujocoContactServiceTest
         assertTrue(after < 0.5 * before, "tracking RMS " + before + " -> " + after + " rad");
     }
 
-    private static final double EXCITATION_S = 5.0;
-    private static final double EXCITATION_RAD = 0.3;
-
     /**
      * Tracks the excitation on MuJoCo's Panda with the scene's payload, the service running with the
      * controller model given, and writes the telemetry as the columns of nectl monitor --csv that
@@ -364,8 +375,6 @@ class MujocoContactServiceTest
         return step;
     }
 
-    private static final long MAX_TRAJECTORY_STEPS = 12_000;
-
     /** Runs {@code nectl identify payload --recording} on the flange. @return what it printed. */
     private static String identifyPayload(final Path recording)
     {
@@ -399,15 +408,6 @@ class MujocoContactServiceTest
         double peakForceN, int contactsAtEnd, double forceAtEndN, ControllerMode mode, int faults, double speedAtEnd)
     {
     }
-
-    private static final double[] TARGET_OFFSET = {0.4, -0.3, 0.4, -0.3, 0.4, -0.3, 0.4};
-    private static final double MOVE_S = 2.0;
-    private static final int SETTLE_STEPS = 200;
-    private static final int AFTER_CONTACT_STEPS = 1_000;
-    private static final double OBSTACLE_RADIUS_M = 0.05;
-    private static final double FLANGE_SPHERE_RADIUS_M = 0.04;
-    /** Fraction of the path at which the flange's origin would be at the obstacle's centre. */
-    private static final double OBSTACLE_AT = 0.6;
 
     /**
      * A sphere centred where the flange's origin passes {@value #OBSTACLE_AT} of the way through the
