@@ -29,6 +29,14 @@ import org.nectl.transport.sbe.JointStateStatusEncoder;
  */
 public final class SimulatedArm
 {
+    /**
+     * Why an arm on MuJoCo refuses the configuration's external wrenches: MuJoCo applies the wrench
+     * of its scene file instead.
+     */
+    public static final String MUJOCO_WRENCH_REFUSAL = "an external wrench on the MuJoCo plant is declared in its scene file "
+        + "(section wrench: link, point, force, torque, start, duration, ramp; docs/ADAPTERS.md); --external-wrench applies to "
+        + "nectl's own physics only";
+
     private final int dof;
     private final long periodNs;
     private final ArmPhysics physics;
@@ -85,12 +93,13 @@ public final class SimulatedArm
      * after the arm's last step. Not real-time safe.
      *
      * @param model nectl's model of the plant's robot.
-     * @param config settings, copied.
+     * @param config settings, copied; without external wrenches (MuJoCo's come from the plant's scene).
      * @param plant the MuJoCo plant of the same robot.
+     * @throws IllegalArgumentException if the configuration has external wrenches.
      */
     public SimulatedArm(final RobotModel model, final SimulatedArmConfig config, final MujocoPlant plant)
     {
-        this(model, config, new MujocoArmPhysics(model, plant, checked(model, config)));
+        this(model, config, new MujocoArmPhysics(model, plant, checkedMujoco(model, config)));
     }
 
     private SimulatedArm(final RobotModel model, final SimulatedArmConfig config, final ArmPhysics physics)
@@ -120,6 +129,16 @@ public final class SimulatedArm
             throw new IllegalArgumentException("an external wrench needs a rigid robot; " + robot.links().name() + " has elastic joints");
         }
         return checked(robot.links(), config);
+    }
+
+    private static SimulatedArmConfig checkedMujoco(final RobotModel model, final SimulatedArmConfig config)
+    {
+        // Two sources of applied wrenches on one plant would be ambiguous in frame and timing; MuJoCo's is the scene's.
+        if (!config.externalWrenches().isEmpty())
+        {
+            throw new IllegalArgumentException(MUJOCO_WRENCH_REFUSAL);
+        }
+        return checked(model, config);
     }
 
     private static SimulatedArmConfig checked(final RobotModel model, final SimulatedArmConfig config)

@@ -196,6 +196,10 @@ final class SimCommand implements Callable<Integer>
                 throw new IllegalArgumentException("--engine mujoco simulates rigid joints only; " + modelFile + " has "
                     + robot.elasticCount() + " elastic joints (use --engine nectl)");
             }
+            if (mujoco && !externalWrenches.isEmpty())
+            {
+                throw new IllegalArgumentException(SimulatedArm.MUJOCO_WRENCH_REFUSAL);
+            }
             final MujocoScene scene = sceneFile != null ? MujocoScene.load(sceneFile) : MujocoScene.EMPTY;
             final MujocoPlant plant = mujoco ? MujocoPlant.open(modelFile, model, scene) : null;
             arm = mujoco ? new SimulatedArm(model, config, plant) : new SimulatedArm(robot, config);

@@ -55,6 +55,8 @@ class SimMujocoEngineTest
             "--model", PANDA, "--engine", "mujoco", "--scene", scene.toString());
         assertRefused("nectl sim: --engine must be nectl or mujoco, got 'bullet'", "--model", PANDA, "--engine", "bullet");
         assertRefused("nectl sim: --scene needs --engine mujoco", "--model", PANDA, "--scene", scene.toString());
+        assertRefused("nectl sim: an external wrench on the MuJoCo plant is declared in its scene file", "--model", PANDA,
+            "--engine", "mujoco", "--external-wrench", "link7,0,0,-10,0,0,0@1-2");
         assertRefused("nectl sim: --engine mujoco simulates rigid joints only; ", "--model", "../config/robots/mixed-elastic-3dof.yaml",
             "--engine", "mujoco");
         assertEquals(2, NectlCommand.newCommandLine().setErr(new PrintWriter(new StringWriter())).execute("demo", "--engine", "bullet"),

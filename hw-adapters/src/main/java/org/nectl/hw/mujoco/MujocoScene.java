@@ -10,24 +10,64 @@ import org.nectl.config.YamlField;
 
 /**
  * What the MuJoCo plant adds to the robot description: obstacles fixed in the world, collision
- * shapes on the robot's links (a description without {@code <collision>} elements has none), and an
- * optional external wrench profile on one link. Read from a small YAML file (docs/ADAPTERS.md,
+ * shapes on the robot's links (a description without {@code <collision>} elements has none), an
+ * optional external wrench profile on one link, and an optional payload rigidly fixed to one link. Read from a small YAML file (docs/ADAPTERS.md,
  * "The MuJoCo plant"); every value is checked with its file:line. Immutable.
  *
  * @param obstacles shapes fixed in the world, poses in the world (base) frame.
  * @param armShapes collision shapes on links, poses in the URDF link frame.
  * @param wrench the external wrench profile, if any.
+ * @param payload a payload on a link, if any: part of MuJoCo's robot, unknown to nectl's model.
  */
-public record MujocoScene(List<Shape> obstacles, List<Shape> armShapes, Optional<WrenchProfile> wrench)
+public record MujocoScene(List<Shape> obstacles, List<Shape> armShapes, Optional<WrenchProfile> wrench, Optional<Payload> payload)
 {
-    /** An empty scene: no obstacles, no collision shapes beyond the description's, no wrench. */
+    /** An empty scene: no obstacles, no collision shapes beyond the description's, no wrench, no payload. */
     public static final MujocoScene EMPTY = new MujocoScene(List.of(), List.of(), Optional.empty());
 
-    private static final List<String> SCENE_KEYS = List.of("obstacles", "arm", "wrench");
+    private static final List<String> SCENE_KEYS = List.of("obstacles", "arm", "wrench", "payload");
+    private static final List<String> PAYLOAD_KEYS = List.of("link", "mass", "com", "inertia");
+    private static final double MAX_MASS_KG = 1e3;
+    /** Principal moments about the centre of mass when the scene gives none: a 1.5 kg, 8 cm solid cube's order, kg m^2. */
+    private static final double[] DEFAULT_PAYLOAD_INERTIA = {1e-3, 1e-3, 1e-3};
     private static final List<String> SHAPES = List.of("box", "sphere", "cylinder", "plane");
     private static final List<String> WRENCH_KEYS = List.of("link", "point", "force", "torque", "start", "duration", "ramp");
     private static final double MAX_EXTENT_M = 1e3;
     private static final double MAX_FORCE_N = 1e5;
+
+    /**
+     * A scene without a payload.
+     *
+     * @param obstacles shapes fixed in the world.
+     * @param armShapes collision shapes on links.
+     * @param wrench the external wrench profile, if any.
+     */
+    public MujocoScene(final List<Shape> obstacles, final List<Shape> armShapes, final Optional<WrenchProfile> wrench)
+    {
+        this(obstacles, armShapes, wrench, Optional.empty());
+    }
+
+    /**
+     * A rigid payload fixed to a link (a tool, a grasped part): in MuJoCo's copy of the robot a
+     * massive link without geometry on a fixed joint, which MuJoCo's compiler fuses into the link's
+     * body (mass, centre of mass and inertia combined).
+     *
+     * @param link the URDF link carrying it (a fixed link such as flange is allowed).
+     * @param massKg mass, kg, positive.
+     * @param comM centre of mass in the link frame, m.
+     * @param inertiaKgM2 principal moments about the centre of mass along the link frame's axes, kg m^2.
+     * @param source where it was declared, for messages; null if not read from a file.
+     */
+    public record Payload(String link, double massKg, double[] comM, double[] inertiaKgM2, YamlField source)
+    {
+        /**
+         * @param reason what is wrong.
+         * @return an exception located at the declaration when there is one.
+         */
+        RuntimeException error(final String reason)
+        {
+            return source != null ? source.error(reason) : new IllegalArgumentException(reason);
+        }
+    }
 
     /** Geometry kinds. */
     public enum Kind
@@ -122,7 +162,19 @@ public record MujocoScene(List<Shape> obstacles, List<Shape> armShapes, Optional
         final List<Shape> arm = root.optional("arm").map(f -> f.elements().stream()
             .map(e -> shape(e, true)).toList()).orElse(List.of());
         final Optional<WrenchProfile> wrench = root.optional("wrench").map(MujocoScene::wrench);
-        return new MujocoScene(obstacles, arm, wrench);
+        final Optional<Payload> payload = root.optional("payload").map(MujocoScene::payload);
+        return new MujocoScene(obstacles, arm, wrench, payload);
+    }
+
+    private static Payload payload(final YamlField field)
+    {
+        field.mapping(PAYLOAD_KEYS);
+        return new Payload(
+            field.child("link").text(),
+            field.child("mass").number(1e-6, MAX_MASS_KG),
+            field.optional("com").map(f -> bounded(f, 3, MAX_EXTENT_M)).orElse(new double[3]),
+            field.optional("inertia").map(f -> positive(f, 3)).orElse(DEFAULT_PAYLOAD_INERTIA.clone()),
+            field);
     }
 
     private static Shape shape(final YamlField field, final boolean onLink)

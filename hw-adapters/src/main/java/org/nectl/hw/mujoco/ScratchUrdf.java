@@ -38,6 +38,8 @@ import org.xml.sax.SAXException;
  * from geometry; massless moving bodies raised to the floors MuJoCo needs), visual geometry
  * dropped, links fixed to their parent fused into it (as nectl's model merges them);</li>
  * <li>the scene's collision shapes on links, as {@code <collision>} elements in the link frame;</li>
+ * <li>the scene's payload as a link with only an {@code <inertial>} on a fixed joint to its link,
+ * which MuJoCo fuses into the link's body;</li>
  * <li>each obstacle as a link of its own with no parent (MuJoCo makes it a static body of the
  * world), a plane as a box with a marker size that {@link MujocoPlant} turns into a plane after
  * compilation (URDF has no plane);</li>
@@ -51,6 +53,7 @@ final class ScratchUrdf
     /** Full edge lengths of the marker box standing in for a plane until {@link MujocoNative#makePlane}. */
     static final double[] PLANE_MARKER_SIZE = {0.0123456789, 0.0234567891, 0.0345678912};
     static final String OBSTACLE_LINK_PREFIX = "nectl_obstacle_";
+    static final String PAYLOAD_LINK = "nectl_payload";
     /**
      * MuJoCo refuses a moving body without mass or with a zero principal moment (the Puma 560's
      * link 1 has mass 0 and only Izz); its compiler raises them to these floors, far below what
@@ -107,6 +110,7 @@ final class ScratchUrdf
         {
             copy.armShape(shape);
         }
+        scene.payload().ifPresent(copy::payload);
         for (int k = 0; k < scene.obstacles().size(); k++)
         {
             copy.obstacle(k, scene.obstacles().get(k));
@@ -157,6 +161,51 @@ final class ScratchUrdf
             }
         }
         throw shape.error("no link '" + shape.link() + "' in the robot description; links: " + String.join(", ", sorted(linkNames)));
+    }
+
+    private void payload(final MujocoScene.Payload payload)
+    {
+        if (!linkNames.contains(payload.link()))
+        {
+            throw payload.error("no link '" + payload.link() + "' in the robot description; links: " + String.join(", ",
+                sorted(linkNames)));
+        }
+        String name = PAYLOAD_LINK;
+        while (linkNames.contains(name))
+        {
+            name = "_" + name;
+        }
+        linkNames.add(name);
+        final Element link = document.createElement("link");
+        link.setAttribute("name", name);
+        final Element inertial = document.createElement("inertial");
+        final Element origin = document.createElement("origin");
+        origin.setAttribute("xyz", numbers(payload.comM()));
+        origin.setAttribute("rpy", "0 0 0");
+        inertial.appendChild(origin);
+        final Element mass = document.createElement("mass");
+        mass.setAttribute("value", number(payload.massKg()));
+        inertial.appendChild(mass);
+        final Element inertia = document.createElement("inertia");
+        inertia.setAttribute("ixx", number(payload.inertiaKgM2()[0]));
+        inertia.setAttribute("iyy", number(payload.inertiaKgM2()[1]));
+        inertia.setAttribute("izz", number(payload.inertiaKgM2()[2]));
+        inertia.setAttribute("ixy", "0");
+        inertia.setAttribute("ixz", "0");
+        inertia.setAttribute("iyz", "0");
+        inertial.appendChild(inertia);
+        link.appendChild(inertial);
+        robot.appendChild(link);
+        final Element joint = document.createElement("joint");
+        joint.setAttribute("name", name + "_joint");
+        joint.setAttribute("type", "fixed");
+        final Element parent = document.createElement("parent");
+        parent.setAttribute("link", payload.link());
+        joint.appendChild(parent);
+        final Element child = document.createElement("child");
+        child.setAttribute("link", name);
+        joint.appendChild(child);
+        robot.appendChild(joint);
     }
 
     private void obstacle(final int index, final MujocoScene.Shape shape)

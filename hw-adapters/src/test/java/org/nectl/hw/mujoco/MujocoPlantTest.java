@@ -19,6 +19,7 @@ import org.nectl.config.RobotDescriptions;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
 import org.nectl.core.testing.AllocationMeter;
+import org.nectl.hw.AppliedWrench;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmConfig;
 import org.nectl.transport.JointStateSample;
@@ -183,6 +184,49 @@ class MujocoPlantTest
     }
 
     @Test
+    void aScenePayloadAddsItsWeightTorqueAndItsInertiaAboutTheHinge() throws IOException
+    {
+        final Path scene = scratch.resolve("payload.yaml");
+        Files.writeString(scene, "payload: {link: arm, mass: 0.5, com: [0.25, 0, 0], inertia: [0.002, 0.003, 0.004]}\n",
+            StandardCharsets.UTF_8);
+        final double[] zero = new double[1];
+        final double[] without = new double[1];
+        final double[] with = new double[1];
+        final double[] inertiaWithout = new double[1];
+        final double[] inertiaWith = new double[1];
+        try (MujocoPlant plant = pendulum(MujocoScene.EMPTY))
+        {
+            plant.inverseDynamics(zero, zero, zero, without);
+            plant.massMatrix(zero, inertiaWithout);
+        }
+        try (MujocoPlant plant = pendulum(MujocoScene.load(scene)))
+        {
+            plant.inverseDynamics(zero, zero, zero, with);
+            plant.massMatrix(zero, inertiaWith);
+        }
+        // Horizontal arm, hinge about y: the payload's weight adds m g x_c; its inertia adds m x_c^2 + I_yy.
+        assertEquals(0.5 * GRAVITY * 0.25, Math.abs(with[0]) - Math.abs(without[0]), 1e-9, "holding torque added");
+        assertEquals(0.5 * 0.25 * 0.25 + 0.003, inertiaWith[0] - inertiaWithout[0], 1e-9, "inertia about the hinge added");
+        Files.writeString(scene, "payload: {link: forearm, mass: 0.5}\n", StandardCharsets.UTF_8);
+        final DescriptionException error = assertThrows(DescriptionException.class, () -> pendulum(MujocoScene.load(scene)));
+        assertEquals(scene + ":1:10: payload: no link 'forearm' in the robot description; links: arm, base", error.getMessage());
+    }
+
+    @Test
+    void anArmOnMujocoRefusesTheConfigurationsExternalWrenchAndNamesTheScenesInstead() throws IOException
+    {
+        try (MujocoPlant plant = pendulum(MujocoScene.EMPTY))
+        {
+            final RobotModel model = pendulumModel();
+            final SimulatedArmConfig config = new SimulatedArmConfig(model).externalWrench(
+                new AppliedWrench(model.bodyIndex("arm"), new double[] {0, 0, -1, 0, 0, 0}, 0L, 1_000_000L));
+            final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> new SimulatedArm(model, config, plant));
+            assertEquals(SimulatedArm.MUJOCO_WRENCH_REFUSAL, error.getMessage());
+        }
+    }
+
+    @Test
     void aSceneLinkTheDescriptionLacksIsNamedWithTheLinksItHas() throws IOException
     {
         final Path scene = scratch.resolve("scene.yaml");
@@ -216,11 +260,15 @@ class MujocoPlantTest
 
     private MujocoPlant pendulum(final MujocoScene scene) throws IOException
     {
-        final Path file = scratch.resolve("pendulum.urdf");
-        Files.writeString(file, PENDULUM, StandardCharsets.UTF_8);
-        final RobotModel model = RobotDescriptions.load(file);
-        final MujocoPlant plant = MujocoPlant.open(file, model, scene);
+        final MujocoPlant plant = MujocoPlant.open(scratch.resolve("pendulum.urdf"), pendulumModel(), scene);
         plant.reset(AT_REST, AT_REST);
         return plant;
+    }
+
+    private RobotModel pendulumModel() throws IOException
+    {
+        final Path file = scratch.resolve("pendulum.urdf");
+        Files.writeString(file, PENDULUM, StandardCharsets.UTF_8);
+        return RobotDescriptions.load(file);
     }
 }
