@@ -117,8 +117,6 @@ public final class ControlCycle
     private final double[] tauIncoming;
     private final double[] feedforwardIncoming;
     private final double[] feedforwardRateIncoming;
-    private final CycleSettings cycleSettings;
-    private final CollisionSettings collisionSettingsOfModel;
     private long modelChanges;
     /** Sum of the commands published since the observer's last update, one per period. */
     private final double[] appliedTorqueSum;
@@ -347,8 +345,6 @@ public final class ControlCycle
         tauIncoming = new double[dof];
         feedforwardIncoming = new double[dof];
         feedforwardRateIncoming = new double[dof];
-        cycleSettings = settings;
-        collisionSettingsOfModel = collisionSettings;
     }
 
     /**
@@ -398,7 +394,7 @@ public final class ControlCycle
         {
             throw new IllegalArgumentException("the new model has " + model.dof() + " joints, the controller " + dof);
         }
-        return new PreparedModel(model, cycleSettings, collisionSettingsOfModel);
+        return new PreparedModel(model, settings, collision);
     }
 
     /**
@@ -425,7 +421,7 @@ public final class ControlCycle
             return REJECTED_MODE;
         }
         incoming = prepared;
-        rampTicks = Math.max(1, rampNs / cycleSettings.periodNs());
+        rampTicks = Math.max(1, rampNs / settings.periodNs());
         rampTick = 0;
         if (!mode().drivesPowered())
         {
@@ -552,6 +548,11 @@ public final class ControlCycle
         }
         if (!mode().drivesPowered())
         {
+            if (incoming != null)
+            {
+                // No torque left to ramp: a change still ramping completes now.
+                completeModelChange();
+            }
             zeroCommand();
             return;
         }

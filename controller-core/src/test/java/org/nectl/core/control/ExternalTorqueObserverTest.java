@@ -107,6 +107,7 @@ final class ExternalTorqueObserverTest
             assertTrue(loop.plant.solvable(), "seed " + seed);
             double worst = 0.0;
             double worstOfCoulomb = 0.0;
+            final String ofCoulomb;
             for (int j = 0; j < DOF; j++)
             {
                 final double coulomb = friction ? model.actuation(j).coulombFriction() : 0.0;
@@ -119,8 +120,9 @@ final class ExternalTorqueObserverTest
                 assertTrue(r <= bound, () -> "seed " + s + ", friction " + friction + ": |r| of joint " + joint
                     + " reached " + r + " N m in free motion, bound " + bound);
             }
-            System.out.printf("seed %d: free motion, friction %s, largest |r| %.2e N m (%.3f of the joint's Fs),"
-                + " largest |tau| %.1f N m%n", seed, friction, worst, worstOfCoulomb, largestTorque);
+            ofCoulomb = friction ? String.format(" (%.3f of the joint's Fs)", worstOfCoulomb) : "";
+            System.out.printf("seed %d: free motion, friction %s, largest |r| %.2e N m%s, largest |tau| %.1f N m%n",
+                seed, friction, worst, ofCoulomb, largestTorque);
         }
     }
 
