@@ -16,6 +16,7 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
@@ -70,7 +71,8 @@ public final class DashboardFeed implements Agent
     private final TelemetryDecoder decoder = new TelemetryDecoder();
     private final ControllerEventDecoder eventDecoder = new ControllerEventDecoder();
     private final LiveTelemetry live = new LiveTelemetry();
-    private final FragmentHandler handler = this::onFragment;
+    /** A version 3 Telemetry message spans two frames of the default MTU: reassembled here. */
+    private final FragmentHandler handler = new FragmentAssembler(this::onFragment);
     private final StringWriter frameText = new StringWriter(4096);
     private UnsafeBuffer newest = new UnsafeBuffer(new byte[MESSAGE_CAPACITY]);
     private UnsafeBuffer previous = new UnsafeBuffer(new byte[MESSAGE_CAPACITY]);
@@ -273,7 +275,10 @@ public final class DashboardFeed implements Agent
         charts.put("velocity", "q\u0307, rad/s");
         charts.put("torque", "\u03c4 commanded, N\u00b7m");
         charts.put("torqueRate", "\u03c4\u0307 commanded, N\u00b7m/s (between samples)");
-        charts.put("tickTime", "tick compute time, \u00b5s");
+        charts.put("feedforward", "\u03c4 feedforward along the reference, N\u00b7m");
+        charts.put("feedforwardRate", "\u03c4\u0307 feedforward along the reference, N\u00b7m/s");
+        charts.put("externalTorque", "\u03c4 ext (momentum observer), N\u00b7m");
+        charts.put("tickTime", "tick compute time and start lateness, \u00b5s");
         charts.put("referenceClockRate", "reference clock rate s'");
         charts.put("state", "controller state");
         return Collections.unmodifiableMap(charts);

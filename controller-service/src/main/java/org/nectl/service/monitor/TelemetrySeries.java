@@ -37,8 +37,13 @@ public record TelemetrySeries(String key, String label, String unit, String char
         joint("trackingError", "e", "rad", "trackingError", (t, k) -> t.sample().trackingError()[k]),
         joint("qd", "q\u0307", "rad/s", "velocity", (t, k) -> t.sample().qd()[k]),
         joint("tau", "\u03c4", "N\u00b7m", "torque", (t, k) -> t.sample().tauCommand()[k]),
+        joint("tauLaw", "\u03c4 law", "N\u00b7m", "torque", (t, k) -> t.sample().tauLaw()[k]),
         joint("tauRate", "\u03c4\u0307", "N\u00b7m/s", "torqueRate", LiveTelemetry::tauRate),
+        joint("tauFeedforward", "\u03c4 ff", "N\u00b7m", "feedforward", (t, k) -> t.sample().tauFeedforward()[k]),
+        joint("tauFeedforwardRate", "\u03c4\u0307 ff", "N\u00b7m/s", "feedforwardRate", (t, k) -> t.sample().tauFeedforwardRate()[k]),
+        joint("externalTorque", "\u03c4 ext", "N\u00b7m", "externalTorque", (t, k) -> t.sample().externalTorque()[k]),
         scalar("tickComputeUs", "tick compute", "\u00b5s", "tickTime", (t, k) -> t.sample().tickComputeNs() * 1e-3),
+        scalar("tickLatenessUs", "tick start lateness", "\u00b5s", "tickTime", (t, k) -> t.sample().tickStartLatenessNs() * 1e-3),
         scalar("referenceClockRate", "reference clock rate s'", "", "referenceClockRate", (t, k) -> t.sample().referenceClockRate()),
         scalar("state", "state", "", "state", (t, k) -> t.sample().state().value()),
         counter("tickCount", "ticks", (t, k) -> t.sample().tickCount()),
@@ -50,6 +55,7 @@ public record TelemetrySeries(String key, String label, String unit, String char
         counter("torqueClipCount", "effort clips", (t, k) -> t.sample().torqueClipCount()),
         counter("torqueRateClipCount", "effort-rate clips", (t, k) -> t.sample().torqueRateClipCount()),
         counter("rejectedDatagrams", "rejected datagrams", (t, k) -> sum(t.sample().rejectCounts())),
+        counter("collisionCount", "collisions", (t, k) -> t.sample().collisionCount()),
         counter("faults", "fault bits", (t, k) -> t.sample().faults()));
 
     private static TelemetrySeries joint(final String key, final String label, final String unit, final String chart,

@@ -93,7 +93,7 @@ class DashboardBrowserTest
                 final long points = number(browser, "return nectlDashboard.charts.position.data[0].length");
                 assertTrue(frames >= 10, frames + " sample frames");
                 assertTrue(points >= 10, points + " points in the position chart");
-                assertEquals(8, number(browser, "return Object.keys(nectlDashboard.charts).length"), "charts drawn");
+                assertEquals(11, number(browser, "return Object.keys(nectlDashboard.charts).length"), "charts drawn");
                 System.out.printf(Locale.ROOT, "dashboard: %d sample frames, %d points per line%n", frames, points);
 
                 // The simulator is held now: the page settles on the newest sample, whose tick it shows beside the values.
