@@ -1,5 +1,6 @@
 package org.nectl.core.control;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.TorqueDerivative;
 import org.nectl.core.model.RobotModel;
@@ -36,6 +37,18 @@ public final class ComputedTorqueController
      * @param kd velocity gains per coordinate, 1/s, >= 0; critical damping is kd = 2 sqrt(kp).
      */
     public ComputedTorqueController(final RobotModel model, final double[] kp, final double[] kd)
+    {
+        this(CompiledModel.of(model), kp, kd);
+    }
+
+    /**
+     * Not real-time safe: allocates the workspaces.
+     *
+     * @param model the compiled robot (the controller's model of it), shared by the feedback and feedforward.
+     * @param kp position gains per coordinate, 1/s^2, >= 0.
+     * @param kd velocity gains per coordinate, 1/s, >= 0.
+     */
+    public ComputedTorqueController(final CompiledModel model, final double[] kp, final double[] kd)
     {
         dof = model.dof();
         JointGains.check(dof, kp, kd);

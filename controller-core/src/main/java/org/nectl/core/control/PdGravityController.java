@@ -1,6 +1,7 @@
 package org.nectl.core.control;
 
 import org.nectl.core.dynamics.GravityTorques;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -28,6 +29,18 @@ public final class PdGravityController
      * @param kd velocity gains per coordinate, N m s/rad (N s/m), >= 0.
      */
     public PdGravityController(final RobotModel model, final double[] kp, final double[] kd)
+    {
+        this(CompiledModel.of(model), kp, kd);
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param model the compiled robot, shared with other algorithms.
+     * @param kp position gains per coordinate, N m/rad or N/m, >= 0.
+     * @param kd velocity gains per coordinate, N m s/rad or N s/m, >= 0.
+     */
+    public PdGravityController(final CompiledModel model, final double[] kp, final double[] kd)
     {
         dof = model.dof();
         gravityTorques = new GravityTorques(model);

@@ -19,10 +19,10 @@ final class AppliedLoads
     boolean friction = true;
 
     /** Not real-time safe. */
-    AppliedLoads(final int bodyCount)
+    AppliedLoads(final CompiledModel model)
     {
-        externalWrench = new double[6 * bodyCount];
-        gravity(0.0, 0.0, -9.81);
+        externalWrench = new double[6 * model.bodyCount];
+        gravity(model.gravity[0], model.gravity[1], model.gravity[2]);
     }
 
     /** Real-time safe. */
@@ -81,15 +81,5 @@ final class AppliedLoads
         {
             out[io + c] -= scratch6[c];
         }
-    }
-
-    /** @return Fs sign(qd) + Fv qd of the coordinate when friction is on, else 0 (Khalil 2010, eq. 31). */
-    double frictionTorque(final BaseFrameBodies bodies, final int coordinate, final double qd)
-    {
-        if (!friction)
-        {
-            return 0.0;
-        }
-        return bodies.coulombFriction[coordinate] * Math.signum(qd) + bodies.viscousFriction[coordinate] * qd;
     }
 }

@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * The recursive Newton-Euler algorithm with every quantity expressed in the base frame about its
  * origin (Featherstone, "Rigid Body Dynamics Algorithms", 2008, §5.3 and Table 5.1 with
@@ -24,10 +22,10 @@ final class BaseFrameNewtonEuler
     private final double[] scratch = new double[6];
 
     /** Not real-time safe: allocates the workspace. */
-    BaseFrameNewtonEuler(final RobotModel model)
+    BaseFrameNewtonEuler(final CompiledModel model)
     {
         bodies = new BaseFrameBodies(model);
-        loads = new AppliedLoads(bodies.bodyCount);
+        loads = new AppliedLoads(model);
         acceleration = new double[6 * bodies.bodyCount];
         wrench = new double[6 * bodies.bodyCount];
     }
@@ -80,7 +78,7 @@ final class BaseFrameNewtonEuler
         {
             final int i = bodies.bodyOfCoordinate[k];
             tau[k] = SpatialAlgebra.dot6(bodies.axis, 6 * i, wrench, 6 * i)
-                + bodies.rotorInertia[k] * qdd[k] + loads.frictionTorque(bodies, k, qd[k]);
+                + bodies.model.rotorInertia[k] * qdd[k] + bodies.model.friction(k, qd[k], loads.friction);
         }
     }
 }

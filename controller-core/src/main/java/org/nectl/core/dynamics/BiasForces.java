@@ -18,11 +18,22 @@ public final class BiasForces
     private final double[] zeroAcceleration;
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public BiasForces(final RobotModel model)
+    {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public BiasForces(final CompiledModel model)
     {
         newtonEuler = new BaseFrameNewtonEuler(model);
         zeroAcceleration = new double[model.dof()];

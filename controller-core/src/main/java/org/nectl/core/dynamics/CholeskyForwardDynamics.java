@@ -20,11 +20,22 @@ public final class CholeskyForwardDynamics
     private final CholeskySolver solver;
 
     /**
-     * Not real-time safe: allocates the workspace and the decomposition, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public CholeskyForwardDynamics(final RobotModel model)
+    {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace and the decomposition, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public CholeskyForwardDynamics(final CompiledModel model)
     {
         final int n = model.dof();
         massMatrix = new MassMatrix(model);

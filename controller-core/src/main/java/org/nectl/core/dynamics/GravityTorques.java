@@ -20,14 +20,25 @@ public final class GravityTorques
     private final double[] wrench = new double[6];
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public GravityTorques(final RobotModel model)
     {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public GravityTorques(final CompiledModel model)
+    {
         bodies = new BaseFrameBodies(model);
-        gravity(0.0, 0.0, -9.81);
+        gravity(model.gravity[0], model.gravity[1], model.gravity[2]);
     }
 
     /**

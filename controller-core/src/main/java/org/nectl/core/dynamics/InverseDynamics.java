@@ -16,11 +16,22 @@ public final class InverseDynamics
     private final NewtonEulerPasses passes;
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public InverseDynamics(final RobotModel model)
+    {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public InverseDynamics(final CompiledModel model)
     {
         passes = new NewtonEulerPasses(model);
     }

@@ -57,11 +57,22 @@ public final class InverseDynamicsDerivatives
     private final double[] column = new double[12];
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public InverseDynamicsDerivatives(final RobotModel model)
+    {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public InverseDynamicsDerivatives(final CompiledModel model)
     {
         newtonEuler = new BaseFrameNewtonEuler(model);
         bodies = newtonEuler.bodies;
@@ -487,7 +498,7 @@ public final class InverseDynamicsDerivatives
             final double sb = axis[s + 4];
             final double sc = axis[s + 5];
             tau[ci] = sx * fx + sy * fy + sz * fz + sa * fa + sb * fb + sc * fc
-                + b.rotorInertia[ci] * qdd[ci] + newtonEuler.loads.frictionTorque(b, ci, qd[ci]);
+                + b.model.rotorInertia[ci] * qdd[ci] + b.model.friction(ci, qd[ci], friction);
             // u = Ic S
             final double ux = m * sx + sb * hz - sc * hy;
             final double uy = m * sy + sc * hx - sa * hz;
@@ -512,9 +523,9 @@ public final class InverseDynamicsDerivatives
             final double dB = da[s + 4];
             final double dC = da[s + 5];
             final int d = ci * n + ci;
-            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + b.rotorInertia[ci];
+            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + b.model.rotorInertia[ci];
             dtauDqd[d] = wa * sa + wb * sb + wc * sc + 2.0 * (ux * rx + uy * ry + uz * rz + ua * ra + ub * rb + uc * rc)
-                + (friction ? b.viscousFriction[ci] : 0.0);
+                + b.model.frictionRate(ci, 1.0, friction);
             dtauDq[d] = ux * dx + uy * dy + uz * dz + ua * dA + ub * dB + uc * dC + wa * ra + wb * rb + wc * rc;
             if (p < 0)
             {

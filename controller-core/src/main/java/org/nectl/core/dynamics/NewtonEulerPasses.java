@@ -2,8 +2,6 @@ package org.nectl.core.dynamics;
 
 import java.util.Arrays;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * The recursive Newton-Euler passes for a tree (Khalil, "Dynamic modeling of robots using recursive
  * Newton-Euler techniques", ICINCO 2010, eqs. 13-31) and their workspace. {@link InverseDynamics}
@@ -17,7 +15,8 @@ import org.nectl.core.model.RobotModel;
  */
 final class NewtonEulerPasses
 {
-    final KinematicTree tree;
+    final CompiledModel model;
+    final JointTransforms joints;
     /** Angular velocity omega_j, rad/s. */
     final double[] omega;
     /** Angular acceleration, rad/s^2. */
@@ -33,17 +32,18 @@ final class NewtonEulerPasses
     boolean friction = true;
 
     /** Not real-time safe: allocates the workspace. */
-    NewtonEulerPasses(final RobotModel model)
+    NewtonEulerPasses(final CompiledModel model)
     {
-        tree = new KinematicTree(model);
-        final int slots = 3 * (tree.bodyCount + 1);
+        this.model = model;
+        joints = new JointTransforms(model);
+        final int slots = 3 * (model.bodyCount + 1);
         omega = new double[slots];
         omegaDot = new double[slots];
         linearAcceleration = new double[slots];
         force = new double[slots];
         moment = new double[slots];
-        externalWrench = new double[6 * tree.bodyCount];
-        gravity(0.0, 0.0, -9.81);
+        externalWrench = new double[6 * model.bodyCount];
+        gravity(model.gravity[0], model.gravity[1], model.gravity[2]);
     }
 
     /** @return the offset of body j's vectors (slot j + 1). */
@@ -84,7 +84,7 @@ final class NewtonEulerPasses
     /** Real-time safe. */
     void compute(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
     {
-        tree.update(q);
+        joints.update(q);
         forwardPass(qd, qdd);
         backwardPass();
         jointForces(qd, qdd, tau);
@@ -98,20 +98,20 @@ final class NewtonEulerPasses
      */
     void forwardPass(final double[] qd, final double[] qdd)
     {
-        final KinematicTree tree = this.tree;
-        final double[] r = tree.rotation;
-        final double[] position = tree.position;
-        final double[] firstMoment = tree.firstMoment;
-        final double[] mass = tree.mass;
-        final double[] in = tree.inertia;
-        final int[] parent = tree.parent;
-        final int[] sigmas = tree.sigma;
-        final int[] coordinate = tree.coordinate;
+        final CompiledModel model = this.model;
+        final double[] r = joints.rotation;
+        final double[] position = joints.position;
+        final double[] firstMoment = model.firstMoment;
+        final double[] mass = model.mass;
+        final double[] in = model.inertia;
+        final int[] parent = model.parent;
+        final int[] sigmas = model.sigma;
+        final int[] coordinate = model.coordinate;
         final double[] omega = this.omega;
         final double[] omegaDot = this.omegaDot;
         final double[] acc = linearAcceleration;
         final double[] ext = externalWrench;
-        for (int j = 0; j < tree.bodyCount; j++)
+        for (int j = 0; j < model.bodyCount; j++)
         {
             final int s = slot(j);
             final int i = slot(parent[j]);
@@ -160,7 +160,7 @@ final class NewtonEulerPasses
             double ay = by;
             double az = bz;
             final int sigma = sigmas[j];
-            if (sigma == KinematicTree.REVOLUTE)
+            if (sigma == CompiledModel.REVOLUTE)
             {
                 // qd z and qdd z + qd (jomega_i x z)
                 final int k = coordinate[j];
@@ -169,7 +169,7 @@ final class NewtonEulerPasses
                 ay -= qd[k] * px;
                 az += qdd[k];
             }
-            else if (sigma == KinematicTree.PRISMATIC)
+            else if (sigma == CompiledModel.PRISMATIC)
             {
                 // qdd z + 2 qd (jomega_i x z)
                 final int k = coordinate[j];
@@ -225,12 +225,12 @@ final class NewtonEulerPasses
     /** Child wrenches summed into their parents, leaves first (eqs. 28-30). */
     void backwardPass()
     {
-        final double[] r = tree.rotation;
-        final double[] position = tree.position;
-        final int[] parent = tree.parent;
+        final double[] r = joints.rotation;
+        final double[] position = joints.position;
+        final int[] parent = model.parent;
         final double[] force = this.force;
         final double[] moment = this.moment;
-        for (int j = tree.bodyCount - 1; j >= 0; j--)
+        for (int j = model.bodyCount - 1; j >= 0; j--)
         {
             if (parent[j] >= 0)
             {
@@ -275,22 +275,12 @@ final class NewtonEulerPasses
     /** Joint torques: projection on the joint axis plus rotor inertia and friction (eq. 31). */
     void jointForces(final double[] qd, final double[] qdd, final double[] tau)
     {
-        for (int k = 0; k < tree.dof; k++)
+        for (int k = 0; k < model.dof; k++)
         {
-            final int j = tree.bodyOfCoordinate[k];
+            final int j = model.bodyOfCoordinate[k];
             final int s = slot(j);
-            final double transmitted = tree.sigma[j] == KinematicTree.REVOLUTE ? moment[s + 2] : force[s + 2];
-            tau[k] = transmitted + tree.rotorInertia[k] * qdd[k] + jointFriction(k, qd[k]);
+            tau[k] = model.jointForce(j, force[s + 2], moment[s + 2]) + model.rotorInertia[k] * qdd[k]
+                + model.friction(k, qd[k], friction);
         }
-    }
-
-    /** Fs sign(qd) + Fv qd when friction is on, with sign(0) = 0 (eq. 31). */
-    private double jointFriction(final int k, final double qd)
-    {
-        if (!friction)
-        {
-            return 0.0;
-        }
-        return tree.coulombFriction[k] * Math.signum(qd) + tree.viscousFriction[k] * qd;
     }
 }

@@ -48,15 +48,26 @@ public final class RecursiveForwardDynamics
     private final double[] scratch = new double[6];
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public RecursiveForwardDynamics(final RobotModel model)
     {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public RecursiveForwardDynamics(final CompiledModel model)
+    {
         bodies = new BaseFrameBodies(model);
         final int n = bodies.bodyCount;
-        loads = new AppliedLoads(n);
+        loads = new AppliedLoads(model);
         articulatedInertia = new double[PACKED * n];
         biasWrench = new double[6 * n];
         velocityProduct = new double[6 * n];
@@ -134,7 +145,7 @@ public final class RecursiveForwardDynamics
         for (int i = bodies.bodyCount - 1; i >= 0; i--)
         {
             final int k = bodies.coordinate[i];
-            solvable &= k < 0 ? transmitFixed(i) : articulate(i, k, tau[k] - frictionTorque(k, qd[k]));
+            solvable &= k < 0 ? transmitFixed(i) : articulate(i, k, tau[k] - bodies.model.friction(k, qd[k], loads.friction));
         }
         for (int i = 0; i < bodies.bodyCount; i++)
         {
@@ -278,7 +289,7 @@ public final class RecursiveForwardDynamics
         final double u3 = b00 * s0 + b10 * s1 + b20 * s2 + c00 * s3 + c01 * s4 + c02 * s5;
         final double u4 = b01 * s0 + b11 * s1 + b21 * s2 + c01 * s3 + c11 * s4 + c12 * s5;
         final double u5 = b02 * s0 + b12 * s1 + b22 * s2 + c02 * s3 + c12 * s4 + c22 * s5;
-        final double h = s0 * u0 + s1 * u1 + s2 * u2 + s3 * u3 + s4 * u4 + s5 * u5 + bodies.rotorInertia[k];
+        final double h = s0 * u0 + s1 * u1 + s2 * u2 + s3 * u3 + s4 * u4 + s5 * u5 + bodies.model.rotorInertia[k];
         final double inv = 1.0 / h;
         final double[] bias = biasWrench;
         final double f0 = bias[s];
@@ -345,12 +356,6 @@ public final class RecursiveForwardDynamics
             j[z + 20] += c22 - v5 * u5;
         }
         return h > 0.0;
-    }
-
-    /** @return Fs sign(qd) + Fv qd of the coordinate when friction is on, else 0 (Khalil 2010, eq. 31). */
-    private double frictionTorque(final int k, final double rate)
-    {
-        return loads.friction ? bodies.coulombFriction[k] * Math.signum(rate) + bodies.viscousFriction[k] * rate : 0.0;
     }
 
     /** A fixed joint transmits J* and -beta* unchanged (eqs. 39, 40 with no joint freedom). */

@@ -22,7 +22,8 @@ import org.nectl.core.model.RobotModel;
  */
 public final class TorqueDerivative
 {
-    private final KinematicTree tree;
+    private final CompiledModel model;
+    private final JointTransforms joints;
     /** Values per slot of {@link #motion}. */
     private static final int MOTION = 15;
     /** Values per slot of {@link #wrenches}. */
@@ -55,18 +56,29 @@ public final class TorqueDerivative
     private boolean externalLoads;
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone. Not real-time safe.
      *
      * @param model the robot.
      */
     public TorqueDerivative(final RobotModel model)
     {
-        tree = new KinematicTree(model);
-        motion = new double[MOTION * (tree.bodyCount + 1)];
-        wrenches = new double[WRENCH * (tree.bodyCount + 1)];
-        gravity(0.0, 0.0, -9.81);
-        externalWrench = new double[6 * tree.bodyCount];
-        externalWrenchRate = new double[6 * tree.bodyCount];
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot, shared with other algorithms.
+     */
+    public TorqueDerivative(final CompiledModel model)
+    {
+        this.model = model;
+        joints = new JointTransforms(model);
+        motion = new double[MOTION * (model.bodyCount + 1)];
+        wrenches = new double[WRENCH * (model.bodyCount + 1)];
+        gravity(model.gravity[0], model.gravity[1], model.gravity[2]);
+        externalWrench = new double[6 * model.bodyCount];
+        externalWrenchRate = new double[6 * model.bodyCount];
     }
 
     /**
@@ -148,7 +160,7 @@ public final class TorqueDerivative
     public void compute(
         final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauDot)
     {
-        tree.update(q);
+        joints.update(q);
         forwardPass(qd, qdd, qddd);
         backwardPass(qd, qdd, qddd, tau, tauDot);
     }
@@ -163,21 +175,21 @@ public final class TorqueDerivative
      */
     private void forwardPass(final double[] qd, final double[] qdd, final double[] qddd)
     {
-        final KinematicTree tree = this.tree;
-        final double[] r = tree.rotation;
-        final double[] position = tree.position;
-        final double[] firstMoment = tree.firstMoment;
-        final double[] mass = tree.mass;
-        final double[] in = tree.inertia;
-        final int[] parent = tree.parent;
-        final int[] sigmas = tree.sigma;
-        final int[] coordinate = tree.coordinate;
+        final CompiledModel model = this.model;
+        final double[] r = joints.rotation;
+        final double[] position = joints.position;
+        final double[] firstMoment = model.firstMoment;
+        final double[] mass = model.mass;
+        final double[] in = model.inertia;
+        final int[] parent = model.parent;
+        final int[] sigmas = model.sigma;
+        final int[] coordinate = model.coordinate;
         final double[] state = motion;
         final double[] w = wrenches;
         final double[] ext = externalWrench;
         final double[] extRate = externalWrenchRate;
         final boolean loads = externalLoads;
-        for (int j = 0; j < tree.bodyCount; j++)
+        for (int j = 0; j < model.bodyCount; j++)
         {
             final int s = MOTION * (j + 1);
             final int i = MOTION * (parent[j] + 1);
@@ -246,7 +258,7 @@ public final class TorqueDerivative
             double dry = ey;
             double drz = ez;
             final int sigma = sigmas[j];
-            if (sigma == KinematicTree.REVOLUTE)
+            if (sigma == CompiledModel.REVOLUTE)
             {
                 final int k = coordinate[j];
                 final double v = qd[k];
@@ -261,7 +273,7 @@ public final class TorqueDerivative
                 jy += -a * px - v * bx + v * pz * py;
                 jz += qddd[k] - v * (px * px + py * py);
             }
-            else if (sigma == KinematicTree.PRISMATIC)
+            else if (sigma == CompiledModel.PRISMATIC)
             {
                 final int k = coordinate[j];
                 // Khalil: qdd z + 2 qd (jomega_i x z)
@@ -401,19 +413,16 @@ public final class TorqueDerivative
      */
     private void backwardPass(final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauDot)
     {
-        final KinematicTree tree = this.tree;
-        final double[] r = tree.rotation;
-        final double[] position = tree.position;
-        final int[] parent = tree.parent;
-        final int[] sigmas = tree.sigma;
-        final int[] coordinate = tree.coordinate;
-        final double[] rotorInertia = tree.rotorInertia;
-        final double[] coulomb = tree.coulombFriction;
-        final double[] viscous = tree.viscousFriction;
+        final CompiledModel model = this.model;
+        final double[] r = joints.rotation;
+        final double[] position = joints.position;
+        final int[] parent = model.parent;
+        final int[] coordinate = model.coordinate;
+        final double[] rotorInertia = model.rotorInertia;
         final boolean friction = this.friction;
         final double[] kin = motion;
         final double[] w = wrenches;
-        for (int j = tree.bodyCount - 1; j >= 0; j--)
+        for (int j = model.bodyCount - 1; j >= 0; j--)
         {
             final int s = WRENCH * (j + 1);
             final int ks = MOTION * (j + 1);
@@ -429,8 +438,7 @@ public final class TorqueDerivative
             final double ndx = w[s + 9];
             final double ndy = w[s + 10];
             final double ndz = w[s + 11];
-            final int sigma = sigmas[j];
-            if (sigma != KinematicTree.FIXED)
+            if (model.movable(j))
             {
                 // Khalil (31) as in NewtonEulerPasses.jointForces (the same expression, so tau is the
                 // same to the bit); (19)-(21): (ndot + n x omega) . z or (fdot + f x omega) . z, plus
@@ -438,23 +446,10 @@ public final class TorqueDerivative
                 final int k = coordinate[j];
                 final double wjx = kin[ks];
                 final double wjy = kin[ks + 1];
-                final double transmitted;
-                final double transmittedRate;
-                if (sigma == KinematicTree.REVOLUTE)
-                {
-                    transmitted = nz;
-                    transmittedRate = ndz + (nx * wjy - ny * wjx);
-                }
-                else
-                {
-                    transmitted = fz;
-                    transmittedRate = fdz + (fx * wjy - fy * wjx);
-                }
-                final double v = qd[k];
-                final double a = qdd[k];
                 final double ia = rotorInertia[k];
-                tau[k] = transmitted + ia * a + (friction ? coulomb[k] * Math.signum(v) + viscous[k] * v : 0.0);
-                tauDot[k] = transmittedRate + ia * qddd[k] + (friction ? viscous[k] * a : 0.0);
+                tau[k] = model.jointForce(j, fz, nz) + ia * qdd[k] + model.friction(k, qd[k], friction);
+                tauDot[k] = model.jointForce(j, fdz + (fx * wjy - fy * wjx), ndz + (nx * wjy - ny * wjx))
+                    + ia * qddd[k] + model.frictionRate(k, qdd[k], friction);
             }
             final int p = parent[j];
             if (p < 0)

@@ -36,7 +36,7 @@ public final class MixedBiasForces
     public MixedBiasForces(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        newtonEuler = new BiasForces(bodies.tree);
+        newtonEuler = new BiasForces(bodies.compiledTree);
         final int t = bodies.treeDof();
         y = new double[t];
         yd = new double[t];

@@ -45,7 +45,7 @@ public final class MixedInverseDynamics
     public MixedInverseDynamics(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        newtonEuler = new InverseDynamics(bodies.tree);
+        newtonEuler = new InverseDynamics(bodies.compiledTree);
         springs = new SpringTorques(model);
         final int t = bodies.treeDof();
         y = new double[t];

@@ -66,10 +66,10 @@ public final class RecursiveMixedForwardDynamics
     public RecursiveMixedForwardDynamics(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        articulated = new RecursiveForwardDynamics(bodies.tree);
+        articulated = new RecursiveForwardDynamics(bodies.compiledTree);
         final boolean fold = bodies.coupledRotors.length > 0 && ElasticJointInverseDynamics.foldsEveryTiedRotor(bodies);
         folded = fold ? ElasticJointInverseDynamics.directDynamics(model) : null;
-        inverseInertia = new RecursiveForwardDynamics(bodies.tree);
+        inverseInertia = new RecursiveForwardDynamics(bodies.compiledTree);
         inverseInertia.gravity(0.0, 0.0, 0.0);
         inverseInertia.jointFriction(false);
         final int m = fold ? 0 : bodies.coupledRotors.length;

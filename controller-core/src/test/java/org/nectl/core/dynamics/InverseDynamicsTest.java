@@ -123,7 +123,7 @@ class InverseDynamicsTest
             final double[] loaded = new double[dof];
             rnea.compute(state.q, state.qd, state.qdd, free);
             final double[] expected = free.clone();
-            final WorldKinematics world = new WorldKinematics(model);
+            final WorldKinematics world = new WorldKinematics(CompiledModel.of(model));
             world.positions(state.q);
             final int first = rnd.nextInt(model.bodyCount());
             for (int w = 0; w < Math.min(2, model.bodyCount()); w++)
@@ -208,7 +208,7 @@ class InverseDynamicsTest
                     external[6 * b + 3], external[6 * b + 4], external[6 * b + 5]);
             }
             final PolynomialMotion motion = new PolynomialMotion(rnd, model.dof());
-            final WorldKinematics world = new WorldKinematics(model);
+            final WorldKinematics world = new WorldKinematics(CompiledModel.of(model));
             final double[][][] momenta = new double[PolynomialMotion.STEPS.length][][];
             for (int s = 0; s < momenta.length; s++)
             {

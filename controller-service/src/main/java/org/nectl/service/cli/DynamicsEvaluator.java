@@ -15,6 +15,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.InverseDynamicsDerivatives;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
@@ -68,10 +69,11 @@ final class DynamicsEvaluator
     {
         this.model = model;
         this.reactions = reactions;
-        inverseDynamics = new InverseDynamics(model);
-        torqueDerivative = new TorqueDerivative(model);
-        derivatives = new InverseDynamicsDerivatives(model);
-        forwardDynamics = new RecursiveForwardDynamics(model);
+        final CompiledModel compiled = CompiledModel.of(model);
+        inverseDynamics = new InverseDynamics(compiled);
+        torqueDerivative = new TorqueDerivative(compiled);
+        derivatives = new InverseDynamicsDerivatives(compiled);
+        forwardDynamics = new RecursiveForwardDynamics(compiled);
         inverseDynamics.jointFriction(jointFriction);
         torqueDerivative.jointFriction(jointFriction);
         derivatives.jointFriction(jointFriction);
