@@ -18,6 +18,7 @@ import org.nectl.core.dynamics.InverseDynamicsDerivatives;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
 import org.nectl.core.dynamics.TorqueDerivative;
+import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -294,9 +295,18 @@ public final class InterleavedRatio
             Arrays.fill(kd, 40.0);
             computedTorque = new ComputedTorqueController(robot, kp, kd);
             limiter = new TorqueLimiter(robot, 1_000_000L);
+            // from the middle of each joint's range (0 where unbounded) to a quarter range away and back
             final double[] times = {0.0, DURATION_S / 2, DURATION_S};
             final double[][] positions = new double[3][n];
-            Arrays.fill(positions[1], 0.3);
+            for (int j = 0; j < n; j++)
+            {
+                final JointLimits limits = robot.limits(j);
+                final double middle = Double.isFinite(limits.positionMin() + limits.positionMax())
+                    ? 0.5 * (limits.positionMin() + limits.positionMax()) : 0.0;
+                positions[0][j] = middle;
+                positions[1][j] = middle + Math.min(0.3, 0.25 * (limits.positionMax() - limits.positionMin()));
+                positions[2][j] = middle;
+            }
             sampler = new TrajectorySampler(robot, new JointWaypoints(times, positions));
             this.workload = workload;
             tau = new double[n];
