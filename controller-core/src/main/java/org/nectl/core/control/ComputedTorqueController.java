@@ -60,20 +60,6 @@ public final class ComputedTorqueController
     }
 
     /**
-     * Sets the gravity vector (default 0, 0, -9.81) of both the feedback and the feedforward model.
-     * Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        inverseDynamics.gravity(gx, gy, gz);
-        torqueDerivative.gravity(gx, gy, gz);
-    }
-
-    /**
      * Switches the Coulomb and viscous friction feedforward on or off (default on), in the
      * commanded torque and in tau_ff and its rate. Real-time safe.
      *

@@ -51,18 +51,6 @@ public final class PdGravityController
     }
 
     /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        gravityTorques.gravity(gx, gy, gz);
-    }
-
-    /**
      * Computes one tick's joint torques into a caller-owned array. Real-time safe.
      *
      * @param q measured positions, rad or m.

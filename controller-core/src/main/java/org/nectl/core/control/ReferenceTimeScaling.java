@@ -235,18 +235,6 @@ public final class ReferenceTimeScaling
     }
 
     /**
-     * Gravity of the feedforward model (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        torqueDerivative.gravity(gx, gy, gz);
-    }
-
-    /**
      * Whether the feedforward includes the model's joint friction (default on), as the control law's does.
      * Real-time safe.
      *

@@ -55,6 +55,10 @@ public final class InverseDynamicsDerivatives
     private final double[] subtreeWrenchRate;
     private final double[] scratch = new double[CoriolisMatrix.SCRATCH];
     private final double[] column = new double[12];
+    /** The model's gravity and no wrench, for calls without loads. */
+    private final AppliedLoads noLoads;
+    /** The loads of the running or last call. */
+    private AppliedLoads loads;
 
     /**
      * Compiles the model for this instance alone; share one {@link CompiledModel} between
@@ -78,42 +82,8 @@ public final class InverseDynamicsDerivatives
         bodies = newtonEuler.bodies;
         accelerationShift = new double[6 * bodies.bodyCount];
         subtreeWrenchRate = new double[6 * bodies.bodyCount];
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        newtonEuler.loads.gravity(gx, gy, gz);
-    }
-
-    /**
-     * Sets the wrench applied ON a body BY the environment, constant in the body frame, kept until
-     * changed or cleared. Real-time safe.
-     *
-     * @param body body index.
-     * @param fx force x, N, body frame.
-     * @param fy force y, N, body frame.
-     * @param fz force z, N, body frame.
-     * @param mx moment x about the body-frame origin, N m, body frame.
-     * @param my moment y about the body-frame origin, N m, body frame.
-     * @param mz moment z about the body-frame origin, N m, body frame.
-     */
-    public void externalWrench(
-        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
-    {
-        newtonEuler.loads.externalWrench(body, fx, fy, fz, mx, my, mz);
-    }
-
-    /** Sets every external wrench to zero. Real-time safe. */
-    public void clearExternalWrenches()
-    {
-        newtonEuler.loads.clearExternalWrenches();
+        noLoads = new AppliedLoads(model);
+        loads = noLoads;
     }
 
     /**
@@ -124,7 +94,7 @@ public final class InverseDynamicsDerivatives
      */
     public void jointFriction(final boolean enabled)
     {
-        newtonEuler.loads.friction = enabled;
+        newtonEuler.friction = enabled;
     }
 
     /**
@@ -142,6 +112,28 @@ public final class InverseDynamicsDerivatives
         final double[] q, final double[] qd, final double[] qdd, final double[] tau,
         final double[] dtauDq, final double[] dtauDqd, final double[] dtauDqdd)
     {
+        compute(q, qd, qdd, noLoads, tau, dtauDq, dtauDqd, dtauDqdd);
+    }
+
+    /**
+     * Computes tau and its partial derivatives under the given loads; a world-fixed load adds its
+     * own d tau/d q terms (see the class comment). Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities, rad/s or m/s.
+     * @param qdd joint accelerations, rad/s^2 or m/s^2.
+     * @param loads gravity and external wrenches.
+     * @param tau output joint torques or forces, as the inverse dynamics, N m or N.
+     * @param dtauDq output dof x dof row-major, row i = d tau_i / d q.
+     * @param dtauDqd output dof x dof row-major, row i = d tau_i / d qd.
+     * @param dtauDqdd output dof x dof row-major, row i = d tau_i / d qdd (= M(q)).
+     */
+    public void compute(
+        final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau,
+        final double[] dtauDq, final double[] dtauDqd, final double[] dtauDqdd)
+    {
+        this.loads = loads;
+        newtonEuler.gravity(loads);
         if (bodies.branched())
         {
             // On a tree most entries couple different branches: one block fill is cheaper than
@@ -309,7 +301,7 @@ public final class InverseDynamicsDerivatives
             rb = 0.0;
             rc = 0.0;
         }
-        final double[] fromA = p < 0 ? newtonEuler.loads.baseAcceleration : acc;
+        final double[] fromA = p < 0 ? newtonEuler.baseAcceleration : acc;
         final double ax = fromA[fp] + sx * jointAcceleration + rx * rate;
         final double ay = fromA[fp + 1] + sy * jointAcceleration + ry * rate;
         final double az = fromA[fp + 2] + sz * jointAcceleration + rz * rate;
@@ -378,7 +370,10 @@ public final class InverseDynamicsDerivatives
         f[s + 3] = o00 * aa + o01 * ab + o02 * ac + hy * az - hz * ay + wy * nz - wz * ny + vy * pz - vz * py;
         f[s + 4] = o01 * aa + o11 * ab + o12 * ac + hz * ax - hx * az + wz * nx - wx * nz + vz * px - vx * pz;
         f[s + 5] = o02 * aa + o12 * ab + o22 * ac + hx * ay - hy * ax + wx * ny - wy * nx + vx * py - vy * px;
-        newtonEuler.loads.subtractExternalWrenchInBase(b, i, scratch, f, s);
+        if (loads.any())
+        {
+            loads.subtractInBase(i, b.rotation, b.position, scratch, f, s);
+        }
     }
 
     /**
@@ -410,7 +405,7 @@ public final class InverseDynamicsDerivatives
         final double[] rate = b.axisRate;
         final double[] da = accelerationShift;
         final double[] psi = subtreeWrenchRate;
-        final boolean friction = newtonEuler.loads.friction;
+        final boolean friction = newtonEuler.friction;
         for (int i = b.bodyCount - 1; i >= 0; i--)
         {
             final int p = parent[i];

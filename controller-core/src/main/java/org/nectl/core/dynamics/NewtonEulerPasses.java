@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import java.util.Arrays;
-
 /**
  * The recursive Newton-Euler passes for a tree (Khalil, "Dynamic modeling of robots using recursive
  * Newton-Euler techniques", ICINCO 2010, eqs. 13-31) and their workspace: the body-frame
@@ -34,8 +32,6 @@ final class NewtonEulerPasses
     final double[] force;
     /** Moment the parent exerts on body j about its origin (eqs. 27, 30), N m. */
     final double[] moment;
-    /** External wrench ON each body: force then moment about its origin, 6 per body (not slotted). */
-    final double[] externalWrench;
     boolean friction = true;
 
     /** Not real-time safe: allocates the workspace. */
@@ -49,8 +45,6 @@ final class NewtonEulerPasses
         linearAcceleration = new double[slots];
         force = new double[slots];
         moment = new double[slots];
-        externalWrench = new double[6 * model.bodyCount];
-        gravity(model.gravity[0], model.gravity[1], model.gravity[2]);
     }
 
     /** @return the offset of body j's vectors (slot j + 1). */
@@ -59,25 +53,19 @@ final class NewtonEulerPasses
         return 3 * (body + 1);
     }
 
-    /** Base acceleration = -g (Khalil 2010, initialisation of eqs. 18-23). Real-time safe. */
-    void gravity(final double gx, final double gy, final double gz)
+    /**
+     * Base acceleration = -g (Khalil 2010, initialisation of eqs. 18-23) and the world-fixed loads
+     * resolved in the body frames; requires the joint transforms at q. Real-time safe.
+     */
+    void applyLoads(final AppliedLoads loads)
     {
-        linearAcceleration[0] = -gx;
-        linearAcceleration[1] = -gy;
-        linearAcceleration[2] = -gz;
-    }
-
-    /** Real-time safe. */
-    void externalWrench(
-        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
-    {
-        AppliedLoads.store(externalWrench, body, fx, fy, fz, mx, my, mz);
-    }
-
-    /** Real-time safe. */
-    void clearExternalWrenches()
-    {
-        Arrays.fill(externalWrench, 0.0);
+        linearAcceleration[0] = -loads.gravity[0];
+        linearAcceleration[1] = -loads.gravity[1];
+        linearAcceleration[2] = -loads.gravity[2];
+        if (loads.worldLoads)
+        {
+            loads.resolveInBodyFrames(joints);
+        }
     }
 
     /** Real-time safe. */
@@ -89,10 +77,11 @@ final class NewtonEulerPasses
     }
 
     /** Real-time safe. */
-    void compute(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
+    void compute(final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau)
     {
         joints.update(q);
-        forwardPass(qd, qdd);
+        applyLoads(loads);
+        forwardPass(qd, qdd, loads);
         backwardPass();
         jointForces(qd, qdd, tau);
     }
@@ -103,7 +92,7 @@ final class NewtonEulerPasses
      * writing to arrays that may alias, the compiler reloaded every input after each store, and with
      * the step split into methods too big to inline, every call reloaded the workspace.
      */
-    void forwardPass(final double[] qd, final double[] qdd)
+    void forwardPass(final double[] qd, final double[] qdd, final AppliedLoads loads)
     {
         final CompiledModel model = this.model;
         final double[] r = joints.rotation;
@@ -117,7 +106,7 @@ final class NewtonEulerPasses
         final double[] omega = this.omega;
         final double[] omegaDot = this.omegaDot;
         final double[] acc = linearAcceleration;
-        final double[] ext = externalWrench;
+        final boolean loaded = loads.any();
         for (int j = 0; j < model.bodyCount; j++)
         {
             final int s = slot(j);
@@ -195,7 +184,6 @@ final class NewtonEulerPasses
             acc[s + 2] = vz;
 
             // Link wrench about the origin minus the external wrench (eqs. 22-23, 26-27)
-            final int e = 6 * j;
             final double hx = firstMoment[t];
             final double hy = firstMoment[t + 1];
             final double hz = firstMoment[t + 2];
@@ -204,9 +192,9 @@ final class NewtonEulerPasses
             final double cx = wy * hz - wz * hy;
             final double cy = wz * hx - wx * hz;
             final double cz = wx * hy - wy * hx;
-            force[s] = m * vx + (ay * hz - az * hy + wy * cz - wz * cy) - ext[e];
-            force[s + 1] = m * vy + (az * hx - ax * hz + wz * cx - wx * cz) - ext[e + 1];
-            force[s + 2] = m * vz + (ax * hy - ay * hx + wx * cy - wy * cx) - ext[e + 2];
+            double fx = m * vx + (ay * hz - az * hy + wy * cz - wz * cy);
+            double fy = m * vy + (az * hx - ax * hz + wz * cx - wx * cz);
+            double fz = m * vz + (ax * hy - ay * hx + wx * cy - wy * cx);
             // (23) M = J omegaDot + omega x (J omega) + MS x vdot
             final double jxx = in[rj];
             final double jxy = in[rj + 1];
@@ -223,9 +211,28 @@ final class NewtonEulerPasses
             final double kx = jxx * ax + jxy * ay + jxz * az;
             final double ky = jyx * ax + jyy * ay + jyz * az;
             final double kz = jzx * ax + jzy * ay + jzz * az;
-            moment[s] = kx + wy * lz - wz * ly + hy * vz - hz * vy - ext[e + 3];
-            moment[s + 1] = ky + wz * lx - wx * lz + hz * vx - hx * vz - ext[e + 4];
-            moment[s + 2] = kz + wx * ly - wy * lx + hx * vy - hy * vx - ext[e + 5];
+            double nx = kx + wy * lz - wz * ly + hy * vz - hz * vy;
+            double ny = ky + wz * lx - wx * lz + hz * vx - hx * vz;
+            double nz = kz + wx * ly - wy * lx + hx * vy - hy * vx;
+            if (loaded)
+            {
+                final int e = 6 * j;
+                final int w = 12 * j;
+                final double[] b = loads.bodyWrench;
+                final double[] g = loads.worldInBody;
+                fx -= b[e] + g[w];
+                fy -= b[e + 1] + g[w + 1];
+                fz -= b[e + 2] + g[w + 2];
+                nx -= b[e + 3] + g[w + 3];
+                ny -= b[e + 4] + g[w + 4];
+                nz -= b[e + 5] + g[w + 5];
+            }
+            force[s] = fx;
+            force[s + 1] = fy;
+            force[s + 2] = fz;
+            moment[s] = nx;
+            moment[s + 1] = ny;
+            moment[s + 2] = nz;
         }
     }
 

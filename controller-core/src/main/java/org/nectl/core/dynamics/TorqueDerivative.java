@@ -51,17 +51,9 @@ public final class TorqueDerivative
      * (which has omega_i x iP_j anyway) for the backward loop's (17).
      */
     private final double[] wrenches;
-    /** External wrench ON each body: force then moment about its origin, body frame, 6 per body. */
-    private final double[] externalWrench;
-    /** Rate of the body-frame components of each external wrench, 6 per body. */
-    private final double[] externalWrenchRate;
+    /** The model's gravity and no wrench, for calls without loads. */
+    private final AppliedLoads noLoads;
     private boolean friction = true;
-    /**
-     * False from construction or {@link #clearExternalWrenches} until an external wrench or wrench
-     * rate is set: every one is zero then, so the forward loop skips their terms (x - 0.0 is x to
-     * the bit).
-     */
-    private boolean externalLoads;
 
     /**
      * Compiles the model for this instance alone. Not real-time safe.
@@ -84,63 +76,7 @@ public final class TorqueDerivative
         joints = new JointTransforms(model);
         motion = new double[MOTION * (model.bodyCount + 1)];
         wrenches = new double[WRENCH * (model.bodyCount + 1)];
-        gravity(model.gravity[0], model.gravity[1], model.gravity[2]);
-        externalWrench = new double[6 * model.bodyCount];
-        externalWrenchRate = new double[6 * model.bodyCount];
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81), constant in time. Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        motion[6] = -gx;
-        motion[7] = -gy;
-        motion[8] = -gz;
-    }
-
-    /**
-     * Sets the wrench applied ON a body BY the environment, kept until changed or cleared.
-     * Real-time safe.
-     *
-     * @param body body index.
-     * @param fx force x, N, body frame.
-     * @param fy force y, N, body frame.
-     * @param fz force z, N, body frame.
-     * @param mx moment x about the body-frame origin, N m, body frame.
-     * @param my moment y about the body-frame origin, N m, body frame.
-     * @param mz moment z about the body-frame origin, N m, body frame.
-     */
-    public void externalWrench(
-        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
-    {
-        AppliedLoads.store(externalWrench, body, fx, fy, fz, mx, my, mz);
-        externalLoads = true;
-    }
-
-    /**
-     * Sets the time derivative of the body-frame components of the external wrench on a body, kept
-     * until changed or cleared. Real-time safe when given a preallocated array.
-     *
-     * @param body body index.
-     * @param six d/dt of (fx, fy, fz) in N/s then (mx, my, mz) in N m/s, body-frame components.
-     */
-    public void externalWrenchRate(final int body, final double... six)
-    {
-        System.arraycopy(six, 0, externalWrenchRate, 6 * body, 6);
-        externalLoads = true;
-    }
-
-    /** Sets every external wrench and wrench rate to zero. Real-time safe. */
-    public void clearExternalWrenches()
-    {
-        Arrays.fill(externalWrench, 0.0);
-        Arrays.fill(externalWrenchRate, 0.0);
-        externalLoads = false;
+        noLoads = new AppliedLoads(model);
     }
 
     /**
@@ -168,8 +104,33 @@ public final class TorqueDerivative
     public void compute(
         final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauDot)
     {
+        compute(q, qd, qdd, qddd, noLoads, tau, tauDot);
+    }
+
+    /**
+     * Computes joint torques and their time derivatives under the given loads and load rates.
+     * Gravity is constant in time. Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities.
+     * @param qdd joint accelerations.
+     * @param qddd joint jerks, rad/s^3 or m/s^3.
+     * @param loads gravity, external wrenches and their rates.
+     * @param tau output joint torques or forces by coordinate, N m or N.
+     * @param tauDot output their time derivatives, N m/s or N/s.
+     */
+    public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] qddd,
+        final AppliedLoads loads, final double[] tau, final double[] tauDot)
+    {
         joints.update(q);
-        forwardPass(qd, qdd, qddd);
+        motion[6] = -loads.gravity[0];
+        motion[7] = -loads.gravity[1];
+        motion[8] = -loads.gravity[2];
+        if (loads.worldLoads)
+        {
+            loads.resolveInBodyFrames(joints);
+        }
+        forwardPass(qd, qdd, qddd, loads);
         backwardPass(qd, qdd, qddd, tau, tauDot);
     }
 
@@ -181,7 +142,7 @@ public final class TorqueDerivative
      * omega x r and omegaDot x r + omega x (omega x r) of iP_j and of MS_j, which the jerk and
      * wrench-rate steps would otherwise recompute.
      */
-    private void forwardPass(final double[] qd, final double[] qdd, final double[] qddd)
+    private void forwardPass(final double[] qd, final double[] qdd, final double[] qddd, final AppliedLoads applied)
     {
         final CompiledModel model = this.model;
         final double[] r = joints.rotation;
@@ -194,9 +155,7 @@ public final class TorqueDerivative
         final int[] coordinate = model.coordinate;
         final double[] state = motion;
         final double[] w = wrenches;
-        final double[] ext = externalWrench;
-        final double[] extRate = externalWrenchRate;
-        final boolean loads = externalLoads;
+        final boolean loads = applied.any();
         for (int j = 0; j < model.bodyCount; j++)
         {
             final int s = MOTION * (j + 1);
@@ -322,7 +281,6 @@ public final class TorqueDerivative
 
             // Link wrench (Khalil 22-23) and its inertial rate (eqs. 12-13 moved to the origin), both
             // minus the external wrench when there is one; c = omega x MS and its transport term h
-            final int e = 6 * j;
             final double hx = firstMoment[t];
             final double hy = firstMoment[t + 1];
             final double hz = firstMoment[t + 2];
@@ -373,28 +331,6 @@ public final class TorqueDerivative
                 + cz * vx - cx * vz + hz * lx - hx * lz;
             double ndz = jzx * qx + jzy * qy + jzz * qz + wx * zy - wy * zx + ax * oy2 - ay * ox2
                 + cx * vy - cy * vx + hx * ly - hy * lx;
-            if (loads)
-            {
-                // minus the external wrench, and minus its inertial rate: d/dt(components) + omega x f
-                final double ex0 = ext[e];
-                final double ex1 = ext[e + 1];
-                final double ex2 = ext[e + 2];
-                final double ex3 = ext[e + 3];
-                final double ex4 = ext[e + 4];
-                final double ex5 = ext[e + 5];
-                fx -= ex0;
-                fy -= ex1;
-                fz -= ex2;
-                nx -= ex3;
-                ny -= ex4;
-                nz -= ex5;
-                fdx = fdx - extRate[e] - (wy * ex2 - wz * ex1);
-                fdy = fdy - extRate[e + 1] - (wz * ex0 - wx * ex2);
-                fdz = fdz - extRate[e + 2] - (wx * ex1 - wy * ex0);
-                ndx = ndx - extRate[e + 3] - (wy * ex5 - wz * ex4);
-                ndy = ndy - extRate[e + 4] - (wz * ex3 - wx * ex5);
-                ndz = ndz - extRate[e + 5] - (wx * ex4 - wy * ex3);
-            }
             w[ws] = fx;
             w[ws + 1] = fy;
             w[ws + 2] = fz;
@@ -407,6 +343,54 @@ public final class TorqueDerivative
             w[ws + 9] = ndx;
             w[ws + 10] = ndy;
             w[ws + 11] = ndz;
+            if (loads)
+            {
+                externalLoadStep(applied, j, wx, wy, wz, w, ws);
+            }
+        }
+    }
+
+    /**
+     * Body j's link wrench and wrench rate minus the external loads' (Khalil eqs. 26-27 and their
+     * rates in (12)-(13)). A body-fixed wrench's inertial rate is the rate of its components plus
+     * omega x f; a world-fixed force F at the body point c and a world-fixed moment M have, in the
+     * body frame, the inertial rates 0R^T Fdot and (omega x c) x F + c x 0R^T Fdot + 0R^T Mdot.
+     */
+    private static void externalLoadStep(final AppliedLoads loads, final int j,
+        final double wx, final double wy, final double wz, final double[] w, final int ws)
+    {
+        final int e = 6 * j;
+        final int k = 12 * j;
+        final double[] b = loads.bodyWrench;
+        final double[] g = loads.worldInBody;
+        for (int c = 0; c < 6; c++)
+        {
+            w[ws + c] -= b[e + c] + g[k + c];
+        }
+        final double[] r = loads.bodyWrenchRate;
+        w[ws + 6] -= r[e] + (wy * b[e + 2] - wz * b[e + 1]);
+        w[ws + 7] -= r[e + 1] + (wz * b[e] - wx * b[e + 2]);
+        w[ws + 8] -= r[e + 2] + (wx * b[e + 1] - wy * b[e]);
+        w[ws + 9] -= r[e + 3] + (wy * b[e + 5] - wz * b[e + 4]);
+        w[ws + 10] -= r[e + 4] + (wz * b[e + 3] - wx * b[e + 5]);
+        w[ws + 11] -= r[e + 5] + (wx * b[e + 4] - wy * b[e + 3]);
+        if (loads.worldLoads)
+        {
+            final double[] p = loads.worldPoint;
+            final int t = 3 * j;
+            final double cx = p[t];
+            final double cy = p[t + 1];
+            final double cz = p[t + 2];
+            // u = omega x c; the force F = g[k..k+2], its rate g[k+6..k+8], the moment's rate g[k+9..k+11]
+            final double ux = wy * cz - wz * cy;
+            final double uy = wz * cx - wx * cz;
+            final double uz = wx * cy - wy * cx;
+            w[ws + 6] -= g[k + 6];
+            w[ws + 7] -= g[k + 7];
+            w[ws + 8] -= g[k + 8];
+            w[ws + 9] -= uy * g[k + 2] - uz * g[k + 1] + cy * g[k + 8] - cz * g[k + 7] + g[k + 9];
+            w[ws + 10] -= uz * g[k] - ux * g[k + 2] + cz * g[k + 6] - cx * g[k + 8] + g[k + 10];
+            w[ws + 11] -= ux * g[k + 1] - uy * g[k] + cx * g[k + 7] - cy * g[k + 6] + g[k + 11];
         }
     }
 

@@ -88,8 +88,15 @@ final class WorldKinematics
     /** rotation_j = rotation_i tree.rotation_j, the joint rotation read once into locals. */
     private void multiplyRotations(final int ri, final int rj)
     {
-        final double[] a = rotation;
-        final double[] b = joints.rotation;
+        compose(rotation, ri, joints.rotation, rj);
+    }
+
+    /**
+     * a_j = a_i b_j for 3x3 row-major rotations, 9 per body: a body's base-frame rotation from its
+     * parent's and its joint rotation, the joint rotation read once into locals. Real-time safe.
+     */
+    static void compose(final double[] a, final int ri, final double[] b, final int rj)
+    {
         final double b00 = b[rj];
         final double b01 = b[rj + 1];
         final double b02 = b[rj + 2];

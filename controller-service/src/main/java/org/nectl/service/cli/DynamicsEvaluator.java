@@ -15,6 +15,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.nectl.core.dynamics.AppliedLoads;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.InverseDynamicsDerivatives;
@@ -44,6 +45,8 @@ final class DynamicsEvaluator
     private final TorqueDerivative torqueDerivative;
     private final InverseDynamicsDerivatives derivatives;
     private final RecursiveForwardDynamics forwardDynamics;
+    /** Each request's gravity, passed to every algorithm. */
+    private final AppliedLoads loads;
     private final double[] tau;
     private final double[] tauDot;
     private final double[] forwardQdd;
@@ -74,6 +77,7 @@ final class DynamicsEvaluator
         torqueDerivative = new TorqueDerivative(compiled);
         derivatives = new InverseDynamicsDerivatives(compiled);
         forwardDynamics = new RecursiveForwardDynamics(compiled);
+        loads = new AppliedLoads(compiled);
         inverseDynamics.jointFriction(jointFriction);
         torqueDerivative.jointFriction(jointFriction);
         derivatives.jointFriction(jointFriction);
@@ -135,11 +139,8 @@ final class DynamicsEvaluator
         final double[] qdd = vector(request, "qdd", n, appliedTau == null);
         final double[] qddd = vector(request, "qddd", n, false);
         final double[] gravity = request.has("gravity") ? vector(request, "gravity", 3, true) : DEFAULT_GRAVITY;
-        inverseDynamics.gravity(gravity[0], gravity[1], gravity[2]);
-        torqueDerivative.gravity(gravity[0], gravity[1], gravity[2]);
-        derivatives.gravity(gravity[0], gravity[1], gravity[2]);
-        forwardDynamics.gravity(gravity[0], gravity[1], gravity[2]);
-        if (appliedTau != null && !forwardDynamics.compute(q, qd, appliedTau, forwardQdd))
+        loads.gravity(gravity[0], gravity[1], gravity[2]);
+        if (appliedTau != null && !forwardDynamics.compute(q, qd, appliedTau, loads, forwardQdd))
         {
             throw new RequestException("forward dynamics failed: the mass matrix is singular at this q");
         }
@@ -151,16 +152,16 @@ final class DynamicsEvaluator
             json.writeStartObject();
             if (qddd == null)
             {
-                inverseDynamics.compute(q, qd, qddUsed, tau);
+                inverseDynamics.compute(q, qd, qddUsed, loads, tau);
                 writeArray(json, "tau", tau);
             }
             else
             {
-                torqueDerivative.compute(q, qd, qddUsed, qddd, tau, tauDot);
+                torqueDerivative.compute(q, qd, qddUsed, qddd, loads, tau, tauDot);
                 writeArray(json, "tau", tau);
                 writeArray(json, "tau_dot", tauDot);
             }
-            derivatives.compute(q, qd, qddUsed, tau, dtauDq, dtauDqd, massMatrix);
+            derivatives.compute(q, qd, qddUsed, loads, tau, dtauDq, dtauDqd, massMatrix);
             writeMatrix(json, "M", massMatrix, n);
             writeMatrix(json, "dtau_dq", dtauDq, n);
             writeMatrix(json, "dtau_dqd", dtauDqd, n);

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.TorqueDerivative;
 import org.nectl.core.model.RobotModel;
@@ -42,8 +43,7 @@ class DynamicsEvaluatorTest
                 + ",\"gravity\":" + Arrays.toString(gravity) + "}";
             final JsonNode reply = mapper.readTree(new DynamicsEvaluator(model, true).evaluate(request));
 
-            final TorqueDerivative direct = new TorqueDerivative(model);
-            direct.gravity(gravity[0], gravity[1], gravity[2]);
+            final TorqueDerivative direct = new TorqueDerivative(CompiledModel.of(model).withGravity(gravity[0], gravity[1], gravity[2]));
             final double[] tau = new double[n];
             final double[] tauDot = new double[n];
             direct.compute(q, qd, qdd, qddd, tau, tauDot);
