@@ -55,6 +55,13 @@ public final class InverseDynamicsDerivatives
     private final double[] subtreeWrenchRate;
     private final double[] scratch = new double[CoriolisMatrix.SCRATCH];
     private final double[] column = new double[12];
+    private final double[] shift = new double[6];
+    /** Subtree sum of the world-fixed forces F_k, base frame, 3 per body. */
+    private final double[] worldForceSum;
+    /** Subtree sum of the world-fixed moments M_k, base frame, 3 per body. */
+    private final double[] worldMomentSum;
+    /** Subtree sum of F_k p_k^T (p_k the base-frame point of F_k), 9 per body, row-major. */
+    private final double[] worldSpread;
     /** The model's gravity and no wrench, for calls without loads. */
     private final AppliedLoads noLoads;
     /** The loads of the running or last call. */
@@ -82,6 +89,9 @@ public final class InverseDynamicsDerivatives
         bodies = newtonEuler.bodies;
         accelerationShift = new double[6 * bodies.bodyCount];
         subtreeWrenchRate = new double[6 * bodies.bodyCount];
+        worldForceSum = new double[3 * bodies.bodyCount];
+        worldMomentSum = new double[3 * bodies.bodyCount];
+        worldSpread = new double[9 * bodies.bodyCount];
         noLoads = new AppliedLoads(model);
         loads = noLoads;
     }
@@ -149,6 +159,10 @@ public final class InverseDynamicsDerivatives
             bodyMotion(i, qd, qdd);
         }
         backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
+        if (loads.worldLoads)
+        {
+            worldLoadTerms(dtauDq);
+        }
     }
 
     /**
@@ -216,6 +230,109 @@ public final class InverseDynamicsDerivatives
             column[6 + c] += 2.0 * scratch[c];
         }
         bodies.compositeInertiaTimes(subtree, bodies.axis, sj, scratch, 0);
+        if (loads.worldLoads)
+        {
+            worldLoadShift(subtree, bodies.axis, sj + 3, shift);
+            for (int c = 0; c < 6; c++)
+            {
+                column[c] += shift[c];
+            }
+        }
+    }
+
+    /**
+     * The d tau/d q terms of world-fixed loads, which the rigid-motion argument of the class comment
+     * does not cover: a joint j moving subtree s turns a body-fixed wrench with it (S_j x* f), but a
+     * world-fixed force F at a body point p only moves its point, d(F, p x F + M)/d q_j =
+     * (0, (S_j,w x p + S_j,v) x F) (Barman 2020, eqs. 3.76-3.91, summed over the subtree). The
+     * difference adds G_s w_j = (w_j x F_s, w_j tr(Q_s) - Q_s w_j + w_j x M_s) to dF_i/d q_j, with
+     * w_j the angular part of S_j, F_s, M_s, Q_s = sum F_k p_k^T subtree sums and s the lower of
+     * i, j: d tau_i/d q_j += S_i . G_i w_j for j supporting i, S_i . G_j w_j for i supporting j;
+     * the latter also goes into the reaction-wrench rates (subtreeWrenchRate).
+     */
+    private void worldLoadTerms(final double[] dtauDq)
+    {
+        final BaseFrameBodies b = bodies;
+        final int n = b.dof;
+        for (int i = 0; i < b.bodyCount; i++)
+        {
+            // own F, M and F p^T, p = 0R_i c + 0p_i
+            final int t = 3 * i;
+            Vec3.multiply(b.rotation, 9 * i, loads.worldPoint, t, scratch, 0);
+            Vec3.addScaled(1.0, b.position, t, scratch, 0);
+            Vec3.copy(loads.worldForce, t, worldForceSum, t);
+            Vec3.copy(loads.worldMoment, t, worldMomentSum, t);
+            for (int r = 0; r < 3; r++)
+            {
+                for (int c = 0; c < 3; c++)
+                {
+                    worldSpread[9 * i + 3 * r + c] = loads.worldForce[t + r] * scratch[c];
+                }
+            }
+        }
+        for (int i = b.bodyCount - 1; i >= 0; i--)
+        {
+            final int p = b.parent[i];
+            if (p >= 0)
+            {
+                Vec3.add(worldForceSum, 3 * i, worldForceSum, 3 * p);
+                Vec3.add(worldMomentSum, 3 * i, worldMomentSum, 3 * p);
+                for (int c = 0; c < 9; c++)
+                {
+                    worldSpread[9 * p + c] += worldSpread[9 * i + c];
+                }
+            }
+            final int ci = b.coordinate[i];
+            if (ci < 0)
+            {
+                continue;
+            }
+            // G_i w_i, for the ancestors' rows and the reaction rates
+            final double[] own = column;
+            worldLoadShift(i, b.axis, 6 * i + 3, own);
+            for (int c = 0; c < 6; c++)
+            {
+                subtreeWrenchRate[6 * i + c] += own[c];
+            }
+            for (int j = i; j >= 0; j = b.parent[j])
+            {
+                final int cj = b.coordinate[j];
+                if (cj < 0)
+                {
+                    continue;
+                }
+                // row i: S_i . G_i w_j; row j (j above i): S_j . G_i w_i
+                worldLoadShift(i, b.axis, 6 * j + 3, shift);
+                dtauDq[ci * n + cj] += SpatialAlgebra.dot6(b.axis, 6 * i, shift, 0);
+                if (j != i)
+                {
+                    dtauDq[cj * n + ci] += SpatialAlgebra.dot6(b.axis, 6 * j, own, 0);
+                }
+            }
+        }
+    }
+
+    /**
+     * out = G_s w = (w x F_s, w tr(Q_s) - Q_s w + w x M_s), 6 values (see {@link #worldLoadTerms});
+     * w is 3 values of {@code axis} at {@code iw}.
+     */
+    private void worldLoadShift(final int s, final double[] axis, final int iw, final double[] out)
+    {
+        final double wx = axis[iw];
+        final double wy = axis[iw + 1];
+        final double wz = axis[iw + 2];
+        final int t = 3 * s;
+        final int q = 9 * s;
+        final double[] f = worldForceSum;
+        final double[] m = worldMomentSum;
+        final double[] sp = worldSpread;
+        final double trace = sp[q] + sp[q + 4] + sp[q + 8];
+        out[0] = wy * f[t + 2] - wz * f[t + 1];
+        out[1] = wz * f[t] - wx * f[t + 2];
+        out[2] = wx * f[t + 1] - wy * f[t];
+        out[3] = wx * trace - (sp[q] * wx + sp[q + 1] * wy + sp[q + 2] * wz) + wy * m[t + 2] - wz * m[t + 1];
+        out[4] = wy * trace - (sp[q + 3] * wx + sp[q + 4] * wy + sp[q + 5] * wz) + wz * m[t] - wx * m[t + 2];
+        out[5] = wz * trace - (sp[q + 6] * wx + sp[q + 7] * wy + sp[q + 8] * wz) + wx * m[t + 1] - wy * m[t];
     }
 
     /** Re-expresses a base-frame column in the body's frame and stores it as column k of a 6 x dof matrix. */
