@@ -125,6 +125,7 @@ final class BaseFrameBodies
      * Body i's pose 0R_i = 0R_p pR_i, 0p_i = 0p_p + 0R_p pp_i, its joint axis S_i and its inertia
      * about the base origin, on locals, each result stored once. Requires the joint transforms at
      * q ({@link JointTransforms#update}) and the parent placed. Real-time safe.
+     * Over 80 lines on purpose: the pose, axis and inertia of one body on locals, each stored once.
      */
     void place(final int i)
     {

@@ -91,6 +91,7 @@ final class NewtonEulerPasses
      * body per body on locals, each input read once and each result stored once: with kernels
      * writing to arrays that may alias, the compiler reloaded every input after each store, and with
      * the step split into methods too big to inline, every call reloaded the workspace.
+     * Over 80 lines on purpose: the forward step as one loop body on locals, measured in the class comment.
      */
     void forwardPass(final double[] qd, final double[] qdd, final AppliedLoads loads)
     {

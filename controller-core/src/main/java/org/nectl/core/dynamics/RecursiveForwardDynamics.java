@@ -230,6 +230,7 @@ public final class RecursiveForwardDynamics
      * (eq. 38 with K gamma expanded), all on locals.
      *
      * @return H > 0.
+     * Over 80 lines on purpose: the 21 packed articulated-inertia entries stay in locals through the update.
      */
     private boolean articulate(final int i, final int k, final double jointTorque)
     {
