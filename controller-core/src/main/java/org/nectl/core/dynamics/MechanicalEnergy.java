@@ -13,6 +13,7 @@ import org.nectl.core.model.RobotModel;
 public final class MechanicalEnergy
 {
     private final WorldKinematics kinematics;
+    /** Gravity of the compiled model ({@link CompiledModel#withGravity}), base frame, m/s^2. */
     private final double[] gravity;
     private final double[] angular = new double[3];
     private final double[] linear = new double[3];
@@ -38,20 +39,6 @@ public final class MechanicalEnergy
     {
         kinematics = new WorldKinematics(model);
         gravity = model.gravity.clone();
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        gravity[0] = gx;
-        gravity[1] = gy;
-        gravity[2] = gz;
     }
 
     /**

@@ -30,9 +30,9 @@ final class CoriolisAndGravityTest
             final SplittableRandom rnd = new SplittableRandom(seed * 3 + 2);
             final double[] q = RandomRobots.vector(rnd, model.dof(), Math.PI);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
-            final GravityTorques gravity = new GravityTorques(CompiledModel.of(model).withGravity(g[0], g[1], g[2]));
-            final MechanicalEnergy energy = new MechanicalEnergy(model);
-            energy.gravity(g[0], g[1], g[2]);
+            final CompiledModel weighted = CompiledModel.of(model).withGravity(g[0], g[1], g[2]);
+            final GravityTorques gravity = new GravityTorques(weighted);
+            final MechanicalEnergy energy = new MechanicalEnergy(weighted);
             final double[] actual = new double[model.dof()];
             gravity.compute(q, actual);
             final double[] expected = CentralDifferences.jacobian(

@@ -384,11 +384,11 @@ class InverseDynamicsTest
         {
             final SplittableRandom rnd = new SplittableRandom(seed);
             final RobotModel model = RandomRobots.any(seed);
-            final MechanicalEnergy energy = new MechanicalEnergy(model);
             final double[] g = RandomRobots.vector(rnd, 3, 10.0);
-            final InverseDynamics rnea = new InverseDynamics(CompiledModel.of(model).withGravity(g[0], g[1], g[2]));
+            final CompiledModel weighted = CompiledModel.of(model).withGravity(g[0], g[1], g[2]);
+            final MechanicalEnergy energy = new MechanicalEnergy(weighted);
+            final InverseDynamics rnea = new InverseDynamics(weighted);
             rnea.jointFriction(false);
-            energy.gravity(g[0], g[1], g[2]);
             final double[] tau = new double[model.dof()];
             for (int i = 0; i < 3; i++)
             {
