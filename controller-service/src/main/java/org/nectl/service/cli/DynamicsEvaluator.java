@@ -140,6 +140,7 @@ final class DynamicsEvaluator
         final double[] qddd = vector(request, "qddd", n, false);
         final double[] gravity = request.has("gravity") ? vector(request, "gravity", 3, true) : DEFAULT_GRAVITY;
         loads.gravity(gravity[0], gravity[1], gravity[2]);
+        readLoads(request);
         if (appliedTau != null && !forwardDynamics.compute(q, qd, appliedTau, loads, forwardQdd))
         {
             throw new RequestException("forward dynamics failed: the mass matrix is singular at this q");
@@ -203,7 +204,7 @@ final class DynamicsEvaluator
             final String name = names.next();
             if (!isKnownField(name))
             {
-                throw new RequestException("unknown field '" + name + "' (known: q, qd, qdd, qddd, tau, gravity)");
+                throw new RequestException("unknown field '" + name + "' (known: q, qd, qdd, qddd, tau, gravity, loads)");
             }
         }
         return request;
@@ -233,6 +234,7 @@ final class DynamicsEvaluator
             case "qdd":
             case "qddd":
             case "gravity":
+            case "loads":
             case "tau":
                 return true;
             default:
@@ -276,6 +278,68 @@ final class DynamicsEvaluator
             }
         }
         return v;
+    }
+
+    /**
+     * The optional {@code loads}: an array of objects, each naming a {@code body} and giving any of
+     * {@code wrench} (6: force N, moment N m about the body origin, body frame; body-fixed),
+     * {@code world_force} (3, N, base frame) acting at {@code at} (3, m, body frame, default the
+     * origin), {@code world_moment} (3, N m, base frame). A body named twice keeps the last of each.
+     */
+    private void readLoads(final JsonNode request) throws RequestException
+    {
+        loads.clear();
+        final JsonNode list = request.get("loads");
+        if (list == null || list.isNull())
+        {
+            return;
+        }
+        if (!list.isArray())
+        {
+            throw new RequestException("field 'loads' must be an array of objects, got " + list);
+        }
+        for (int i = 0; i < list.size(); i++)
+        {
+            final JsonNode load = list.get(i);
+            final String where = "loads[" + i + "]";
+            if (!load.isObject() || !load.path("body").isTextual())
+            {
+                throw new RequestException(where + " must be an object with a 'body' name, got " + load);
+            }
+            final int body = model.bodyIndex(load.get("body").asText());
+            if (body < 0)
+            {
+                throw new RequestException(where + ".body '" + load.get("body").asText() + "' is not a body of the model");
+            }
+            final Iterator<String> names = load.fieldNames();
+            while (names.hasNext())
+            {
+                final String name = names.next();
+                if (!name.equals("body") && !name.equals("wrench") && !name.equals("world_force") && !name.equals("at")
+                    && !name.equals("world_moment"))
+                {
+                    throw new RequestException(
+                        "unknown field " + where + "." + name + " (known: body, wrench, world_force, at, world_moment)");
+                }
+            }
+            final double[] w = vector(load, "wrench", 6, false);
+            if (w != null)
+            {
+                loads.bodyWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
+            }
+            final double[] f = vector(load, "world_force", 3, false);
+            final double[] at = vector(load, "at", 3, false);
+            if (f != null)
+            {
+                final double[] p = at != null ? at : new double[3];
+                loads.worldForce(body, p[0], p[1], p[2], f[0], f[1], f[2]);
+            }
+            final double[] m = vector(load, "world_moment", 3, false);
+            if (m != null)
+            {
+                loads.worldMoment(body, m[0], m[1], m[2]);
+            }
+        }
     }
 
     private static void writeArray(final JsonGenerator json, final String name, final double[] values) throws IOException
