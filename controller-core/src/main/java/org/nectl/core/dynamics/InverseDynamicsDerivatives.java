@@ -525,6 +525,8 @@ public final class InverseDynamicsDerivatives
         final double[] da = accelerationShift;
         final double[] psi = subtreeWrenchRate;
         final boolean friction = newtonEuler.friction;
+        final CompiledModel model = b.model;
+        final double[] rotor = model.rotorInertia;
         for (int i = b.bodyCount - 1; i >= 0; i--)
         {
             final int p = parent[i];
@@ -612,7 +614,7 @@ public final class InverseDynamicsDerivatives
             final double sb = axis[s + 4];
             final double sc = axis[s + 5];
             tau[ci] = sx * fx + sy * fy + sz * fz + sa * fa + sb * fb + sc * fc
-                + b.model.rotorInertia[ci] * qdd[ci] + b.model.friction(ci, qd[ci], friction);
+                + rotor[ci] * qdd[ci] + model.friction(ci, qd[ci], friction);
             // u = Ic S
             final double ux = m * sx + sb * hz - sc * hy;
             final double uy = m * sy + sc * hx - sa * hz;
@@ -637,9 +639,9 @@ public final class InverseDynamicsDerivatives
             final double dB = da[s + 4];
             final double dC = da[s + 5];
             final int d = ci * n + ci;
-            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + b.model.rotorInertia[ci];
+            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + rotor[ci];
             dtauDqd[d] = wa * sa + wb * sb + wc * sc + 2.0 * (ux * rx + uy * ry + uz * rz + ua * ra + ub * rb + uc * rc)
-                + b.model.frictionRate(ci, 1.0, friction);
+                + model.frictionRate(ci, 1.0, friction);
             dtauDq[d] = ux * dx + uy * dy + uz * dz + ua * dA + ub * dB + uc * dC + wa * ra + wb * rb + wc * rc;
             if (p < 0)
             {
