@@ -7,7 +7,7 @@
 # between class loaders: compare revisions over --repeat runs (docs/PERFORMANCE.md).
 #
 #   scripts/interleaved-ratio.sh [--rounds N] [--batch N] [--repeat N] [--cpu C] [--models "panda tree-32"]
-#       [--workload derivatives|mass-matrix|cholesky] REV...
+#       [--workload derivatives|mass-matrix|cholesky|torque-derivative|recursive-fd|control-tick] REV...
 #   e.g. scripts/interleaved-ratio.sh --cpu 1 --repeat 2 HEAD~1 HEAD
 #
 # REV is any git revision; WORKTREE stands for the uncommitted working tree. A model is a file name
@@ -43,8 +43,8 @@ if [[ $# -lt 1 ]]; then
     exit 2
 fi
 case "$workload" in
-    derivatives|mass-matrix|cholesky) ;;
-    *) echo "interleaved-ratio: --workload is derivatives, mass-matrix or cholesky, got '$workload'" >&2; exit 2 ;;
+    derivatives|mass-matrix|cholesky|torque-derivative|recursive-fd|control-tick) ;;
+    *) echo "interleaved-ratio: --workload is derivatives, mass-matrix, cholesky, torque-derivative, recursive-fd or control-tick, got '$workload'" >&2; exit 2 ;;
 esac
 for number in "$rounds" "$batch" "$repeat"; do
     if ! [[ "$number" =~ ^[1-9][0-9]*$ ]]; then

@@ -2,6 +2,7 @@ package org.nectl.bench;
 
 import java.util.concurrent.TimeUnit;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.model.RobotModel;
@@ -50,8 +51,7 @@ public class MassMatrixBenchmark
         final RobotModel robot = BenchmarkModel.load(model);
         n = robot.dof();
         massMatrix = new MassMatrix(robot);
-        inverseDynamics = new InverseDynamics(robot);
-        inverseDynamics.gravity(0, 0, 0);
+        inverseDynamics = new InverseDynamics(CompiledModel.of(robot).withGravity(0, 0, 0));
         inverseDynamics.jointFriction(false);
         states = new RandomStates(n, 42);
         m = new double[n * n];

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.RobotModel;
@@ -102,8 +103,8 @@ final class StandardDhConversionTest
         final double inertia = 0.1;
         final double gx = 2.5;
         final double gy = -9.81;
-        final InverseDynamics rnea = new InverseDynamics(RobotDescriptions.load(shipped("two-link-rr.yaml")));
-        rnea.gravity(gx, gy, 0.0);
+        final InverseDynamics rnea = new InverseDynamics(
+            CompiledModel.of(RobotDescriptions.load(shipped("two-link-rr.yaml"))).withGravity(gx, gy, 0.0));
         final SplittableRandom rnd = new SplittableRandom(2020);
         final double[] tau = new double[2];
         for (int sample = 0; sample < 200; sample++)
@@ -143,8 +144,8 @@ final class StandardDhConversionTest
         final double inertia = 0.1;
         final double gy = -3.0;
         final double gz = -9.81;
-        final InverseDynamics rnea = new InverseDynamics(RobotDescriptions.load(shipped("two-link-pr.yaml")));
-        rnea.gravity(0.0, gy, gz);
+        final InverseDynamics rnea = new InverseDynamics(
+            CompiledModel.of(RobotDescriptions.load(shipped("two-link-pr.yaml"))).withGravity(0.0, gy, gz));
         final SplittableRandom rnd = new SplittableRandom(2021);
         final double[] tau = new double[2];
         for (int sample = 0; sample < 200; sample++)
@@ -171,8 +172,7 @@ final class StandardDhConversionTest
             final RandomStandardDh robot = new RandomStandardDh(seed);
             final Path file = dir.resolve("random-" + seed + ".yaml");
             Files.writeString(file, robot.yaml());
-            final InverseDynamics rnea = new InverseDynamics(RobotDescriptions.load(file));
-            rnea.gravity(g[0], g[1], g[2]);
+            final InverseDynamics rnea = new InverseDynamics(CompiledModel.of(RobotDescriptions.load(file)).withGravity(g[0], g[1], g[2]));
             final SplittableRandom rnd = new SplittableRandom(seed * 104729);
             final int n = robot.links();
             final double[] tau = new double[n];

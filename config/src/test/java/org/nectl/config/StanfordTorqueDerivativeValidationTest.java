@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.TorqueDerivative;
 import org.nectl.core.model.RobotModel;
 
@@ -114,8 +115,7 @@ class StanfordTorqueDerivativeValidationTest
 
     private static double[] maxBackwardDifferenceError(final RobotModel model, final TimeLaw law, final double samplingTimeS)
     {
-        final TorqueDerivative dynamics = new TorqueDerivative(model);
-        dynamics.gravity(0, 0, -9.81);
+        final TorqueDerivative dynamics = new TorqueDerivative(CompiledModel.of(model).withGravity(0, 0, -9.81));
         final int n = model.dof();
         final double[][] state = new double[4][n];
         final double[] s = new double[4];

@@ -2,6 +2,7 @@ package org.nectl.hw;
 
 import java.util.function.Function;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.GravityTorques;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
@@ -71,8 +72,7 @@ public final class SimulatedArmWarmUp
             .initialQ(config.initialQ())
             .gravity(g[0], g[1], g[2]);
         final SimulatedArm arm = arms.apply(copy);
-        final GravityTorques gravity = new GravityTorques(model);
-        gravity.gravity(g[0], g[1], g[2]);
+        final GravityTorques gravity = new GravityTorques(CompiledModel.of(model).withGravity(g[0], g[1], g[2]));
         final double[] q = new double[model.dof()];
         final double[] tau = new double[model.dof()];
         final JointStateSample sample = new JointStateSample(model.dof());

@@ -1,6 +1,7 @@
 package org.nectl.planning;
 
 import org.nectl.core.dynamics.CholeskyForwardDynamics;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.InverseDynamicsDerivatives;
 import org.nectl.core.dynamics.TorqueDerivative;
@@ -30,14 +31,11 @@ public final class PlanningDynamics
     public PlanningDynamics(final RobotModel model, final double[] gravity)
     {
         this.model = model;
-        derivatives = new InverseDynamicsDerivatives(model);
-        inverseDynamics = new InverseDynamics(model);
-        torqueDerivative = new TorqueDerivative(model);
-        forwardDynamics = new CholeskyForwardDynamics(model);
-        derivatives.gravity(gravity[0], gravity[1], gravity[2]);
-        inverseDynamics.gravity(gravity[0], gravity[1], gravity[2]);
-        torqueDerivative.gravity(gravity[0], gravity[1], gravity[2]);
-        forwardDynamics.gravity(gravity[0], gravity[1], gravity[2]);
+        final CompiledModel compiled = CompiledModel.of(model).withGravity(gravity[0], gravity[1], gravity[2]);
+        derivatives = new InverseDynamicsDerivatives(compiled);
+        inverseDynamics = new InverseDynamics(compiled);
+        torqueDerivative = new TorqueDerivative(compiled);
+        forwardDynamics = new CholeskyForwardDynamics(compiled);
     }
 
     /** @return the robot. */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 
+import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.RandomRobots;
@@ -33,6 +35,8 @@ final class TorqueComparison
         }
         final InverseDynamics idA = new InverseDynamics(a);
         final InverseDynamics idB = new InverseDynamics(b);
+        final AppliedLoads loadsA = new AppliedLoads(CompiledModel.of(a));
+        final AppliedLoads loadsB = new AppliedLoads(CompiledModel.of(b));
         final SplittableRandom rnd = new SplittableRandom(seed);
         final double[] tauA = new double[a.dof()];
         final double[] tauB = new double[b.dof()];
@@ -40,13 +44,12 @@ final class TorqueComparison
         for (int sample = 0; sample < 10; sample++)
         {
             final double[] g = RandomRobots.vector(rnd, 3, 10.0);
-            idA.gravity(g[0], g[1], g[2]);
-            idB.gravity(g[0], g[1], g[2]);
+
             final double[] q = RandomRobots.vector(rnd, a.dof(), Math.PI);
             final double[] qd = RandomRobots.vector(rnd, a.dof(), 2.0);
             final double[] qdd = RandomRobots.vector(rnd, a.dof(), 5.0);
-            idA.compute(q, qd, qdd, tauA);
-            idB.compute(q, qd, qdd, tauB);
+            idA.compute(q, qd, qdd, loadsA.gravity(g[0], g[1], g[2]), tauA);
+            idB.compute(q, qd, qdd, loadsB.gravity(g[0], g[1], g[2]), tauB);
             double scale = 1.0;
             double diff = 0.0;
             for (int k = 0; k < a.dof(); k++)

@@ -1,5 +1,7 @@
 package org.nectl.core.closedloop;
 
+import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.model.RobotModel;
@@ -12,6 +14,8 @@ import org.nectl.core.model.RobotModel;
 public final class TreeDynamics
 {
     private final InverseDynamics inverse;
+    /** Gravity of the inverse-dynamics calls. */
+    private final AppliedLoads loads;
     private final MassMatrix mass;
 
     /**
@@ -21,8 +25,10 @@ public final class TreeDynamics
      */
     public TreeDynamics(final RobotModel tree)
     {
-        inverse = new InverseDynamics(tree);
-        mass = new MassMatrix(tree);
+        final CompiledModel compiled = CompiledModel.of(tree);
+        inverse = new InverseDynamics(compiled);
+        loads = new AppliedLoads(compiled);
+        mass = new MassMatrix(compiled);
     }
 
     /**
@@ -34,7 +40,7 @@ public final class TreeDynamics
      */
     public void gravity(final double gx, final double gy, final double gz)
     {
-        inverse.gravity(gx, gy, gz);
+        loads.gravity(gx, gy, gz);
     }
 
     /**
@@ -57,7 +63,7 @@ public final class TreeDynamics
      */
     public void inverseDynamics(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
     {
-        inverse.compute(q, qd, qdd, tau);
+        inverse.compute(q, qd, qdd, loads, tau);
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.nectl.core.control;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.TorqueDerivative;
 import org.nectl.core.model.RobotModel;
@@ -37,6 +38,18 @@ public final class ComputedTorqueController
      */
     public ComputedTorqueController(final RobotModel model, final double[] kp, final double[] kd)
     {
+        this(CompiledModel.of(model), kp, kd);
+    }
+
+    /**
+     * Not real-time safe: allocates the workspaces.
+     *
+     * @param model the compiled robot (the controller's model of it), shared by the feedback and feedforward.
+     * @param kp position gains per coordinate, 1/s^2, >= 0.
+     * @param kd velocity gains per coordinate, 1/s, >= 0.
+     */
+    public ComputedTorqueController(final CompiledModel model, final double[] kp, final double[] kd)
+    {
         dof = model.dof();
         JointGains.check(dof, kp, kd);
         inverseDynamics = new InverseDynamics(model);
@@ -44,20 +57,6 @@ public final class ComputedTorqueController
         this.kp = kp.clone();
         this.kd = kd.clone();
         qddCommand = new double[dof];
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81) of both the feedback and the feedforward model.
-     * Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        inverseDynamics.gravity(gx, gy, gz);
-        torqueDerivative.gravity(gx, gy, gz);
     }
 
     /**

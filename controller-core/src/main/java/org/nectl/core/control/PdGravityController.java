@@ -1,6 +1,7 @@
 package org.nectl.core.control;
 
 import org.nectl.core.dynamics.GravityTorques;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -29,24 +30,24 @@ public final class PdGravityController
      */
     public PdGravityController(final RobotModel model, final double[] kp, final double[] kd)
     {
+        this(CompiledModel.of(model), kp, kd);
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param model the compiled robot, shared with other algorithms.
+     * @param kp position gains per coordinate, N m/rad or N/m, >= 0.
+     * @param kd velocity gains per coordinate, N m s/rad or N s/m, >= 0.
+     */
+    public PdGravityController(final CompiledModel model, final double[] kp, final double[] kd)
+    {
         dof = model.dof();
         gravityTorques = new GravityTorques(model);
         JointGains.check(dof, kp, kd);
         this.kp = kp.clone();
         this.kd = kd.clone();
         gravityNm = new double[dof];
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        gravityTorques.gravity(gx, gy, gz);
     }
 
     /**

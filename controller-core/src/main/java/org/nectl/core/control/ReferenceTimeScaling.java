@@ -1,6 +1,7 @@
 package org.nectl.core.control;
 
 import org.nectl.core.dynamics.TorqueDerivative;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.RobotModel;
 
@@ -168,10 +169,24 @@ public final class ReferenceTimeScaling
      */
     public ReferenceTimeScaling(final RobotModel model, final Settings settings)
     {
+        this(CompiledModel.of(model), settings);
+    }
+
+    /**
+     * Not real-time safe: sizes the window and the workspace from the model.
+     *
+     * @param compiled the compiled robot, shared with the control law: the feedforward model and the
+     *     limits effortMax and effortRateMax.
+     * @param settings the clock tuning.
+     * @throws IllegalArgumentException if a setting is out of range.
+     */
+    public ReferenceTimeScaling(final CompiledModel compiled, final Settings settings)
+    {
         settings.check();
+        final RobotModel model = compiled.robot();
         dof = model.dof();
         this.settings = settings;
-        torqueDerivative = new TorqueDerivative(model);
+        torqueDerivative = new TorqueDerivative(compiled);
         // Friction is added per joint below: its terms are not polynomial in the same way.
         torqueDerivative.jointFriction(false);
         torqueBoundNm = new double[dof];
@@ -217,18 +232,6 @@ public final class ReferenceTimeScaling
         accelerationRate = new double[dof];
         tauAccelerated = new double[dof];
         tauRateAccelerated = new double[dof];
-    }
-
-    /**
-     * Gravity of the feedforward model (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        torqueDerivative.gravity(gx, gy, gz);
     }
 
     /**

@@ -3,93 +3,276 @@ package org.nectl.core.dynamics;
 import java.util.Arrays;
 
 /**
- * Gravity, external wrenches and the joint-friction switch of one algorithm instance, with the
- * conventions of {@link InverseDynamics}: gravity is a base-frame acceleration (default 0, 0, -9.81
- * m/s^2) entered as base acceleration -g; an external wrench is the wrench applied ON a body BY the
- * environment, force then moment about the body-frame origin, both in the body frame; friction is
- * Khalil's Fs sign(qd) + Fv qd ("Dynamic modeling of robots using recursive Newton-Euler
- * techniques", ICINCO 2010, eq. 31), on by default. Not thread safe.
+ * The loads one dynamics call is given, passed as an argument (e.g.
+ * {@link InverseDynamics#compute(double[], double[], double[], AppliedLoads, double[])}) rather than
+ * set on each algorithm: a gravity override and the wrenches the environment applies ON the bodies,
+ * with their rates for {@link TorqueDerivative}. Two kinds of load (Barman, "Analytical sensitivities
+ * of inverse dynamics", Oklahoma State 2020, eqs. 3.76-3.91):
+ * <ul>
+ * <li><b>body-fixed</b>: a wrench whose body-frame components are given (force, then moment about
+ * the body origin), which turns with the body; its rate is the rate of those components (what a
+ * body-mounted sensor differentiates);</li>
+ * <li><b>world-fixed</b>: a force whose base-frame components are given, acting at a point fixed in
+ * the body (a payload's weight, a cable pulled from a fixed direction), and a pure moment with
+ * base-frame components; their rates are base-frame rates. One such force per body.</li>
+ * </ul>
+ * Joint friction is not a load: it is a switch of each algorithm ({@code jointFriction}).
+ *
+ * <p>A value sized from one model, mutated by its owner between calls, never by the algorithms
+ * (only its scratch). Not thread safe: one instance per thread. Every method is real-time safe
+ * except the constructor.
  */
-final class AppliedLoads
+public final class AppliedLoads
 {
-    /** Base spatial acceleration (-g, 0) in {@link SpatialAlgebra} order, base frame. */
-    final double[] baseAcceleration = new double[6];
-    /** External wrench per body, 6 per body, body frame, about the body origin. */
-    final double[] externalWrench;
-    boolean friction = true;
+    final CompiledModel model;
+    /** Gravity in the base frame, m/s^2: the model's unless overridden. */
+    final double[] gravity = new double[3];
+    /** Body-fixed wrench per body: force (N), moment about the origin (N m), body frame, 6 per body. */
+    final double[] bodyWrench;
+    /** Rate of the body-frame components of each body-fixed wrench, N/s and N m/s, 6 per body. */
+    final double[] bodyWrenchRate;
+    /** Point of each world-fixed force, body frame, m, 3 per body. */
+    final double[] worldPoint;
+    /** World-fixed force per body, base frame, N, 3 per body. */
+    final double[] worldForce;
+    /** World-fixed moment per body, base frame, N m, 3 per body. */
+    final double[] worldMoment;
+    /** Rates of {@link #worldForce} and {@link #worldMoment}, base frame, 6 per body (force then moment). */
+    final double[] worldRate;
+    /** True once a body-fixed wrench or rate is set, until {@link #clear}. */
+    boolean bodyLoads;
+    /** True once a world-fixed force, moment or rate is set, until {@link #clear}. */
+    boolean worldLoads;
 
-    /** Not real-time safe. */
-    AppliedLoads(final int bodyCount)
-    {
-        externalWrench = new double[6 * bodyCount];
-        gravity(0.0, 0.0, -9.81);
-    }
+    /** Scratch of {@link #resolveInBodyFrames}: every body's rotation 0R_j, 9 per body. */
+    private final double[] bodyRotation;
+    /**
+     * After {@link #resolveInBodyFrames}: per body, the world-fixed load in the body frame (force,
+     * moment about the origin), then the base-frame rates of force and moment re-expressed in the
+     * body frame; 12 per body.
+     */
+    final double[] worldInBody;
 
-    /** Real-time safe. */
-    void gravity(final double gx, final double gy, final double gz)
+    /**
+     * No load, gravity the model's. Not real-time safe: allocates the arrays.
+     *
+     * @param model the compiled robot the loads are for.
+     */
+    public AppliedLoads(final CompiledModel model)
     {
-        baseAcceleration[0] = -gx;
-        baseAcceleration[1] = -gy;
-        baseAcceleration[2] = -gz;
-    }
-
-    /** Real-time safe. */
-    void externalWrench(
-        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
-    {
-        store(externalWrench, body, fx, fy, fz, mx, my, mz);
+        this.model = model;
+        final int n = model.bodyCount;
+        bodyWrench = new double[6 * n];
+        bodyWrenchRate = new double[6 * n];
+        worldPoint = new double[3 * n];
+        worldForce = new double[3 * n];
+        worldMoment = new double[3 * n];
+        worldRate = new double[6 * n];
+        bodyRotation = new double[9 * n];
+        worldInBody = new double[12 * n];
+        System.arraycopy(model.gravity, 0, gravity, 0, 3);
     }
 
     /**
-     * Writes a wrench (force then moment) into body's 6 slots of a 6-per-body array. Real-time safe.
+     * Overrides the model's gravity for the calls given these loads.
      *
-     * @param wrenches 6 per body.
+     * @param gx x component in the base frame, m/s^2.
+     * @param gy y component in the base frame, m/s^2.
+     * @param gz z component in the base frame, m/s^2.
+     * @return this.
      */
-    static void store(final double[] wrenches,
+    public AppliedLoads gravity(final double gx, final double gy, final double gz)
+    {
+        gravity[0] = gx;
+        gravity[1] = gy;
+        gravity[2] = gz;
+        return this;
+    }
+
+    /**
+     * Sets the body-fixed wrench applied ON a body BY the environment.
+     *
+     * @param body body index.
+     * @param fx force x, N, body frame.
+     * @param fy force y, N, body frame.
+     * @param fz force z, N, body frame.
+     * @param mx moment x about the body-frame origin, N m, body frame.
+     * @param my moment y about the body-frame origin, N m, body frame.
+     * @param mz moment z about the body-frame origin, N m, body frame.
+     * @return this.
+     */
+    public AppliedLoads bodyWrench(
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
         final int e = 6 * body;
-        wrenches[e] = fx;
-        wrenches[e + 1] = fy;
-        wrenches[e + 2] = fz;
-        wrenches[e + 3] = mx;
-        wrenches[e + 4] = my;
-        wrenches[e + 5] = mz;
-    }
-
-    /** Real-time safe. */
-    void clearExternalWrenches()
-    {
-        Arrays.fill(externalWrench, 0.0);
+        bodyWrench[e] = fx;
+        bodyWrench[e + 1] = fy;
+        bodyWrench[e + 2] = fz;
+        bodyWrench[e + 3] = mx;
+        bodyWrench[e + 4] = my;
+        bodyWrench[e + 5] = mz;
+        bodyLoads = true;
+        return this;
     }
 
     /**
-     * out -= the external wrench on the body, re-expressed in the base frame about the base origin.
-     * Real-time safe.
+     * Sets the time derivative of the body-frame components of a body-fixed wrench.
+     *
+     * @param body body index.
+     * @param six d/dt of (fx, fy, fz) in N/s then (mx, my, mz) in N m/s, body-frame components.
+     * @return this.
      */
-    void subtractExternalWrenchInBase(final BaseFrameBodies bodies, final int body, final double[] scratch6,
+    public AppliedLoads bodyWrenchRate(final int body, final double... six)
+    {
+        System.arraycopy(six, 0, bodyWrenchRate, 6 * body, 6);
+        bodyLoads = true;
+        return this;
+    }
+
+    /**
+     * Sets the world-fixed force on a body (one per body; a later call replaces it).
+     *
+     * @param body body index.
+     * @param px x of the point of application, body frame, m.
+     * @param py y of the point, body frame, m.
+     * @param pz z of the point, body frame, m.
+     * @param fx force x, base frame, N.
+     * @param fy force y, base frame, N.
+     * @param fz force z, base frame, N.
+     * @return this.
+     */
+    public AppliedLoads worldForce(final int body, final double px, final double py, final double pz,
+        final double fx, final double fy, final double fz)
+    {
+        final int t = 3 * body;
+        worldPoint[t] = px;
+        worldPoint[t + 1] = py;
+        worldPoint[t + 2] = pz;
+        worldForce[t] = fx;
+        worldForce[t + 1] = fy;
+        worldForce[t + 2] = fz;
+        worldLoads = true;
+        return this;
+    }
+
+    /**
+     * Sets the world-fixed pure moment on a body.
+     *
+     * @param body body index.
+     * @param mx moment x, base frame, N m.
+     * @param my moment y, base frame, N m.
+     * @param mz moment z, base frame, N m.
+     * @return this.
+     */
+    public AppliedLoads worldMoment(final int body, final double mx, final double my, final double mz)
+    {
+        final int t = 3 * body;
+        worldMoment[t] = mx;
+        worldMoment[t + 1] = my;
+        worldMoment[t + 2] = mz;
+        worldLoads = true;
+        return this;
+    }
+
+    /**
+     * Sets the base-frame rates of a body's world-fixed force and moment.
+     *
+     * @param body body index.
+     * @param six d/dt of the force (N/s) then of the moment (N m/s), base frame.
+     * @return this.
+     */
+    public AppliedLoads worldRate(final int body, final double... six)
+    {
+        System.arraycopy(six, 0, worldRate, 6 * body, 6);
+        worldLoads = true;
+        return this;
+    }
+
+    /**
+     * Removes every wrench and rate; the gravity stays as set.
+     *
+     * @return this.
+     */
+    public AppliedLoads clear()
+    {
+        Arrays.fill(bodyWrench, 0.0);
+        Arrays.fill(bodyWrenchRate, 0.0);
+        Arrays.fill(worldPoint, 0.0);
+        Arrays.fill(worldForce, 0.0);
+        Arrays.fill(worldMoment, 0.0);
+        Arrays.fill(worldRate, 0.0);
+        Arrays.fill(worldInBody, 0.0);
+        bodyLoads = false;
+        worldLoads = false;
+        return this;
+    }
+
+    /** @return true if some wrench or rate is set. */
+    boolean any()
+    {
+        return bodyLoads || worldLoads;
+    }
+
+    /**
+     * Fills {@link #worldInBody} from the joint transforms at q: 0R_j = 0R_i iR_j, then
+     * F_j = 0R_j^T F, n_j = c x F_j + 0R_j^T M, and the rates 0R_j^T Fdot, 0R_j^T Mdot.
+     */
+    void resolveInBodyFrames(final JointTransforms joints)
+    {
+        final double[] rotation = bodyRotation;
+        final int[] parent = model.parent;
+        for (int j = 0; j < model.bodyCount; j++)
+        {
+            if (parent[j] < 0)
+            {
+                System.arraycopy(joints.rotation, 9 * j, rotation, 9 * j, 9);
+            }
+            else
+            {
+                WorldKinematics.compose(rotation, 9 * parent[j], joints.rotation, 9 * j);
+            }
+            final int t = 3 * j;
+            final int w = 12 * j;
+            final double[] out = worldInBody;
+            Vec3.multiplyTransposed(rotation, 9 * j, worldForce, t, out, w);
+            Vec3.multiplyTransposed(rotation, 9 * j, worldMoment, t, out, w + 3);
+            Vec3.addCross(worldPoint, t, out, w, out, w + 3);
+            Vec3.multiplyTransposed(rotation, 9 * j, worldRate, 6 * j, out, w + 6);
+            Vec3.multiplyTransposed(rotation, 9 * j, worldRate, 6 * j + 3, out, w + 9);
+        }
+    }
+
+    /**
+     * out -= every load on the body, as a wrench in the base frame about the base origin, given the
+     * body's pose in the base frame. Real-time safe.
+     *
+     * @param rotation 0R per body, 9 per body.
+     * @param position body origin in the base frame per body, 3 per body.
+     * @param scratch6 6 doubles of scratch.
+     */
+    void subtractInBase(final int body, final double[] rotation, final double[] position, final double[] scratch6,
         final double[] out, final int io)
     {
-        final int e = 6 * body;
-        if (externalWrench[e] == 0.0 && externalWrench[e + 1] == 0.0 && externalWrench[e + 2] == 0.0
-            && externalWrench[e + 3] == 0.0 && externalWrench[e + 4] == 0.0 && externalWrench[e + 5] == 0.0)
+        if (bodyLoads)
         {
-            return;
+            SpatialAlgebra.wrenchToBase(rotation, 9 * body, position, 3 * body, bodyWrench, 6 * body, scratch6, 0);
+            for (int c = 0; c < 6; c++)
+            {
+                out[io + c] -= scratch6[c];
+            }
         }
-        SpatialAlgebra.wrenchToBase(bodies.rotation, 9 * body, bodies.position, 3 * body, externalWrench, e, scratch6, 0);
-        for (int c = 0; c < 6; c++)
+        if (worldLoads)
         {
-            out[io + c] -= scratch6[c];
+            // F and p x F + M, p = 0p + 0R c the point in the base frame
+            final int t = 3 * body;
+            Vec3.multiply(rotation, 9 * body, worldPoint, t, scratch6, 0);
+            Vec3.addScaled(1.0, position, t, scratch6, 0);
+            Vec3.cross(scratch6, 0, worldForce, t, scratch6, 3);
+            for (int c = 0; c < 3; c++)
+            {
+                out[io + c] -= worldForce[t + c];
+                out[io + 3 + c] -= scratch6[3 + c] + worldMoment[t + c];
+            }
         }
-    }
-
-    /** @return Fs sign(qd) + Fv qd of the coordinate when friction is on, else 0 (Khalil 2010, eq. 31). */
-    double frictionTorque(final BaseFrameBodies bodies, final int coordinate, final double qd)
-    {
-        if (!friction)
-        {
-            return 0.0;
-        }
-        return bodies.coulombFriction[coordinate] * Math.signum(qd) + bodies.viscousFriction[coordinate] * qd;
     }
 }

@@ -2,15 +2,13 @@ package org.nectl.core.dynamics;
 
 import java.util.Arrays;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * Every body's pose, joint axis, inertia and velocity expressed in the base frame, with spatial
  * quantities taken about the base origin, plus subtree (composite) sums of them. In this frame
  * the screw transforms between a body and its parent are the identity, so composite and
  * articulated inertias add without transformation (the base-coordinate variants of the
  * algorithms in Featherstone, "Rigid Body Dynamics Algorithms", 2008). Poses are composed from
- * the joint transforms of {@link KinematicTree} as {@link WorldKinematics} does, fused here with
+ * the joint transforms of {@link JointTransforms} as {@link WorldKinematics} does, fused here with
  * the axis and inertia of each body; spatial vectors follow {@link SpatialAlgebra}. Not thread
  * safe: one instance per algorithm instance.
  */
@@ -24,12 +22,6 @@ final class BaseFrameBodies
     final int[] coordinate;
     /** Body per coordinate. */
     final int[] bodyOfCoordinate;
-    /** Rotor inertia Ia per coordinate, kg m^2 or kg. */
-    final double[] rotorInertia;
-    /** Coulomb friction Fs per coordinate, N m or N. */
-    final double[] coulombFriction;
-    /** Viscous friction Fv per coordinate, N m s/rad or N s/m. */
-    final double[] viscousFriction;
     /** Mass per body, kg. */
     final double[] mass;
 
@@ -72,37 +64,20 @@ final class BaseFrameBodies
 
     /** Flat indices (row * dof + column) of the dof x dof entries whose joints lie on different branches. */
     private final int[] uncoupledEntries;
-    private final KinematicTree tree;
-    private final int[] sigmas;
-    private final double[] centreOfMass;
-    /** Smallest principal moment lambda of each body's inertia Ic about its centre of mass, kg m^2. */
-    private final double[] isotropicInertia;
-    /** g then k per body (6 per body, body axes) with Ic = lambda 1 + g g^T + k k^T. */
-    private final double[] inertiaFactors;
+    final CompiledModel model;
+    private final JointTransforms joints;
 
     /** Not real-time safe: allocates every array, sized from the model. */
-    BaseFrameBodies(final RobotModel model)
+    BaseFrameBodies(final CompiledModel model)
     {
-        tree = new KinematicTree(model);
-        bodyCount = tree.bodyCount;
-        dof = tree.dof;
-        parent = tree.parent;
-        coordinate = tree.coordinate;
-        bodyOfCoordinate = tree.bodyOfCoordinate;
-        rotorInertia = tree.rotorInertia;
-        coulombFriction = tree.coulombFriction;
-        viscousFriction = tree.viscousFriction;
-        mass = tree.mass;
-        sigmas = tree.sigma;
-        centreOfMass = new double[3 * bodyCount];
-        isotropicInertia = new double[bodyCount];
-        inertiaFactors = new double[6 * bodyCount];
-        for (int i = 0; i < bodyCount; i++)
-        {
-            System.arraycopy(model.inertialParameters(i).centreOfMass(), 0, centreOfMass, 3 * i, 3);
-            isotropicInertia[i] = RankTwoInertia.split(
-                model.inertialParameters(i).inertiaAtCentreOfMass(), inertiaFactors, 6 * i);
-        }
+        this.model = model;
+        joints = new JointTransforms(model);
+        bodyCount = model.bodyCount;
+        dof = model.dof;
+        parent = model.parent;
+        coordinate = model.coordinate;
+        bodyOfCoordinate = model.bodyOfCoordinate;
+        mass = model.mass;
         rotation = new double[9 * bodyCount];
         position = new double[3 * bodyCount];
         axis = new double[6 * bodyCount];
@@ -143,21 +118,22 @@ final class BaseFrameBodies
     /** Every joint's transform from its parent at q. Real-time safe. */
     void jointTransforms(final double[] q)
     {
-        tree.update(q);
+        joints.update(q);
     }
 
     /**
      * Body i's pose 0R_i = 0R_p pR_i, 0p_i = 0p_p + 0R_p pp_i, its joint axis S_i and its inertia
      * about the base origin, on locals, each result stored once. Requires the joint transforms at
-     * q ({@link KinematicTree#update}) and the parent placed. Real-time safe.
+     * q ({@link JointTransforms#update}) and the parent placed. Real-time safe.
+     * Over 80 lines on purpose: the pose, axis and inertia of one body on locals, each stored once.
      */
     void place(final int i)
     {
         final int p = parent[i];
         final int r = 9 * i;
         final int t = 3 * i;
-        final double[] jr = tree.rotation;
-        final double[] jp = tree.position;
+        final double[] jr = joints.rotation;
+        final double[] jp = joints.position;
         final double[] rot = rotation;
         final double[] org = position;
         final double j00 = jr[r];
@@ -238,30 +214,14 @@ final class BaseFrameBodies
         org[t + 1] = oy;
         org[t + 2] = oz;
         // S = (p x z, z) for a revolute joint, (z, 0) for a prismatic one, z = third column of 0R_i
-        final int s = 6 * i;
-        final int sigma = sigmas[i];
-        if (sigma == KinematicTree.REVOLUTE)
-        {
-            axis[s] = oy * r22 - oz * r12;
-            axis[s + 1] = oz * r02 - ox * r22;
-            axis[s + 2] = ox * r12 - oy * r02;
-            axis[s + 3] = r02;
-            axis[s + 4] = r12;
-            axis[s + 5] = r22;
-        }
-        else if (sigma == KinematicTree.PRISMATIC)
-        {
-            axis[s] = r02;
-            axis[s + 1] = r12;
-            axis[s + 2] = r22;
-        }
+        model.motionSubspace(i, r02, r12, r22, ox, oy, oz, axis, 6 * i);
         // h = m c_w and O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T), c_w = p + R c: the parallel-axis
         // theorem about the base origin, with R Ic R^T = lambda 1 + (R g)(R g)^T + (R k)(R k)^T
         // (two rotated vectors instead of a rotated tensor); O's upper triangle, mirrored
         final double m = mass[i];
-        final double cx = centreOfMass[t];
-        final double cy = centreOfMass[t + 1];
-        final double cz = centreOfMass[t + 2];
+        final double cx = model.centreOfMass[t];
+        final double cy = model.centreOfMass[t + 1];
+        final double cz = model.centreOfMass[t + 2];
         final double wx = r00 * cx + r01 * cy + r02 * cz + ox;
         final double wy = r10 * cx + r11 * cy + r12 * cz + oy;
         final double wz = r20 * cx + r21 * cy + r22 * cz + oz;
@@ -271,7 +231,7 @@ final class BaseFrameBodies
         firstMoment[t] = hx;
         firstMoment[t + 1] = hy;
         firstMoment[t + 2] = hz;
-        final double[] factors = inertiaFactors;
+        final double[] factors = model.inertiaFactors;
         final int e = 6 * i;
         final double g0 = factors[e];
         final double g1 = factors[e + 1];
@@ -286,7 +246,7 @@ final class BaseFrameBodies
         final double ky = r10 * k0 + r11 * k1 + r12 * k2;
         final double kz = r20 * k0 + r21 * k1 + r22 * k2;
         // lambda + m |c_w|^2 on the diagonal
-        final double d = isotropicInertia[i] + hx * wx + hy * wy + hz * wz;
+        final double d = model.isotropicInertia[i] + hx * wx + hy * wy + hz * wz;
         final double oxy = gx * gy + kx * ky - hx * wy;
         final double oxz = gx * gz + kx * kz - hx * wz;
         final double oyz = gy * gz + ky * kz - hy * wz;

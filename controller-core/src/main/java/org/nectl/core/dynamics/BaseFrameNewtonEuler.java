@@ -1,64 +1,75 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * The recursive Newton-Euler algorithm with every quantity expressed in the base frame about its
  * origin (Featherstone, "Rigid Body Dynamics Algorithms", 2008, §5.3 and Table 5.1 with
  * base-coordinate transforms equal to the identity): spatial accelerations forward, body wrenches,
  * subtree wrenches backward, projection on the joint axes plus Khalil's rotor and friction terms
  * (ICINCO 2010, eq. 31). Run by {@link BiasForces}; {@link InverseDynamicsDerivatives} fills the same
- * acceleration and wrench arrays with its own fused forward step, and reads the applied loads from
- * here. Not thread safe.
+ * acceleration and wrench arrays with its own fused forward step. Not thread safe.
  */
 final class BaseFrameNewtonEuler
 {
     final BaseFrameBodies bodies;
-    final AppliedLoads loads;
-    /** Spatial acceleration a_i, base frame, 6 per body; the base's is (-g, 0). */
+    /** The base's spatial acceleration (-g, 0), base frame, set from each call's loads. */
+    final double[] baseAcceleration = new double[6];
+    /** Spatial acceleration a_i, base frame, 6 per body. */
     final double[] acceleration;
     /** Wrench the parent exerts on body i through its joint, base frame, about the base origin, 6 per body. */
     final double[] wrench;
+    boolean friction = true;
 
     private final double[] momentum = new double[6];
     private final double[] scratch = new double[6];
 
     /** Not real-time safe: allocates the workspace. */
-    BaseFrameNewtonEuler(final RobotModel model)
+    BaseFrameNewtonEuler(final CompiledModel model)
     {
         bodies = new BaseFrameBodies(model);
-        loads = new AppliedLoads(bodies.bodyCount);
         acceleration = new double[6 * bodies.bodyCount];
         wrench = new double[6 * bodies.bodyCount];
     }
 
-    /** Real-time safe. */
-    void compute(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
+    /** Gravity enters as the base acceleration -g (Featherstone 2008, §5.3). Real-time safe. */
+    void gravity(final AppliedLoads loads)
     {
+        baseAcceleration[0] = -loads.gravity[0];
+        baseAcceleration[1] = -loads.gravity[1];
+        baseAcceleration[2] = -loads.gravity[2];
+    }
+
+    /** Real-time safe. */
+    void compute(final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau)
+    {
+        gravity(loads);
         bodies.placements(q);
         bodies.velocities(qd);
-        forwardPass(qdd);
+        forwardPass(qdd, loads);
         backwardPass();
         jointForces(qd, qdd, tau);
     }
 
     /** a_i, then f_i = I_i a_i + v_i x* I_i v_i - f_ext,i (Featherstone 2008, §5.3). */
-    void forwardPass(final double[] qdd)
+    private void forwardPass(final double[] qdd, final AppliedLoads loads)
     {
+        final boolean loaded = loads.any();
         for (int i = 0; i < bodies.bodyCount; i++)
         {
             final int s = 6 * i;
             bodies.accelerationFromParent(
-                i, loads.baseAcceleration, acceleration, bodies.movable(i) ? qdd[bodies.coordinate[i]] : 0.0);
+                i, baseAcceleration, acceleration, bodies.movable(i) ? qdd[bodies.coordinate[i]] : 0.0);
             bodies.inertiaTimes(i, acceleration, s, wrench, s);
             bodies.inertiaTimes(i, bodies.velocity, s, momentum, 0);
             SpatialAlgebra.addCrossForce(bodies.velocity, s, momentum, 0, wrench, s);
-            loads.subtractExternalWrenchInBase(bodies, i, scratch, wrench, s);
+            if (loaded)
+            {
+                loads.subtractInBase(i, bodies.rotation, bodies.position, scratch, wrench, s);
+            }
         }
     }
 
     /** F_parent += F_i (Featherstone 2008, Table 5.1; no transform in base coordinates). */
-    void backwardPass()
+    private void backwardPass()
     {
         for (int i = bodies.bodyCount - 1; i >= 0; i--)
         {
@@ -80,7 +91,7 @@ final class BaseFrameNewtonEuler
         {
             final int i = bodies.bodyOfCoordinate[k];
             tau[k] = SpatialAlgebra.dot6(bodies.axis, 6 * i, wrench, 6 * i)
-                + bodies.rotorInertia[k] * qdd[k] + loads.frictionTorque(bodies, k, qd[k]);
+                + bodies.model.rotorInertia[k] * qdd[k] + bodies.model.friction(k, qd[k], friction);
         }
     }
 }

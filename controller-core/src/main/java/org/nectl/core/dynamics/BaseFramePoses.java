@@ -12,11 +12,22 @@ public final class BaseFramePoses
     private final WorldKinematics kinematics;
 
     /**
-     * Not real-time safe: allocates the workspace.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public BaseFramePoses(final RobotModel model)
+    {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param model the compiled robot.
+     */
+    public BaseFramePoses(final CompiledModel model)
     {
         kinematics = new WorldKinematics(model);
     }

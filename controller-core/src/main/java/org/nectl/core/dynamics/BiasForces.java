@@ -15,53 +15,31 @@ import org.nectl.core.model.RobotModel;
 public final class BiasForces
 {
     private final BaseFrameNewtonEuler newtonEuler;
+    /** The model's gravity and no wrench, for calls without loads. */
+    private final AppliedLoads noLoads;
     private final double[] zeroAcceleration;
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public BiasForces(final RobotModel model)
     {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public BiasForces(final CompiledModel model)
+    {
         newtonEuler = new BaseFrameNewtonEuler(model);
+        noLoads = new AppliedLoads(model);
         zeroAcceleration = new double[model.dof()];
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        newtonEuler.loads.gravity(gx, gy, gz);
-    }
-
-    /**
-     * Sets the wrench applied ON a body BY the environment, kept until changed or cleared.
-     * Real-time safe.
-     *
-     * @param body body index.
-     * @param fx force x, N, body frame.
-     * @param fy force y, N, body frame.
-     * @param fz force z, N, body frame.
-     * @param mx moment x about the body-frame origin, N m, body frame.
-     * @param my moment y about the body-frame origin, N m, body frame.
-     * @param mz moment z about the body-frame origin, N m, body frame.
-     */
-    public void externalWrench(
-        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
-    {
-        newtonEuler.loads.externalWrench(body, fx, fy, fz, mx, my, mz);
-    }
-
-    /** Sets every external wrench to zero. Real-time safe. */
-    public void clearExternalWrenches()
-    {
-        newtonEuler.loads.clearExternalWrenches();
     }
 
     /**
@@ -71,7 +49,7 @@ public final class BiasForces
      */
     public void jointFriction(final boolean enabled)
     {
-        newtonEuler.loads.friction = enabled;
+        newtonEuler.friction = enabled;
     }
 
     /**
@@ -83,6 +61,19 @@ public final class BiasForces
      */
     public void compute(final double[] q, final double[] qd, final double[] bias)
     {
-        newtonEuler.compute(q, qd, zeroAcceleration, bias);
+        compute(q, qd, noLoads, bias);
+    }
+
+    /**
+     * Computes h(q, qd) under the given loads. Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities, rad/s or m/s.
+     * @param loads gravity and external wrenches.
+     * @param bias output by coordinate, N m or N.
+     */
+    public void compute(final double[] q, final double[] qd, final AppliedLoads loads, final double[] bias)
+    {
+        newtonEuler.compute(q, qd, zeroAcceleration, loads, bias);
     }
 }

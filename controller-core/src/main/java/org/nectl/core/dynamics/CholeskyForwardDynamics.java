@@ -18,54 +18,32 @@ public final class CholeskyForwardDynamics
     private final MassMatrix massMatrix;
     private final BiasForces biasForces;
     private final CholeskySolver solver;
+    /** The model's gravity and no wrench, for calls without loads. */
+    private final AppliedLoads noLoads;
 
     /**
-     * Not real-time safe: allocates the workspace and the decomposition, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public CholeskyForwardDynamics(final RobotModel model)
     {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace and the decomposition, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public CholeskyForwardDynamics(final CompiledModel model)
+    {
         final int n = model.dof();
         massMatrix = new MassMatrix(model);
         biasForces = new BiasForces(model);
         solver = new CholeskySolver(n);
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        biasForces.gravity(gx, gy, gz);
-    }
-
-    /**
-     * Sets the wrench applied ON a body BY the environment, kept until changed or cleared.
-     * Real-time safe.
-     *
-     * @param body body index.
-     * @param fx force x, N, body frame.
-     * @param fy force y, N, body frame.
-     * @param fz force z, N, body frame.
-     * @param mx moment x about the body-frame origin, N m, body frame.
-     * @param my moment y about the body-frame origin, N m, body frame.
-     * @param mz moment z about the body-frame origin, N m, body frame.
-     */
-    public void externalWrench(
-        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
-    {
-        biasForces.externalWrench(body, fx, fy, fz, mx, my, mz);
-    }
-
-    /** Sets every external wrench to zero. Real-time safe. */
-    public void clearExternalWrenches()
-    {
-        biasForces.clearExternalWrenches();
+        noLoads = new AppliedLoads(model);
     }
 
     /**
@@ -90,9 +68,24 @@ public final class CholeskyForwardDynamics
      */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final double[] qdd)
     {
+        return compute(q, qd, tau, noLoads, qdd);
+    }
+
+    /**
+     * Computes the joint accelerations under the given loads. Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities, rad/s or m/s.
+     * @param tau applied joint torques or forces by coordinate, N m or N.
+     * @param loads gravity and external wrenches.
+     * @param qdd output joint accelerations, rad/s^2 or m/s^2.
+     * @return true on success; false if M(q) is not positive definite, qdd then unchanged.
+     */
+    public boolean compute(final double[] q, final double[] qd, final double[] tau, final AppliedLoads loads, final double[] qdd)
+    {
         massMatrix.compute(q, solver.matrix());
         final double[] netTorque = solver.rhs();
-        biasForces.compute(q, qd, netTorque);
+        biasForces.compute(q, qd, loads, netTorque);
         for (int k = 0; k < tau.length; k++)
         {
             netTorque[k] = tau[k] - netTorque[k];

@@ -26,11 +26,22 @@ public final class CoriolisMatrix
     static final int SCRATCH = 15;
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public CoriolisMatrix(final RobotModel model)
+    {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public CoriolisMatrix(final CompiledModel model)
     {
         bodies = new BaseFrameBodies(model);
     }

@@ -27,7 +27,8 @@ import org.nectl.core.model.RobotModel;
  */
 public final class GeneralizedMomentum
 {
-    private final KinematicTree tree;
+    private final CompiledModel model;
+    private final JointTransforms joints;
     /** Body velocity (v of the origin, then omega), body frame, 6 per body. */
     private final double[] velocity;
     /** -g in each body's frame, 3 per body. */
@@ -48,13 +49,24 @@ public final class GeneralizedMomentum
      */
     public GeneralizedMomentum(final RobotModel model)
     {
-        tree = new KinematicTree(model);
-        velocity = new double[6 * tree.bodyCount];
-        gravityAcceleration = new double[3 * tree.bodyCount];
-        compositeMomentum = new double[6 * tree.bodyCount];
-        compositeMass = new double[tree.bodyCount];
-        compositeFirstMoment = new double[3 * tree.bodyCount];
-        gravity(0.0, 0.0, -9.81);
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model. Gravity the model's.
+     *
+     * @param model the compiled robot.
+     */
+    public GeneralizedMomentum(final CompiledModel model)
+    {
+        this.model = model;
+        joints = new JointTransforms(model);
+        velocity = new double[6 * model.bodyCount];
+        gravityAcceleration = new double[3 * model.bodyCount];
+        compositeMomentum = new double[6 * model.bodyCount];
+        compositeMass = new double[model.bodyCount];
+        compositeFirstMoment = new double[3 * model.bodyCount];
+        gravity(model.gravity[0], model.gravity[1], model.gravity[2]);
     }
 
     /**
@@ -74,7 +86,7 @@ public final class GeneralizedMomentum
     /** @return number of generalised coordinates. */
     public int dof()
     {
-        return tree.dof;
+        return model.dof;
     }
 
     /**
@@ -90,7 +102,7 @@ public final class GeneralizedMomentum
     public void compute(final double[] q, final double[] qd, final double[] momentum,
         final double[] coriolisTransposedTimesQd, final double[] gravityTorque, final double[] friction)
     {
-        tree.update(q);
+        joints.update(q);
         forwardPass(qd);
         backwardPass(qd, momentum, coriolisTransposedTimesQd, gravityTorque, friction);
     }
@@ -98,14 +110,14 @@ public final class GeneralizedMomentum
     /** Velocities and gravity into each body's frame: w_j = R^T w_i + qd z, v_j = R^T (v_i + w_i x P) + qd z (prismatic). */
     private void forwardPass(final double[] qd)
     {
-        for (int j = 0; j < tree.bodyCount; j++)
+        for (int j = 0; j < model.bodyCount; j++)
         {
-            final int i = tree.parent[j];
+            final int i = model.parent[j];
             final int s = 6 * j;
             final int r = 9 * j;
             if (i < 0)
             {
-                Vec3.multiplyTransposed(tree.rotation, r, baseAcceleration, 0, gravityAcceleration, 3 * j);
+                Vec3.multiplyTransposed(joints.rotation, r, baseAcceleration, 0, gravityAcceleration, 3 * j);
                 for (int c = 0; c < 6; c++)
                 {
                     velocity[s + c] = 0.0;
@@ -113,17 +125,17 @@ public final class GeneralizedMomentum
             }
             else
             {
-                Vec3.multiplyTransposed(tree.rotation, r, gravityAcceleration, 3 * i, gravityAcceleration, 3 * j);
+                Vec3.multiplyTransposed(joints.rotation, r, gravityAcceleration, 3 * i, gravityAcceleration, 3 * j);
                 // v_i + w_i x P into scratch, then both rotated into frame j
-                Vec3.cross(velocity, 6 * i + 3, tree.position, 3 * j, scratch, 0);
+                Vec3.cross(velocity, 6 * i + 3, joints.position, 3 * j, scratch, 0);
                 Vec3.add(velocity, 6 * i, scratch, 0);
-                Vec3.multiplyTransposed(tree.rotation, r, scratch, 0, velocity, s);
-                Vec3.multiplyTransposed(tree.rotation, r, velocity, 6 * i + 3, velocity, s + 3);
+                Vec3.multiplyTransposed(joints.rotation, r, scratch, 0, velocity, s);
+                Vec3.multiplyTransposed(joints.rotation, r, velocity, 6 * i + 3, velocity, s + 3);
             }
-            final int k = tree.coordinate[j];
+            final int k = model.coordinate[j];
             if (k >= 0)
             {
-                velocity[s + (tree.sigma[j] == KinematicTree.REVOLUTE ? 5 : 2)] += qd[k];
+                velocity[s + (model.sigma[j] == CompiledModel.REVOLUTE ? 5 : 2)] += qd[k];
             }
         }
     }
@@ -136,22 +148,22 @@ public final class GeneralizedMomentum
     private void backwardPass(final double[] qd, final double[] momentum, final double[] coriolisTransposedTimesQd,
         final double[] gravityTorque, final double[] friction)
     {
-        final int count = tree.bodyCount;
+        final int count = model.bodyCount;
         for (int j = 0; j < count; j++)
         {
-            SpatialAlgebra.inertiaTimes(tree.mass[j], tree.firstMoment, 3 * j, tree.inertia, 9 * j, velocity, 6 * j,
+            SpatialAlgebra.inertiaTimes(model.mass[j], model.firstMoment, 3 * j, model.inertia, 9 * j, velocity, 6 * j,
                 compositeMomentum, 6 * j);
         }
-        System.arraycopy(tree.mass, 0, compositeMass, 0, count);
-        System.arraycopy(tree.firstMoment, 0, compositeFirstMoment, 0, 3 * count);
+        System.arraycopy(model.mass, 0, compositeMass, 0, count);
+        System.arraycopy(model.firstMoment, 0, compositeFirstMoment, 0, 3 * count);
         for (int j = count - 1; j >= 0; j--)
         {
-            final int k = tree.coordinate[j];
+            final int k = model.coordinate[j];
             if (k >= 0)
             {
                 jointTerms(j, k, qd[k], momentum, coriolisTransposedTimesQd, gravityTorque, friction);
             }
-            final int i = tree.parent[j];
+            final int i = model.parent[j];
             if (i >= 0)
             {
                 carryToParent(j, i);
@@ -169,10 +181,10 @@ public final class GeneralizedMomentum
         final double ax = gravityAcceleration[a];
         final double ay = gravityAcceleration[a + 1];
         final double az = gravityAcceleration[a + 2];
-        if (tree.sigma[j] == KinematicTree.REVOLUTE)
+        if (model.sigma[j] == CompiledModel.REVOLUTE)
         {
             // v x S for S = (0, z): (v x z, w x z) = ((vy, -vx, 0), (wy, -wx, 0))
-            momentum[k] = h[s + 5] + tree.rotorInertia[k] * rate;
+            momentum[k] = h[s + 5] + model.rotorInertia[k] * rate;
             coriolisTransposedTimesQd[k] = h[s] * v[s + 1] - h[s + 1] * v[s] + h[s + 3] * v[s + 4] - h[s + 4] * v[s + 3];
             final double hx = compositeFirstMoment[a];
             final double hy = compositeFirstMoment[a + 1];
@@ -181,11 +193,11 @@ public final class GeneralizedMomentum
         else
         {
             // v x S for S = (z, 0): (w x z, 0) = ((wy, -wx, 0), 0)
-            momentum[k] = h[s + 2] + tree.rotorInertia[k] * rate;
+            momentum[k] = h[s + 2] + model.rotorInertia[k] * rate;
             coriolisTransposedTimesQd[k] = h[s] * v[s + 4] - h[s + 1] * v[s + 3];
             gravityTorque[k] = compositeMass[j] * az;
         }
-        friction[k] = tree.coulombFriction[k] * Math.signum(rate) + tree.viscousFriction[k] * rate;
+        friction[k] = model.coulombFriction[k] * Math.signum(rate) + model.viscousFriction[k] * rate;
     }
 
     private void carryToParent(final int j, final int i)
@@ -193,18 +205,18 @@ public final class GeneralizedMomentum
         final int r = 9 * j;
         final int s = 6 * j;
         final int t = 3 * j;
-        Vec3.multiply(tree.rotation, r, compositeMomentum, s, scratch, 0);
-        Vec3.multiply(tree.rotation, r, compositeMomentum, s + 3, scratch, 3);
-        Vec3.addCross(tree.position, t, scratch, 0, scratch, 3);
+        Vec3.multiply(joints.rotation, r, compositeMomentum, s, scratch, 0);
+        Vec3.multiply(joints.rotation, r, compositeMomentum, s + 3, scratch, 3);
+        Vec3.addCross(joints.position, t, scratch, 0, scratch, 3);
         for (int c = 0; c < 6; c++)
         {
             compositeMomentum[6 * i + c] += scratch[c];
         }
-        Vec3.multiply(tree.rotation, r, compositeFirstMoment, t, scratch, 0);
+        Vec3.multiply(joints.rotation, r, compositeFirstMoment, t, scratch, 0);
         final double m = compositeMass[j];
         for (int c = 0; c < 3; c++)
         {
-            compositeFirstMoment[3 * i + c] += scratch[c] + m * tree.position[t + c];
+            compositeFirstMoment[3 * i + c] += scratch[c] + m * joints.position[t + c];
         }
         compositeMass[i] += m;
     }

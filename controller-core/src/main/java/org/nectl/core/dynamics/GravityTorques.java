@@ -9,7 +9,8 @@ import org.nectl.core.model.RobotModel;
  * composite inertia times it: F_i = (m_c (-g), h_c x (-g)), in the base frame about its origin,
  * and g_i = S_i . F_i (the Newton-Euler recursion of Khalil, "Dynamic modeling of robots using
  * recursive Newton-Euler techniques", ICINCO 2010, eqs. 13-31, collapsed to composite mass and
- * first moment). One forward and one backward pass, no inertia tensors.
+ * first moment). One forward and one backward pass, no inertia tensors. Gravity is the compiled
+ * model's ({@link CompiledModel#withGravity}).
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
@@ -20,28 +21,27 @@ public final class GravityTorques
     private final double[] wrench = new double[6];
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public GravityTorques(final RobotModel model)
     {
-        bodies = new BaseFrameBodies(model);
-        gravity(0.0, 0.0, -9.81);
+        this(CompiledModel.of(model));
     }
 
     /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
+     * Not real-time safe: allocates the workspace, sized from the model.
      *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
+     * @param model the compiled robot.
      */
-    public void gravity(final double gx, final double gy, final double gz)
+    public GravityTorques(final CompiledModel model)
     {
-        baseAcceleration[0] = -gx;
-        baseAcceleration[1] = -gy;
-        baseAcceleration[2] = -gz;
+        bodies = new BaseFrameBodies(model);
+        baseAcceleration[0] = -model.gravity[0];
+        baseAcceleration[1] = -model.gravity[1];
+        baseAcceleration[2] = -model.gravity[2];
     }
 
     /**

@@ -14,51 +14,29 @@ import org.nectl.core.model.RobotModel;
 public final class InverseDynamics
 {
     private final NewtonEulerPasses passes;
+    /** The model's gravity and no wrench, for calls without loads. */
+    private final AppliedLoads noLoads;
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public InverseDynamics(final RobotModel model)
     {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public InverseDynamics(final CompiledModel model)
+    {
         passes = new NewtonEulerPasses(model);
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        passes.gravity(gx, gy, gz);
-    }
-
-    /**
-     * Sets the wrench applied ON a body BY the environment, kept until changed or cleared.
-     * Real-time safe.
-     *
-     * @param body body index.
-     * @param fx force x, N, body frame.
-     * @param fy force y, N, body frame.
-     * @param fz force z, N, body frame.
-     * @param mx moment x about the body-frame origin, N m, body frame.
-     * @param my moment y about the body-frame origin, N m, body frame.
-     * @param mz moment z about the body-frame origin, N m, body frame.
-     */
-    public void externalWrench(
-        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
-    {
-        passes.externalWrench(body, fx, fy, fz, mx, my, mz);
-    }
-
-    /** Sets every external wrench to zero. Real-time safe. */
-    public void clearExternalWrenches()
-    {
-        passes.clearExternalWrenches();
+        noLoads = new AppliedLoads(model);
     }
 
     /**
@@ -82,7 +60,22 @@ public final class InverseDynamics
      */
     public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
     {
-        passes.compute(q, qd, qdd, tau);
+        passes.compute(q, qd, qdd, noLoads, tau);
+    }
+
+    /**
+     * Computes the joint forces that produce the given motion under the given loads. Real-time
+     * safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities, rad/s or m/s.
+     * @param qdd joint accelerations, rad/s^2 or m/s^2.
+     * @param loads gravity and the wrenches the environment applies on the bodies.
+     * @param tau output joint torques or forces by coordinate, N m or N.
+     */
+    public void compute(final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau)
+    {
+        passes.compute(q, qd, qdd, loads, tau);
     }
 
     /**

@@ -55,54 +55,45 @@ public final class InverseDynamicsDerivatives
     private final double[] subtreeWrenchRate;
     private final double[] scratch = new double[CoriolisMatrix.SCRATCH];
     private final double[] column = new double[12];
+    private final double[] shift = new double[6];
+    /** Subtree sum of the world-fixed forces F_k, base frame, 3 per body. */
+    private final double[] worldForceSum;
+    /** Subtree sum of the world-fixed moments M_k, base frame, 3 per body. */
+    private final double[] worldMomentSum;
+    /** Subtree sum of F_k p_k^T (p_k the base-frame point of F_k), 9 per body, row-major. */
+    private final double[] worldSpread;
+    /** The model's gravity and no wrench, for calls without loads. */
+    private final AppliedLoads noLoads;
+    /** The loads of the running or last call. */
+    private AppliedLoads loads;
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public InverseDynamicsDerivatives(final RobotModel model)
     {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public InverseDynamicsDerivatives(final CompiledModel model)
+    {
         newtonEuler = new BaseFrameNewtonEuler(model);
         bodies = newtonEuler.bodies;
         accelerationShift = new double[6 * bodies.bodyCount];
         subtreeWrenchRate = new double[6 * bodies.bodyCount];
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        newtonEuler.loads.gravity(gx, gy, gz);
-    }
-
-    /**
-     * Sets the wrench applied ON a body BY the environment, constant in the body frame, kept until
-     * changed or cleared. Real-time safe.
-     *
-     * @param body body index.
-     * @param fx force x, N, body frame.
-     * @param fy force y, N, body frame.
-     * @param fz force z, N, body frame.
-     * @param mx moment x about the body-frame origin, N m, body frame.
-     * @param my moment y about the body-frame origin, N m, body frame.
-     * @param mz moment z about the body-frame origin, N m, body frame.
-     */
-    public void externalWrench(
-        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
-    {
-        newtonEuler.loads.externalWrench(body, fx, fy, fz, mx, my, mz);
-    }
-
-    /** Sets every external wrench to zero. Real-time safe. */
-    public void clearExternalWrenches()
-    {
-        newtonEuler.loads.clearExternalWrenches();
+        worldForceSum = new double[3 * bodies.bodyCount];
+        worldMomentSum = new double[3 * bodies.bodyCount];
+        worldSpread = new double[9 * bodies.bodyCount];
+        noLoads = new AppliedLoads(model);
+        loads = noLoads;
     }
 
     /**
@@ -113,7 +104,7 @@ public final class InverseDynamicsDerivatives
      */
     public void jointFriction(final boolean enabled)
     {
-        newtonEuler.loads.friction = enabled;
+        newtonEuler.friction = enabled;
     }
 
     /**
@@ -131,6 +122,28 @@ public final class InverseDynamicsDerivatives
         final double[] q, final double[] qd, final double[] qdd, final double[] tau,
         final double[] dtauDq, final double[] dtauDqd, final double[] dtauDqdd)
     {
+        compute(q, qd, qdd, noLoads, tau, dtauDq, dtauDqd, dtauDqdd);
+    }
+
+    /**
+     * Computes tau and its partial derivatives under the given loads; a world-fixed load adds its
+     * own d tau/d q terms (see the class comment). Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities, rad/s or m/s.
+     * @param qdd joint accelerations, rad/s^2 or m/s^2.
+     * @param loads gravity and external wrenches.
+     * @param tau output joint torques or forces, as the inverse dynamics, N m or N.
+     * @param dtauDq output dof x dof row-major, row i = d tau_i / d q.
+     * @param dtauDqd output dof x dof row-major, row i = d tau_i / d qd.
+     * @param dtauDqdd output dof x dof row-major, row i = d tau_i / d qdd (= M(q)).
+     */
+    public void compute(
+        final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau,
+        final double[] dtauDq, final double[] dtauDqd, final double[] dtauDqdd)
+    {
+        this.loads = loads;
+        newtonEuler.gravity(loads);
         if (bodies.branched())
         {
             // On a tree most entries couple different branches: one block fill is cheaper than
@@ -146,6 +159,10 @@ public final class InverseDynamicsDerivatives
             bodyMotion(i, qd, qdd);
         }
         backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
+        if (loads.worldLoads)
+        {
+            worldLoadTerms(dtauDq);
+        }
     }
 
     /**
@@ -213,6 +230,109 @@ public final class InverseDynamicsDerivatives
             column[6 + c] += 2.0 * scratch[c];
         }
         bodies.compositeInertiaTimes(subtree, bodies.axis, sj, scratch, 0);
+        if (loads.worldLoads)
+        {
+            worldLoadShift(subtree, bodies.axis, sj + 3, shift);
+            for (int c = 0; c < 6; c++)
+            {
+                column[c] += shift[c];
+            }
+        }
+    }
+
+    /**
+     * The d tau/d q terms of world-fixed loads, which the rigid-motion argument of the class comment
+     * does not cover: a joint j moving subtree s turns a body-fixed wrench with it (S_j x* f), but a
+     * world-fixed force F at a body point p only moves its point, d(F, p x F + M)/d q_j =
+     * (0, (S_j,w x p + S_j,v) x F) (Barman 2020, eqs. 3.76-3.91, summed over the subtree). The
+     * difference adds G_s w_j = (w_j x F_s, w_j tr(Q_s) - Q_s w_j + w_j x M_s) to dF_i/d q_j, with
+     * w_j the angular part of S_j, F_s, M_s, Q_s = sum F_k p_k^T subtree sums and s the lower of
+     * i, j: d tau_i/d q_j += S_i . G_i w_j for j supporting i, S_i . G_j w_j for i supporting j;
+     * the latter also goes into the reaction-wrench rates (subtreeWrenchRate).
+     */
+    private void worldLoadTerms(final double[] dtauDq)
+    {
+        final BaseFrameBodies b = bodies;
+        final int n = b.dof;
+        for (int i = 0; i < b.bodyCount; i++)
+        {
+            // own F, M and F p^T, p = 0R_i c + 0p_i
+            final int t = 3 * i;
+            Vec3.multiply(b.rotation, 9 * i, loads.worldPoint, t, scratch, 0);
+            Vec3.addScaled(1.0, b.position, t, scratch, 0);
+            Vec3.copy(loads.worldForce, t, worldForceSum, t);
+            Vec3.copy(loads.worldMoment, t, worldMomentSum, t);
+            for (int r = 0; r < 3; r++)
+            {
+                for (int c = 0; c < 3; c++)
+                {
+                    worldSpread[9 * i + 3 * r + c] = loads.worldForce[t + r] * scratch[c];
+                }
+            }
+        }
+        for (int i = b.bodyCount - 1; i >= 0; i--)
+        {
+            final int p = b.parent[i];
+            if (p >= 0)
+            {
+                Vec3.add(worldForceSum, 3 * i, worldForceSum, 3 * p);
+                Vec3.add(worldMomentSum, 3 * i, worldMomentSum, 3 * p);
+                for (int c = 0; c < 9; c++)
+                {
+                    worldSpread[9 * p + c] += worldSpread[9 * i + c];
+                }
+            }
+            final int ci = b.coordinate[i];
+            if (ci < 0)
+            {
+                continue;
+            }
+            // G_i w_i, for the ancestors' rows and the reaction rates
+            final double[] own = column;
+            worldLoadShift(i, b.axis, 6 * i + 3, own);
+            for (int c = 0; c < 6; c++)
+            {
+                subtreeWrenchRate[6 * i + c] += own[c];
+            }
+            for (int j = i; j >= 0; j = b.parent[j])
+            {
+                final int cj = b.coordinate[j];
+                if (cj < 0)
+                {
+                    continue;
+                }
+                // row i: S_i . G_i w_j; row j (j above i): S_j . G_i w_i
+                worldLoadShift(i, b.axis, 6 * j + 3, shift);
+                dtauDq[ci * n + cj] += SpatialAlgebra.dot6(b.axis, 6 * i, shift, 0);
+                if (j != i)
+                {
+                    dtauDq[cj * n + ci] += SpatialAlgebra.dot6(b.axis, 6 * j, own, 0);
+                }
+            }
+        }
+    }
+
+    /**
+     * out = G_s w = (w x F_s, w tr(Q_s) - Q_s w + w x M_s), 6 values (see {@link #worldLoadTerms});
+     * w is 3 values of {@code axis} at {@code iw}.
+     */
+    private void worldLoadShift(final int s, final double[] axis, final int iw, final double[] out)
+    {
+        final double wx = axis[iw];
+        final double wy = axis[iw + 1];
+        final double wz = axis[iw + 2];
+        final int t = 3 * s;
+        final int q = 9 * s;
+        final double[] f = worldForceSum;
+        final double[] m = worldMomentSum;
+        final double[] sp = worldSpread;
+        final double trace = sp[q] + sp[q + 4] + sp[q + 8];
+        out[0] = wy * f[t + 2] - wz * f[t + 1];
+        out[1] = wz * f[t] - wx * f[t + 2];
+        out[2] = wx * f[t + 1] - wy * f[t];
+        out[3] = wx * trace - (sp[q] * wx + sp[q + 1] * wy + sp[q + 2] * wz) + wy * m[t + 2] - wz * m[t + 1];
+        out[4] = wy * trace - (sp[q + 3] * wx + sp[q + 4] * wy + sp[q + 5] * wz) + wz * m[t] - wx * m[t + 2];
+        out[5] = wz * trace - (sp[q + 6] * wx + sp[q + 7] * wy + sp[q + 8] * wz) + wx * m[t + 1] - wy * m[t];
     }
 
     /** Re-expresses a base-frame column in the body's frame and stores it as column k of a 6 x dof matrix. */
@@ -234,6 +354,7 @@ public final class InverseDynamicsDerivatives
      * once and each result stored once: v and S-dot repeat {@link BaseFrameBodies#velocity} because
      * storing them there and reading them back here made the whole call 4-6 % slower on the Panda
      * (the store-to-load round trip sits on the chain v, a, f).
+     * Over 80 lines on purpose: one body step on locals (the 4-6 % above).
      */
     private void bodyMotion(final int i, final double[] qd, final double[] qdd)
     {
@@ -298,7 +419,7 @@ public final class InverseDynamicsDerivatives
             rb = 0.0;
             rc = 0.0;
         }
-        final double[] fromA = p < 0 ? newtonEuler.loads.baseAcceleration : acc;
+        final double[] fromA = p < 0 ? newtonEuler.baseAcceleration : acc;
         final double ax = fromA[fp] + sx * jointAcceleration + rx * rate;
         final double ay = fromA[fp + 1] + sy * jointAcceleration + ry * rate;
         final double az = fromA[fp + 2] + sz * jointAcceleration + rz * rate;
@@ -367,7 +488,10 @@ public final class InverseDynamicsDerivatives
         f[s + 3] = o00 * aa + o01 * ab + o02 * ac + hy * az - hz * ay + wy * nz - wz * ny + vy * pz - vz * py;
         f[s + 4] = o01 * aa + o11 * ab + o12 * ac + hz * ax - hx * az + wz * nx - wx * nz + vz * px - vx * pz;
         f[s + 5] = o02 * aa + o12 * ab + o22 * ac + hx * ay - hy * ax + wx * ny - wy * nx + vx * py - vy * px;
-        newtonEuler.loads.subtractExternalWrenchInBase(b, i, scratch, f, s);
+        if (loads.any())
+        {
+            loads.subtractInBase(i, b.rotation, b.position, scratch, f, s);
+        }
     }
 
     /**
@@ -381,6 +505,7 @@ public final class InverseDynamicsDerivatives
      * feed only entries of ancestors (and psi the reaction derivatives of ancestor bodies), so a
      * joint that hangs from the base skips them. Each body's sums are added into its parent's
      * from the values already loaded for its own entries.
+     * Over 80 lines on purpose: one sweep on locals, each subtree sum loaded once for its own entries and its parent.
      */
     private void backwardSweep(final double[] qd, final double[] qdd, final double[] tau,
         final double[] dtauDq, final double[] dtauDqd, final double[] massMatrix)
@@ -399,7 +524,9 @@ public final class InverseDynamicsDerivatives
         final double[] rate = b.axisRate;
         final double[] da = accelerationShift;
         final double[] psi = subtreeWrenchRate;
-        final boolean friction = newtonEuler.loads.friction;
+        final boolean friction = newtonEuler.friction;
+        final CompiledModel model = b.model;
+        final double[] rotor = model.rotorInertia;
         for (int i = b.bodyCount - 1; i >= 0; i--)
         {
             final int p = parent[i];
@@ -487,7 +614,7 @@ public final class InverseDynamicsDerivatives
             final double sb = axis[s + 4];
             final double sc = axis[s + 5];
             tau[ci] = sx * fx + sy * fy + sz * fz + sa * fa + sb * fb + sc * fc
-                + b.rotorInertia[ci] * qdd[ci] + newtonEuler.loads.frictionTorque(b, ci, qd[ci]);
+                + rotor[ci] * qdd[ci] + model.friction(ci, qd[ci], friction);
             // u = Ic S
             final double ux = m * sx + sb * hz - sc * hy;
             final double uy = m * sy + sc * hx - sa * hz;
@@ -512,9 +639,9 @@ public final class InverseDynamicsDerivatives
             final double dB = da[s + 4];
             final double dC = da[s + 5];
             final int d = ci * n + ci;
-            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + b.rotorInertia[ci];
+            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + rotor[ci];
             dtauDqd[d] = wa * sa + wb * sb + wc * sc + 2.0 * (ux * rx + uy * ry + uz * rz + ua * ra + ub * rb + uc * rc)
-                + (friction ? b.viscousFriction[ci] : 0.0);
+                + model.frictionRate(ci, 1.0, friction);
             dtauDq[d] = ux * dx + uy * dy + uz * dz + ua * dA + ub * dB + uc * dC + wa * ra + wb * rb + wc * rc;
             if (p < 0)
             {

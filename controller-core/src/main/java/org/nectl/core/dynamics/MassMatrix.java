@@ -42,7 +42,7 @@ public final class MassMatrix
     /** Entries of P farther than this from 0 or +-1 make it GENERAL (cos(pi/2) rounds to 6.1e-17). */
     private static final double EXACT = 1e-15;
 
-    private final KinematicTree tree;
+    private final CompiledModel tree;
     /** sin q, cos q per body (0, 1 for a joint that does not rotate). */
     private final double[] sineCosine;
     /** iR_j per body, 9 each, kept up to date only for GENERAL placements. */
@@ -69,20 +69,31 @@ public final class MassMatrix
     private final double[] rotated = new double[9];
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public MassMatrix(final RobotModel model)
     {
-        tree = new KinematicTree(model);
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public MassMatrix(final CompiledModel model)
+    {
+        tree = model;
         final int count = tree.bodyCount;
         twist = new int[count];
         inertiaUpper = new double[6 * count];
         final int[] upper = {0, 1, 2, 4, 5, 8};
         for (int i = 0; i < count; i++)
         {
-            twist[i] = twistOf(model.placementRotation(i));
+            twist[i] = twistOf(model.robot().placementRotation(i));
             for (int e = 0; e < 6; e++)
             {
                 inertiaUpper[6 * i + e] = tree.inertia[9 * i + upper[e]];
@@ -98,8 +109,8 @@ public final class MassMatrix
                 carries[tree.parent[i]] = true;
             }
         }
-        placementRotation = model.placementRotations();
-        placementTranslation = model.placementTranslations();
+        placementRotation = model.placementRotation;
+        placementTranslation = model.placementTranslation;
         rotation = placementRotation.clone();
         position = placementTranslation.clone();
         sineCosine = new double[2 * count];
@@ -152,7 +163,7 @@ public final class MassMatrix
 
     /**
      * sin q and cos q of every revolute joint, iR_j = P_j Rot(z, q) only where P_j is GENERAL, iP_j
-     * of every prismatic joint: {@link KinematicTree#update} would build every iR_j, which the
+     * of every prismatic joint: {@link JointTransforms#update} would build every iR_j, which the
      * signed-permutation steps never read (Panda: 0.93 against 1.04 x RNEA with it).
      */
     private void jointTransforms(final double[] q)
@@ -161,7 +172,7 @@ public final class MassMatrix
         for (int j = 0; j < tree.bodyCount; j++)
         {
             final int sigma = tree.sigma[j];
-            if (sigma == KinematicTree.REVOLUTE)
+            if (sigma == CompiledModel.REVOLUTE)
             {
                 SineCosine.of(q[tree.coordinate[j]], sc, 2 * j);
                 if (twist[j] == GENERAL)
@@ -169,7 +180,7 @@ public final class MassMatrix
                     rotateAboutZ(j, sc[2 * j], sc[2 * j + 1]);
                 }
             }
-            else if (sigma == KinematicTree.PRISMATIC)
+            else if (sigma == CompiledModel.PRISMATIC)
             {
                 final double d = q[tree.coordinate[j]];
                 final int r = 9 * j;
@@ -184,7 +195,7 @@ public final class MassMatrix
     /** rotation_j = P_j Rot(z, q). */
     private void rotateAboutZ(final int j, final double s, final double c)
     {
-        KinematicTree.rotateAboutZ(placementRotation, rotation, j, s, c);
+        CompiledModel.rotateAboutZ(placementRotation, rotation, j, s, c);
     }
 
     /**
@@ -204,7 +215,7 @@ public final class MassMatrix
         final double[] h = compositeFirstMoment;
         final double[] j = compositeInertia;
         // S_i = (0, z): f = -h x z, n = J z (J's third column); S_i = (z, 0): f = m z, n = h x z
-        final boolean revolute = tree.sigma[i] == KinematicTree.REVOLUTE;
+        final boolean revolute = tree.sigma[i] == CompiledModel.REVOLUTE;
         double fx = revolute ? -h[3 * i + 1] : 0.0;
         double fy = revolute ? h[3 * i] : 0.0;
         double fz = revolute ? 0.0 : compositeMass[i];
@@ -282,7 +293,7 @@ public final class MassMatrix
             if (cp >= 0)
             {
                 // S_p . F in frame p
-                final double mij = tree.sigma[p] == KinematicTree.REVOLUTE ? nz : fz;
+                final double mij = tree.sigma[p] == CompiledModel.REVOLUTE ? nz : fz;
                 massMatrix[ci * n + cp] = mij;
                 massMatrix[cp * n + ci] = mij;
             }
@@ -461,7 +472,7 @@ public final class MassMatrix
     }
 
     /** @return true if two coordinates' bodies lie on different branches (neither supports the other). */
-    private static boolean branched(final KinematicTree tree)
+    private static boolean branched(final CompiledModel tree)
     {
         for (int a = 0; a < tree.dof; a++)
         {
@@ -477,7 +488,7 @@ public final class MassMatrix
         return false;
     }
 
-    private static boolean supports(final KinematicTree tree, final int ancestor, final int body)
+    private static boolean supports(final CompiledModel tree, final int ancestor, final int body)
     {
         int j = body;
         while (j > ancestor)

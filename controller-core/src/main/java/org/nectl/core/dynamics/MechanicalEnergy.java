@@ -13,33 +13,32 @@ import org.nectl.core.model.RobotModel;
 public final class MechanicalEnergy
 {
     private final WorldKinematics kinematics;
-    private final double[] gravity = {0.0, 0.0, -9.81};
+    /** Gravity of the compiled model ({@link CompiledModel#withGravity}), base frame, m/s^2. */
+    private final double[] gravity;
     private final double[] angular = new double[3];
     private final double[] linear = new double[3];
     private final double[] scratch = new double[3];
 
     /**
-     * Not real-time safe: allocates the workspace.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public MechanicalEnergy(final RobotModel model)
     {
-        kinematics = new WorldKinematics(model);
+        this(CompiledModel.of(model));
     }
 
     /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
+     * Not real-time safe: allocates the workspace.
      *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
+     * @param model the compiled robot.
      */
-    public void gravity(final double gx, final double gy, final double gz)
+    public MechanicalEnergy(final CompiledModel model)
     {
-        gravity[0] = gx;
-        gravity[1] = gy;
-        gravity[2] = gz;
+        kinematics = new WorldKinematics(model);
+        gravity = model.gravity.clone();
     }
 
     /**
@@ -54,20 +53,20 @@ public final class MechanicalEnergy
     {
         kinematics.positions(q);
         kinematics.velocities(qd);
-        final KinematicTree tree = kinematics.tree;
+        final CompiledModel model = kinematics.model;
         double energy = 0.0;
-        for (int j = 0; j < tree.bodyCount; j++)
+        for (int j = 0; j < model.bodyCount; j++)
         {
             Vec3.multiplyTransposed(kinematics.rotation, 9 * j, kinematics.angularVelocity, 3 * j, angular, 0);
             Vec3.multiplyTransposed(kinematics.rotation, 9 * j, kinematics.originVelocity, 3 * j, linear, 0);
-            Vec3.cross(angular, 0, tree.firstMoment, 3 * j, scratch, 0);
-            energy += 0.5 * tree.mass[j] * Vec3.dot(linear, 0, linear, 0) + Vec3.dot(linear, 0, scratch, 0);
-            Vec3.multiply(tree.inertia, 9 * j, angular, 0, scratch, 0);
+            Vec3.cross(angular, 0, model.firstMoment, 3 * j, scratch, 0);
+            energy += 0.5 * model.mass[j] * Vec3.dot(linear, 0, linear, 0) + Vec3.dot(linear, 0, scratch, 0);
+            Vec3.multiply(model.inertia, 9 * j, angular, 0, scratch, 0);
             energy += 0.5 * Vec3.dot(angular, 0, scratch, 0);
         }
-        for (int k = 0; k < tree.dof; k++)
+        for (int k = 0; k < model.dof; k++)
         {
-            energy += 0.5 * tree.rotorInertia[k] * qd[k] * qd[k];
+            energy += 0.5 * model.rotorInertia[k] * qd[k] * qd[k];
         }
         return energy;
     }
@@ -81,12 +80,12 @@ public final class MechanicalEnergy
     public double potentialEnergyJoules(final double[] q)
     {
         kinematics.positions(q);
-        final KinematicTree tree = kinematics.tree;
+        final CompiledModel model = kinematics.model;
         double energy = 0.0;
-        for (int j = 0; j < tree.bodyCount; j++)
+        for (int j = 0; j < model.bodyCount; j++)
         {
-            Vec3.multiply(kinematics.rotation, 9 * j, tree.firstMoment, 3 * j, scratch, 0);
-            Vec3.addScaled(tree.mass[j], kinematics.origin, 3 * j, scratch, 0);
+            Vec3.multiply(kinematics.rotation, 9 * j, model.firstMoment, 3 * j, scratch, 0);
+            Vec3.addScaled(model.mass[j], kinematics.origin, 3 * j, scratch, 0);
             energy -= Vec3.dot(gravity, 0, scratch, 0);
         }
         return energy;

@@ -26,7 +26,11 @@ public final class RecursiveForwardDynamics
     private static final int PACKED = 21;
 
     private final BaseFrameBodies bodies;
-    private final AppliedLoads loads;
+    /** The model's gravity and no wrench, for calls without loads. */
+    private final AppliedLoads noLoads;
+    /** The base's spatial acceleration (-g, 0), base frame, set from each call's loads. */
+    private final double[] baseAcceleration = new double[6];
+    private boolean friction = true;
     /**
      * Articulated inertia J*_i = [[A, B], [B^T, C]], base frame, 21 per body: the upper triangle of
      * A (a00 a01 a02 a11 a12 a22), B row-major, the upper triangle of C. Symmetry halves the
@@ -48,15 +52,26 @@ public final class RecursiveForwardDynamics
     private final double[] scratch = new double[6];
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public RecursiveForwardDynamics(final RobotModel model)
     {
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public RecursiveForwardDynamics(final CompiledModel model)
+    {
         bodies = new BaseFrameBodies(model);
         final int n = bodies.bodyCount;
-        loads = new AppliedLoads(n);
+        noLoads = new AppliedLoads(model);
         articulatedInertia = new double[PACKED * n];
         biasWrench = new double[6 * n];
         velocityProduct = new double[6 * n];
@@ -67,42 +82,6 @@ public final class RecursiveForwardDynamics
     }
 
     /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        loads.gravity(gx, gy, gz);
-    }
-
-    /**
-     * Sets the wrench applied ON a body BY the environment, kept until changed or cleared.
-     * Real-time safe.
-     *
-     * @param body body index.
-     * @param fx force x, N, body frame.
-     * @param fy force y, N, body frame.
-     * @param fz force z, N, body frame.
-     * @param mx moment x about the body-frame origin, N m, body frame.
-     * @param my moment y about the body-frame origin, N m, body frame.
-     * @param mz moment z about the body-frame origin, N m, body frame.
-     */
-    public void externalWrench(
-        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
-    {
-        loads.externalWrench(body, fx, fy, fz, mx, my, mz);
-    }
-
-    /** Sets every external wrench to zero. Real-time safe. */
-    public void clearExternalWrenches()
-    {
-        loads.clearExternalWrenches();
-    }
-
-    /**
      * Switches Coulomb and viscous joint friction on or off (default on); rotor inertia is always
      * included. Real-time safe.
      *
@@ -110,7 +89,7 @@ public final class RecursiveForwardDynamics
      */
     public void jointFriction(final boolean enabled)
     {
-        loads.friction = enabled;
+        friction = enabled;
     }
 
     /**
@@ -125,16 +104,34 @@ public final class RecursiveForwardDynamics
      */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final double[] qdd)
     {
+        return compute(q, qd, tau, noLoads, qdd);
+    }
+
+    /**
+     * Computes the joint accelerations under the given loads. Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities, rad/s or m/s.
+     * @param tau applied joint torques or forces by coordinate, N m or N.
+     * @param loads gravity and external wrenches.
+     * @param qdd output joint accelerations, rad/s^2 or m/s^2.
+     * @return true on success; false if some H_j is not positive, qdd then undefined.
+     */
+    public boolean compute(final double[] q, final double[] qd, final double[] tau, final AppliedLoads loads, final double[] qdd)
+    {
+        baseAcceleration[0] = -loads.gravity[0];
+        baseAcceleration[1] = -loads.gravity[1];
+        baseAcceleration[2] = -loads.gravity[2];
         bodies.jointTransforms(q);
         for (int i = 0; i < bodies.bodyCount; i++)
         {
-            firstForward(i, qd);
+            firstForward(i, qd, loads);
         }
         boolean solvable = true;
         for (int i = bodies.bodyCount - 1; i >= 0; i--)
         {
             final int k = bodies.coordinate[i];
-            solvable &= k < 0 ? transmitFixed(i) : articulate(i, k, tau[k] - frictionTorque(k, qd[k]));
+            solvable &= k < 0 ? transmitFixed(i) : articulate(i, k, tau[k] - bodies.model.friction(k, qd[k], friction));
         }
         for (int i = 0; i < bodies.bodyCount; i++)
         {
@@ -148,7 +145,7 @@ public final class RecursiveForwardDynamics
      * and v_i = v_parent + S_i qd_i ({@link BaseFrameBodies#velocity}), then gamma_i = (v_i x S_i) qd_i,
      * -beta_i = v_i x* J_i v_i - f_ext,i and J*_i = J_i (eqs. 33-35).
      */
-    private void firstForward(final int i, final double[] qd)
+    private void firstForward(final int i, final double[] qd, final AppliedLoads loads)
     {
         bodies.place(i);
         final int r = 9 * i;
@@ -197,14 +194,9 @@ public final class RecursiveForwardDynamics
         b[s + 3] = wy * nz - wz * ny + vy * fz - vz * fy;
         b[s + 4] = wz * nx - wx * nz + vz * fx - vx * fz;
         b[s + 5] = wx * ny - wy * nx + vx * fy - vy * fx;
-        final double[] e = loads.externalWrench;
-        if (e[s] != 0.0 || e[s + 1] != 0.0 || e[s + 2] != 0.0 || e[s + 3] != 0.0 || e[s + 4] != 0.0 || e[s + 5] != 0.0)
+        if (loads.any())
         {
-            SpatialAlgebra.wrenchToBase(bodies.rotation, r, bodies.position, t, e, s, scratch, 0);
-            for (int c = 0; c < 6; c++)
-            {
-                b[s + c] -= scratch[c];
-            }
+            loads.subtractInBase(i, bodies.rotation, bodies.position, scratch, b, s);
         }
         // J = [[m 1, -h^], [h^, O]] (eq. 11), packed as documented at articulatedInertia
         final int a = PACKED * i;
@@ -238,6 +230,7 @@ public final class RecursiveForwardDynamics
      * (eq. 38 with K gamma expanded), all on locals.
      *
      * @return H > 0.
+     * Over 80 lines on purpose: the 21 packed articulated-inertia entries stay in locals through the update.
      */
     private boolean articulate(final int i, final int k, final double jointTorque)
     {
@@ -278,7 +271,7 @@ public final class RecursiveForwardDynamics
         final double u3 = b00 * s0 + b10 * s1 + b20 * s2 + c00 * s3 + c01 * s4 + c02 * s5;
         final double u4 = b01 * s0 + b11 * s1 + b21 * s2 + c01 * s3 + c11 * s4 + c12 * s5;
         final double u5 = b02 * s0 + b12 * s1 + b22 * s2 + c02 * s3 + c12 * s4 + c22 * s5;
-        final double h = s0 * u0 + s1 * u1 + s2 * u2 + s3 * u3 + s4 * u4 + s5 * u5 + bodies.rotorInertia[k];
+        final double h = s0 * u0 + s1 * u1 + s2 * u2 + s3 * u3 + s4 * u4 + s5 * u5 + bodies.model.rotorInertia[k];
         final double inv = 1.0 / h;
         final double[] bias = biasWrench;
         final double f0 = bias[s];
@@ -347,12 +340,6 @@ public final class RecursiveForwardDynamics
         return h > 0.0;
     }
 
-    /** @return Fs sign(qd) + Fv qd of the coordinate when friction is on, else 0 (Khalil 2010, eq. 31). */
-    private double frictionTorque(final int k, final double rate)
-    {
-        return loads.friction ? bodies.coulombFriction[k] * Math.signum(rate) + bodies.viscousFriction[k] * rate : 0.0;
-    }
-
     /** A fixed joint transmits J* and -beta* unchanged (eqs. 39, 40 with no joint freedom). */
     private boolean transmitFixed(final int i)
     {
@@ -380,7 +367,7 @@ public final class RecursiveForwardDynamics
     {
         final int s = 6 * i;
         final int p = bodies.parent[i];
-        final double[] from = p < 0 ? loads.baseAcceleration : acceleration;
+        final double[] from = p < 0 ? baseAcceleration : acceleration;
         final int f = p < 0 ? 0 : 6 * p;
         final double[] g = velocityProduct;
         double x0 = from[f] + g[s];

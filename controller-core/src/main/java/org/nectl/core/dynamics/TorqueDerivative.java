@@ -13,6 +13,14 @@ import org.nectl.core.model.RobotModel;
  * give tau-dot. Each body's Newton-Euler step and its derivative run in one loop body, forward and
  * backward, so that the rotation, offsets and transport terms are loaded or computed once.
  *
+ * <p>The one fused variant of the Newton-Euler step: its step expressions are those of
+ * {@link NewtonEulerPasses} (tau is RNEA's to the bit), fused with the jerk step (eqs. 5, 8) and
+ * the wrench-rate steps (eqs. 12-13 forward, 16-17 backward). Running the shared step, then a jerk
+ * step and a wrench-rate step as methods per body measured tau plus tau-dot 61 % slower on the
+ * Panda and 37 % slower on tree-32 (InterleavedRatio, one JVM, medians of 60 rounds, shared 2-core
+ * machine at load 14): the steps are too large for C2 to inline and the shared transport terms
+ * (omega_i x iP_j and its transport, omega x MS, J omega, J omegaDot) are computed twice.
+ *
  * <p>Convention (as in the paper): a "rate" is the time derivative in the inertial frame, expressed
  * in the body frame; angular and linear jerk are the inertial derivatives of angular and linear
  * acceleration. The external wrench rate, in contrast, is given as the derivative of its body-frame
@@ -22,7 +30,8 @@ import org.nectl.core.model.RobotModel;
  */
 public final class TorqueDerivative
 {
-    private final KinematicTree tree;
+    private final CompiledModel model;
+    private final JointTransforms joints;
     /** Values per slot of {@link #motion}. */
     private static final int MOTION = 15;
     /** Values per slot of {@link #wrenches}. */
@@ -42,85 +51,32 @@ public final class TorqueDerivative
      * (which has omega_i x iP_j anyway) for the backward loop's (17).
      */
     private final double[] wrenches;
-    /** External wrench ON each body: force then moment about its origin, body frame, 6 per body. */
-    private final double[] externalWrench;
-    /** Rate of the body-frame components of each external wrench, 6 per body. */
-    private final double[] externalWrenchRate;
+    /** The model's gravity and no wrench, for calls without loads. */
+    private final AppliedLoads noLoads;
     private boolean friction = true;
-    /**
-     * False from construction or {@link #clearExternalWrenches} until an external wrench or wrench
-     * rate is set: every one is zero then, so the forward loop skips their terms (x - 0.0 is x to
-     * the bit).
-     */
-    private boolean externalLoads;
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone. Not real-time safe.
      *
      * @param model the robot.
      */
     public TorqueDerivative(final RobotModel model)
     {
-        tree = new KinematicTree(model);
-        motion = new double[MOTION * (tree.bodyCount + 1)];
-        wrenches = new double[WRENCH * (tree.bodyCount + 1)];
-        gravity(0.0, 0.0, -9.81);
-        externalWrench = new double[6 * tree.bodyCount];
-        externalWrenchRate = new double[6 * tree.bodyCount];
+        this(CompiledModel.of(model));
     }
 
     /**
-     * Sets the gravity vector (default 0, 0, -9.81), constant in time. Real-time safe.
+     * Not real-time safe: allocates the workspace, sized from the model.
      *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
+     * @param model the compiled robot, shared with other algorithms.
      */
-    public void gravity(final double gx, final double gy, final double gz)
+    public TorqueDerivative(final CompiledModel model)
     {
-        motion[6] = -gx;
-        motion[7] = -gy;
-        motion[8] = -gz;
-    }
-
-    /**
-     * Sets the wrench applied ON a body BY the environment, kept until changed or cleared.
-     * Real-time safe.
-     *
-     * @param body body index.
-     * @param fx force x, N, body frame.
-     * @param fy force y, N, body frame.
-     * @param fz force z, N, body frame.
-     * @param mx moment x about the body-frame origin, N m, body frame.
-     * @param my moment y about the body-frame origin, N m, body frame.
-     * @param mz moment z about the body-frame origin, N m, body frame.
-     */
-    public void externalWrench(
-        final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
-    {
-        AppliedLoads.store(externalWrench, body, fx, fy, fz, mx, my, mz);
-        externalLoads = true;
-    }
-
-    /**
-     * Sets the time derivative of the body-frame components of the external wrench on a body, kept
-     * until changed or cleared. Real-time safe when given a preallocated array.
-     *
-     * @param body body index.
-     * @param six d/dt of (fx, fy, fz) in N/s then (mx, my, mz) in N m/s, body-frame components.
-     */
-    public void externalWrenchRate(final int body, final double... six)
-    {
-        System.arraycopy(six, 0, externalWrenchRate, 6 * body, 6);
-        externalLoads = true;
-    }
-
-    /** Sets every external wrench and wrench rate to zero. Real-time safe. */
-    public void clearExternalWrenches()
-    {
-        Arrays.fill(externalWrench, 0.0);
-        Arrays.fill(externalWrenchRate, 0.0);
-        externalLoads = false;
+        this.model = model;
+        joints = new JointTransforms(model);
+        motion = new double[MOTION * (model.bodyCount + 1)];
+        wrenches = new double[WRENCH * (model.bodyCount + 1)];
+        noLoads = new AppliedLoads(model);
     }
 
     /**
@@ -148,8 +104,33 @@ public final class TorqueDerivative
     public void compute(
         final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauDot)
     {
-        tree.update(q);
-        forwardPass(qd, qdd, qddd);
+        compute(q, qd, qdd, qddd, noLoads, tau, tauDot);
+    }
+
+    /**
+     * Computes joint torques and their time derivatives under the given loads and load rates.
+     * Gravity is constant in time. Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities.
+     * @param qdd joint accelerations.
+     * @param qddd joint jerks, rad/s^3 or m/s^3.
+     * @param loads gravity, external wrenches and their rates.
+     * @param tau output joint torques or forces by coordinate, N m or N.
+     * @param tauDot output their time derivatives, N m/s or N/s.
+     */
+    public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] qddd,
+        final AppliedLoads loads, final double[] tau, final double[] tauDot)
+    {
+        joints.update(q);
+        motion[6] = -loads.gravity[0];
+        motion[7] = -loads.gravity[1];
+        motion[8] = -loads.gravity[2];
+        if (loads.worldLoads)
+        {
+            loads.resolveInBodyFrames(joints);
+        }
+        forwardPass(qd, qdd, qddd, loads);
         backwardPass(qd, qdd, qddd, tau, tauDot);
     }
 
@@ -160,24 +141,23 @@ public final class TorqueDerivative
      * rotation, the offset iP_j, the parent's omega and omegaDot, and the transport terms
      * omega x r and omegaDot x r + omega x (omega x r) of iP_j and of MS_j, which the jerk and
      * wrench-rate steps would otherwise recompute.
+     * Over 80 lines on purpose: the fused variant of the Newton-Euler step, measured in the class comment.
      */
-    private void forwardPass(final double[] qd, final double[] qdd, final double[] qddd)
+    private void forwardPass(final double[] qd, final double[] qdd, final double[] qddd, final AppliedLoads applied)
     {
-        final KinematicTree tree = this.tree;
-        final double[] r = tree.rotation;
-        final double[] position = tree.position;
-        final double[] firstMoment = tree.firstMoment;
-        final double[] mass = tree.mass;
-        final double[] in = tree.inertia;
-        final int[] parent = tree.parent;
-        final int[] sigmas = tree.sigma;
-        final int[] coordinate = tree.coordinate;
+        final CompiledModel model = this.model;
+        final double[] r = joints.rotation;
+        final double[] position = joints.position;
+        final double[] firstMoment = model.firstMoment;
+        final double[] mass = model.mass;
+        final double[] in = model.inertia;
+        final int[] parent = model.parent;
+        final int[] sigmas = model.sigma;
+        final int[] coordinate = model.coordinate;
         final double[] state = motion;
         final double[] w = wrenches;
-        final double[] ext = externalWrench;
-        final double[] extRate = externalWrenchRate;
-        final boolean loads = externalLoads;
-        for (int j = 0; j < tree.bodyCount; j++)
+        final boolean loads = applied.any();
+        for (int j = 0; j < model.bodyCount; j++)
         {
             final int s = MOTION * (j + 1);
             final int i = MOTION * (parent[j] + 1);
@@ -246,7 +226,7 @@ public final class TorqueDerivative
             double dry = ey;
             double drz = ez;
             final int sigma = sigmas[j];
-            if (sigma == KinematicTree.REVOLUTE)
+            if (sigma == CompiledModel.REVOLUTE)
             {
                 final int k = coordinate[j];
                 final double v = qd[k];
@@ -261,7 +241,7 @@ public final class TorqueDerivative
                 jy += -a * px - v * bx + v * pz * py;
                 jz += qddd[k] - v * (px * px + py * py);
             }
-            else if (sigma == KinematicTree.PRISMATIC)
+            else if (sigma == CompiledModel.PRISMATIC)
             {
                 final int k = coordinate[j];
                 // Khalil: qdd z + 2 qd (jomega_i x z)
@@ -302,7 +282,6 @@ public final class TorqueDerivative
 
             // Link wrench (Khalil 22-23) and its inertial rate (eqs. 12-13 moved to the origin), both
             // minus the external wrench when there is one; c = omega x MS and its transport term h
-            final int e = 6 * j;
             final double hx = firstMoment[t];
             final double hy = firstMoment[t + 1];
             final double hz = firstMoment[t + 2];
@@ -353,28 +332,6 @@ public final class TorqueDerivative
                 + cz * vx - cx * vz + hz * lx - hx * lz;
             double ndz = jzx * qx + jzy * qy + jzz * qz + wx * zy - wy * zx + ax * oy2 - ay * ox2
                 + cx * vy - cy * vx + hx * ly - hy * lx;
-            if (loads)
-            {
-                // minus the external wrench, and minus its inertial rate: d/dt(components) + omega x f
-                final double ex0 = ext[e];
-                final double ex1 = ext[e + 1];
-                final double ex2 = ext[e + 2];
-                final double ex3 = ext[e + 3];
-                final double ex4 = ext[e + 4];
-                final double ex5 = ext[e + 5];
-                fx -= ex0;
-                fy -= ex1;
-                fz -= ex2;
-                nx -= ex3;
-                ny -= ex4;
-                nz -= ex5;
-                fdx = fdx - extRate[e] - (wy * ex2 - wz * ex1);
-                fdy = fdy - extRate[e + 1] - (wz * ex0 - wx * ex2);
-                fdz = fdz - extRate[e + 2] - (wx * ex1 - wy * ex0);
-                ndx = ndx - extRate[e + 3] - (wy * ex5 - wz * ex4);
-                ndy = ndy - extRate[e + 4] - (wz * ex3 - wx * ex5);
-                ndz = ndz - extRate[e + 5] - (wx * ex4 - wy * ex3);
-            }
             w[ws] = fx;
             w[ws + 1] = fy;
             w[ws + 2] = fz;
@@ -387,6 +344,54 @@ public final class TorqueDerivative
             w[ws + 9] = ndx;
             w[ws + 10] = ndy;
             w[ws + 11] = ndz;
+            if (loads)
+            {
+                externalLoadStep(applied, j, wx, wy, wz, w, ws);
+            }
+        }
+    }
+
+    /**
+     * Body j's link wrench and wrench rate minus the external loads' (Khalil eqs. 26-27 and their
+     * rates in (12)-(13)). A body-fixed wrench's inertial rate is the rate of its components plus
+     * omega x f; a world-fixed force F at the body point c and a world-fixed moment M have, in the
+     * body frame, the inertial rates 0R^T Fdot and (omega x c) x F + c x 0R^T Fdot + 0R^T Mdot.
+     */
+    private static void externalLoadStep(final AppliedLoads loads, final int j,
+        final double wx, final double wy, final double wz, final double[] w, final int ws)
+    {
+        final int e = 6 * j;
+        final int k = 12 * j;
+        final double[] b = loads.bodyWrench;
+        final double[] g = loads.worldInBody;
+        for (int c = 0; c < 6; c++)
+        {
+            w[ws + c] -= b[e + c] + g[k + c];
+        }
+        final double[] r = loads.bodyWrenchRate;
+        w[ws + 6] -= r[e] + (wy * b[e + 2] - wz * b[e + 1]);
+        w[ws + 7] -= r[e + 1] + (wz * b[e] - wx * b[e + 2]);
+        w[ws + 8] -= r[e + 2] + (wx * b[e + 1] - wy * b[e]);
+        w[ws + 9] -= r[e + 3] + (wy * b[e + 5] - wz * b[e + 4]);
+        w[ws + 10] -= r[e + 4] + (wz * b[e + 3] - wx * b[e + 5]);
+        w[ws + 11] -= r[e + 5] + (wx * b[e + 4] - wy * b[e + 3]);
+        if (loads.worldLoads)
+        {
+            final double[] p = loads.worldPoint;
+            final int t = 3 * j;
+            final double cx = p[t];
+            final double cy = p[t + 1];
+            final double cz = p[t + 2];
+            // u = omega x c; the force F = g[k..k+2], its rate g[k+6..k+8], the moment's rate g[k+9..k+11]
+            final double ux = wy * cz - wz * cy;
+            final double uy = wz * cx - wx * cz;
+            final double uz = wx * cy - wy * cx;
+            w[ws + 6] -= g[k + 6];
+            w[ws + 7] -= g[k + 7];
+            w[ws + 8] -= g[k + 8];
+            w[ws + 9] -= uy * g[k + 2] - uz * g[k + 1] + cy * g[k + 8] - cz * g[k + 7] + g[k + 9];
+            w[ws + 10] -= uz * g[k] - ux * g[k + 2] + cz * g[k + 6] - cx * g[k + 8] + g[k + 10];
+            w[ws + 11] -= ux * g[k + 1] - uy * g[k] + cx * g[k + 7] - cy * g[k + 6] + g[k + 11];
         }
     }
 
@@ -398,22 +403,20 @@ public final class TorqueDerivative
      * Transmission: Khalil (28-30) and (16-17, corrected) sharing the rotation, iP_j and iR_j f_j:
      * fdot_i += iR_j fdot_j; ndot_i += iR_j ndot_j + iPdot_j x iR_j f_j + iP_j x iR_j fdot_j, where
      * iPdot_j = omega_i x iP_j + sigma_j qd_j iz_j is the inertial rate of the child's origin offset.
+     * Over 80 lines on purpose: one loop body on locals (see the class comment for the measured cost of splitting it).
      */
     private void backwardPass(final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauDot)
     {
-        final KinematicTree tree = this.tree;
-        final double[] r = tree.rotation;
-        final double[] position = tree.position;
-        final int[] parent = tree.parent;
-        final int[] sigmas = tree.sigma;
-        final int[] coordinate = tree.coordinate;
-        final double[] rotorInertia = tree.rotorInertia;
-        final double[] coulomb = tree.coulombFriction;
-        final double[] viscous = tree.viscousFriction;
+        final CompiledModel model = this.model;
+        final double[] r = joints.rotation;
+        final double[] position = joints.position;
+        final int[] parent = model.parent;
+        final int[] coordinate = model.coordinate;
+        final double[] rotorInertia = model.rotorInertia;
         final boolean friction = this.friction;
         final double[] kin = motion;
         final double[] w = wrenches;
-        for (int j = tree.bodyCount - 1; j >= 0; j--)
+        for (int j = model.bodyCount - 1; j >= 0; j--)
         {
             final int s = WRENCH * (j + 1);
             final int ks = MOTION * (j + 1);
@@ -429,8 +432,7 @@ public final class TorqueDerivative
             final double ndx = w[s + 9];
             final double ndy = w[s + 10];
             final double ndz = w[s + 11];
-            final int sigma = sigmas[j];
-            if (sigma != KinematicTree.FIXED)
+            if (model.movable(j))
             {
                 // Khalil (31) as in NewtonEulerPasses.jointForces (the same expression, so tau is the
                 // same to the bit); (19)-(21): (ndot + n x omega) . z or (fdot + f x omega) . z, plus
@@ -438,23 +440,10 @@ public final class TorqueDerivative
                 final int k = coordinate[j];
                 final double wjx = kin[ks];
                 final double wjy = kin[ks + 1];
-                final double transmitted;
-                final double transmittedRate;
-                if (sigma == KinematicTree.REVOLUTE)
-                {
-                    transmitted = nz;
-                    transmittedRate = ndz + (nx * wjy - ny * wjx);
-                }
-                else
-                {
-                    transmitted = fz;
-                    transmittedRate = fdz + (fx * wjy - fy * wjx);
-                }
-                final double v = qd[k];
-                final double a = qdd[k];
                 final double ia = rotorInertia[k];
-                tau[k] = transmitted + ia * a + (friction ? coulomb[k] * Math.signum(v) + viscous[k] * v : 0.0);
-                tauDot[k] = transmittedRate + ia * qddd[k] + (friction ? viscous[k] * a : 0.0);
+                tau[k] = model.jointForce(j, fz, nz) + ia * qdd[k] + model.friction(k, qd[k], friction);
+                tauDot[k] = model.jointForce(j, fdz + (fx * wjy - fy * wjx), ndz + (nx * wjy - ny * wjx))
+                    + ia * qddd[k] + model.frictionRate(k, qdd[k], friction);
             }
             final int p = parent[j];
             if (p < 0)

@@ -25,7 +25,9 @@ public final class TorqueSecondDerivative
     /** Offsets of prismatic joints need q up to its 4th derivative: value and four derivatives. */
     private static final int OFFSET_ORDERS = 5;
 
-    private final KinematicTree tree;
+    private final CompiledModel model;
+
+    private final JointTransforms joints;
     /** Jets (order, then 3 per slot; slot 0 the base, body j slot j + 1), body frame. */
     private final double[][] omega;
     private final double[][] omegaParent;
@@ -46,22 +48,34 @@ public final class TorqueSecondDerivative
     private double rateDot;
 
     /**
-     * Not real-time safe: allocates the workspace, sized from the model.
+     * Compiles the model for this instance alone; share one {@link CompiledModel} between
+     * algorithms instead where several run on the same robot. Not real-time safe.
      *
      * @param model the robot.
      */
     public TorqueSecondDerivative(final RobotModel model)
     {
-        tree = new KinematicTree(model);
-        final int slots = 3 * (tree.bodyCount + 1);
+        this(CompiledModel.of(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace, sized from the model.
+     *
+     * @param model the compiled robot.
+     */
+    public TorqueSecondDerivative(final CompiledModel model)
+    {
+        this.model = model;
+        joints = new JointTransforms(model);
+        final int slots = 3 * (model.bodyCount + 1);
         omega = new double[ORDERS][slots];
         omegaParent = new double[ORDERS][slots];
         alpha = new double[ORDERS][slots];
         linearAcceleration = new double[ORDERS][slots];
         force = new double[ORDERS][slots];
         moment = new double[ORDERS][slots];
-        externalWrench = new double[ORDERS][6 * tree.bodyCount];
-        gravity(0.0, 0.0, -9.81);
+        externalWrench = new double[ORDERS][6 * model.bodyCount];
+        gravity(model.gravity[0], model.gravity[1], model.gravity[2]);
     }
 
     /**
@@ -112,8 +126,8 @@ public final class TorqueSecondDerivative
     public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] qddd,
         final double[] qdddd, final double[] tau, final double[] tauDot, final double[] tauDdot)
     {
-        tree.update(q);
-        for (int j = 0; j < tree.bodyCount; j++)
+        joints.update(q);
+        for (int j = 0; j < model.bodyCount; j++)
         {
             forwardStep(j, qd, qdd, qddd, qdddd);
             linkWrench(j);
@@ -127,8 +141,8 @@ public final class TorqueSecondDerivative
         final double[] qddd, final double[] qdddd)
     {
         final int s = NewtonEulerPasses.slot(j);
-        final int i = NewtonEulerPasses.slot(tree.parent[j]);
-        final int k = tree.coordinate[j];
+        final int i = NewtonEulerPasses.slot(model.parent[j]);
+        final int k = model.coordinate[j];
         final boolean revolute = jointRotationRates(j, qd, qdd);
         // (18) omega_j = jR_i omega_i + qd z, differentiated
         rotateDown(j, omega, i, omegaParent, s);
@@ -154,9 +168,9 @@ public final class TorqueSecondDerivative
     /** Sets {@link #rate} and {@link #rateDot} of body j's joint; @return whether it is revolute. */
     private boolean jointRotationRates(final int j, final double[] qd, final double[] qdd)
     {
-        final boolean revolute = tree.sigma[j] == KinematicTree.REVOLUTE;
-        rate = revolute ? qd[tree.coordinate[j]] : 0.0;
-        rateDot = revolute ? qdd[tree.coordinate[j]] : 0.0;
+        final boolean revolute = model.sigma[j] == CompiledModel.REVOLUTE;
+        rate = revolute ? qd[model.coordinate[j]] : 0.0;
+        rateDot = revolute ? qdd[model.coordinate[j]] : 0.0;
         return revolute;
     }
 
@@ -176,14 +190,14 @@ public final class TorqueSecondDerivative
     }
 
     /**
-     * iP_j (already at q, see {@link KinematicTree#update}) and its derivatives up to the 4th, parent
+     * iP_j (already at q, see {@link JointTransforms#update}) and its derivatives up to the 4th, parent
      * frame: the joint moves it along the placement z axis only if prismatic.
      */
     private void offsetJet(final int j, final double[] qd, final double[] qdd, final double[] qddd, final double[] qdddd)
     {
-        Vec3.copy(tree.position, 3 * j, offset[0], 0);
-        final boolean prismatic = tree.sigma[j] == KinematicTree.PRISMATIC;
-        final int k = tree.coordinate[j];
+        Vec3.copy(joints.position, 3 * j, offset[0], 0);
+        final boolean prismatic = model.sigma[j] == CompiledModel.PRISMATIC;
+        final int k = model.coordinate[j];
         axisMultiple(j, prismatic ? qd[k] : 0.0, offset[1]);
         axisMultiple(j, prismatic ? qdd[k] : 0.0, offset[2]);
         axisMultiple(j, prismatic ? qddd[k] : 0.0, offset[3]);
@@ -195,7 +209,7 @@ public final class TorqueSecondDerivative
         out[0] = 0.0;
         out[1] = 0.0;
         out[2] = 0.0;
-        Vec3.addScaledAxisZ(s, tree.rotation, 9 * j, out, 0);
+        Vec3.addScaledAxisZ(s, joints.rotation, 9 * j, out, 0);
     }
 
     /**
@@ -232,20 +246,20 @@ public final class TorqueSecondDerivative
         final int e = 6 * j;
         for (int n = 0; n < ORDERS; n++)
         {
-            Vec3.cross(omega[n], s, tree.firstMoment, ms, cross[n], 0);
-            Vec3.multiply(tree.inertia, 9 * j, omega[n], s, rotated[n], 0);
+            Vec3.cross(omega[n], s, model.firstMoment, ms, cross[n], 0);
+            Vec3.multiply(model.inertia, 9 * j, omega[n], s, rotated[n], 0);
         }
         for (int n = 0; n < ORDERS; n++)
         {
             final double[] f = force[n];
-            Vec3.cross(alpha[n], s, tree.firstMoment, ms, f, s);
-            Vec3.addScaled(tree.mass[j], linearAcceleration[n], s, f, s);
+            Vec3.cross(alpha[n], s, model.firstMoment, ms, f, s);
+            Vec3.addScaled(model.mass[j], linearAcceleration[n], s, f, s);
             jetCross(omega, s, cross, 0, 0, n, 1.0, f, s);
             Vec3.subtract(externalWrench[n], e, f, s);
             final double[] m = moment[n];
-            Vec3.multiply(tree.inertia, 9 * j, alpha[n], s, m, s);
+            Vec3.multiply(model.inertia, 9 * j, alpha[n], s, m, s);
             jetCross(omega, s, rotated, 0, 0, n, 1.0, m, s);
-            Vec3.addCross(tree.firstMoment, ms, linearAcceleration[n], s, m, s);
+            Vec3.addCross(model.firstMoment, ms, linearAcceleration[n], s, m, s);
             Vec3.subtract(externalWrench[n], e + 3, m, s);
         }
     }
@@ -253,14 +267,14 @@ public final class TorqueSecondDerivative
     /** Child wrench jets summed into their parents, leaves first (eqs. 28-30, differentiated). */
     private void backwardPass(final double[] qd, final double[] qdd, final double[] qddd, final double[] qdddd)
     {
-        for (int j = tree.bodyCount - 1; j >= 0; j--)
+        for (int j = model.bodyCount - 1; j >= 0; j--)
         {
-            if (tree.parent[j] < 0)
+            if (model.parent[j] < 0)
             {
                 continue;
             }
             final int s = NewtonEulerPasses.slot(j);
-            final int i = NewtonEulerPasses.slot(tree.parent[j]);
+            final int i = NewtonEulerPasses.slot(model.parent[j]);
             jointRotationRates(j, qd, qdd);
             offsetJet(j, qd, qdd, qddd, qdddd);
             rotateUp(j, force, s, rotated);
@@ -281,16 +295,14 @@ public final class TorqueSecondDerivative
     private void jointForces(final double[] qd, final double[] qdd, final double[] qddd, final double[] qdddd,
         final double[] tau, final double[] tauDot, final double[] tauDdot)
     {
-        for (int k = 0; k < tree.dof; k++)
+        for (int k = 0; k < model.dof; k++)
         {
-            final int j = tree.bodyOfCoordinate[k];
+            final int j = model.bodyOfCoordinate[k];
             final int z = NewtonEulerPasses.slot(j) + 2;
-            final double[][] transmitted = tree.sigma[j] == KinematicTree.REVOLUTE ? moment : force;
-            final double ia = tree.rotorInertia[k];
-            final double fv = tree.viscousFriction[k];
-            tau[k] = transmitted[0][z] + ia * qdd[k] + tree.coulombFriction[k] * Math.signum(qd[k]) + fv * qd[k];
-            tauDot[k] = transmitted[1][z] + ia * qddd[k] + fv * qdd[k];
-            tauDdot[k] = transmitted[2][z] + ia * qdddd[k] + fv * qddd[k];
+            final double ia = model.rotorInertia[k];
+            tau[k] = model.jointForce(j, force[0][z], moment[0][z]) + ia * qdd[k] + model.friction(k, qd[k], true);
+            tauDot[k] = model.jointForce(j, force[1][z], moment[1][z]) + ia * qddd[k] + model.frictionRate(k, qdd[k], true);
+            tauDdot[k] = model.jointForce(j, force[2][z], moment[2][z]) + ia * qdddd[k] + model.frictionRate(k, qddd[k], true);
         }
     }
 
@@ -322,15 +334,15 @@ public final class TorqueSecondDerivative
     private void rotateDown(final int j, final double[][] v, final int iv, final double[][] out, final int io)
     {
         final int rj = 9 * j;
-        Vec3.multiplyTransposed(tree.rotation, rj, v[0], iv, scratch, 0);
+        Vec3.multiplyTransposed(joints.rotation, rj, v[0], iv, scratch, 0);
         final double u0x = scratch[0];
         final double u0y = scratch[1];
         final double u0z = scratch[2];
-        Vec3.multiplyTransposed(tree.rotation, rj, v[1], iv, scratch, 0);
+        Vec3.multiplyTransposed(joints.rotation, rj, v[1], iv, scratch, 0);
         final double u1x = scratch[0];
         final double u1y = scratch[1];
         final double u1z = scratch[2];
-        Vec3.multiplyTransposed(tree.rotation, rj, v[2], iv, out[2], io);
+        Vec3.multiplyTransposed(joints.rotation, rj, v[2], iv, out[2], io);
         final double r = rate;
         final double rr = r * r;
         // z x u = (-u_y, u_x, 0); z x (z x u) = (-u_x, -u_y, 0)
@@ -359,12 +371,12 @@ public final class TorqueSecondDerivative
         scratch[0] = w2[iw] - 2.0 * r * w1[iw + 1] - rateDot * w0[iw + 1] - rr * w0[iw];
         scratch[1] = w2[iw + 1] + 2.0 * r * w1[iw] + rateDot * w0[iw] - rr * w0[iw + 1];
         scratch[2] = w2[iw + 2];
-        Vec3.multiply(tree.rotation, rj, scratch, 0, out[2], 0);
+        Vec3.multiply(joints.rotation, rj, scratch, 0, out[2], 0);
         scratch[0] = w1[iw] - r * w0[iw + 1];
         scratch[1] = w1[iw + 1] + r * w0[iw];
         scratch[2] = w1[iw + 2];
-        Vec3.multiply(tree.rotation, rj, scratch, 0, out[1], 0);
-        Vec3.multiply(tree.rotation, rj, w0, iw, out[0], 0);
+        Vec3.multiply(joints.rotation, rj, scratch, 0, out[1], 0);
+        Vec3.multiply(joints.rotation, rj, w0, iw, out[0], 0);
     }
 
     private static void copyJet(final double[][] v, final int iv, final double[][] out, final int io)

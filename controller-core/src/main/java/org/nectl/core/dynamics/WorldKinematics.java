@@ -2,8 +2,6 @@ package org.nectl.core.dynamics;
 
 import java.util.Arrays;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * Poses and velocities of every body expressed in the base frame, by composing joint transforms
  * from the base outwards. Deliberately a different formulation from the body-frame recursion of
@@ -11,7 +9,8 @@ import org.nectl.core.model.RobotModel;
  */
 final class WorldKinematics
 {
-    final KinematicTree tree;
+    final CompiledModel model;
+    final JointTransforms joints;
     /** 0R_j: body j's axes in the base frame, 9 per body, row-major. */
     final double[] rotation;
     /** Body j's origin in the base frame, m, 3 per body. */
@@ -22,31 +21,32 @@ final class WorldKinematics
     final double[] originVelocity;
 
     /** Not real-time safe: allocates the workspace. */
-    WorldKinematics(final RobotModel model)
+    WorldKinematics(final CompiledModel model)
     {
-        tree = new KinematicTree(model);
-        rotation = new double[9 * tree.bodyCount];
-        origin = new double[3 * tree.bodyCount];
-        angularVelocity = new double[3 * tree.bodyCount];
-        originVelocity = new double[3 * tree.bodyCount];
+        this.model = model;
+        joints = new JointTransforms(model);
+        rotation = new double[9 * model.bodyCount];
+        origin = new double[3 * model.bodyCount];
+        angularVelocity = new double[3 * model.bodyCount];
+        originVelocity = new double[3 * model.bodyCount];
     }
 
     /** Poses at q: 0T_j = 0T_i iT_j. Real-time safe. */
     void positions(final double[] q)
     {
-        tree.update(q);
-        for (int j = 0; j < tree.bodyCount; j++)
+        joints.update(q);
+        for (int j = 0; j < model.bodyCount; j++)
         {
-            final int i = tree.parent[j];
+            final int i = model.parent[j];
             if (i < 0)
             {
-                System.arraycopy(tree.rotation, 9 * j, rotation, 9 * j, 9);
-                Vec3.copy(tree.position, 3 * j, origin, 3 * j);
+                System.arraycopy(joints.rotation, 9 * j, rotation, 9 * j, 9);
+                Vec3.copy(joints.position, 3 * j, origin, 3 * j);
             }
             else
             {
                 multiplyRotations(9 * i, 9 * j);
-                Vec3.multiply(rotation, 9 * i, tree.position, 3 * j, origin, 3 * j);
+                Vec3.multiply(rotation, 9 * i, joints.position, 3 * j, origin, 3 * j);
                 Vec3.add(origin, 3 * i, origin, 3 * j);
             }
         }
@@ -58,9 +58,9 @@ final class WorldKinematics
      */
     void velocities(final double[] qd)
     {
-        for (int j = 0; j < tree.bodyCount; j++)
+        for (int j = 0; j < model.bodyCount; j++)
         {
-            final int i = tree.parent[j];
+            final int i = model.parent[j];
             final int o = 3 * j;
             if (i < 0)
             {
@@ -75,12 +75,12 @@ final class WorldKinematics
                 Vec3.cross(angularVelocity, 3 * i, originVelocity, o, originVelocity, o);
                 Vec3.add(originVelocity, 3 * i, originVelocity, o);
             }
-            final int k = tree.coordinate[j];
+            final int k = model.coordinate[j];
             if (k >= 0)
             {
                 // z_j in the base frame is the third column of 0R_j.
                 Vec3.addScaledAxisZ(qd[k], rotation, 9 * j,
-                    tree.sigma[j] == KinematicTree.REVOLUTE ? angularVelocity : originVelocity, o);
+                    model.sigma[j] == CompiledModel.REVOLUTE ? angularVelocity : originVelocity, o);
             }
         }
     }
@@ -88,8 +88,15 @@ final class WorldKinematics
     /** rotation_j = rotation_i tree.rotation_j, the joint rotation read once into locals. */
     private void multiplyRotations(final int ri, final int rj)
     {
-        final double[] a = rotation;
-        final double[] b = tree.rotation;
+        compose(rotation, ri, joints.rotation, rj);
+    }
+
+    /**
+     * a_j = a_i b_j for 3x3 row-major rotations, 9 per body: a body's base-frame rotation from its
+     * parent's and its joint rotation, the joint rotation read once into locals. Real-time safe.
+     */
+    static void compose(final double[] a, final int ri, final double[] b, final int rj)
+    {
         final double b00 = b[rj];
         final double b01 = b[rj + 1];
         final double b02 = b[rj + 2];

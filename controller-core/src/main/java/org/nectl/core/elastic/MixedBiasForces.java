@@ -1,5 +1,6 @@
 package org.nectl.core.elastic;
 
+import org.nectl.core.dynamics.AppliedLoads;
 import org.nectl.core.dynamics.BiasForces;
 
 /**
@@ -21,6 +22,8 @@ public final class MixedBiasForces
 {
     private final UnifiedBodies bodies;
     private final BiasForces newtonEuler;
+    /** Gravity and the wrenches on the links, passed to the rigid algorithm each call. */
+    private final AppliedLoads loads;
     private final double[] y;
     private final double[] yd;
     private final double[] treeBias;
@@ -36,7 +39,8 @@ public final class MixedBiasForces
     public MixedBiasForces(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        newtonEuler = new BiasForces(bodies.tree);
+        newtonEuler = new BiasForces(bodies.compiledTree);
+        loads = new AppliedLoads(bodies.compiledTree);
         final int t = bodies.treeDof();
         y = new double[t];
         yd = new double[t];
@@ -61,7 +65,7 @@ public final class MixedBiasForces
      */
     public void gravity(final double gx, final double gy, final double gz)
     {
-        newtonEuler.gravity(gx, gy, gz);
+        loads.gravity(gx, gy, gz);
     }
 
     /**
@@ -79,13 +83,13 @@ public final class MixedBiasForces
     public void externalWrench(
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
-        newtonEuler.externalWrench(body, fx, fy, fz, mx, my, mz);
+        loads.bodyWrench(body, fx, fy, fz, mx, my, mz);
     }
 
     /** Sets every external wrench to zero. Real-time safe. */
     public void clearExternalWrenches()
     {
-        newtonEuler.clearExternalWrenches();
+        loads.clear();
     }
 
     /**
@@ -111,7 +115,7 @@ public final class MixedBiasForces
         // Rotor angles do not enter (axisymmetric rotors): positions with theta = 0.
         bodies.toTree(q, zeroMotorAngle, y);
         bodies.toTree(qd, thetad, yd);
-        newtonEuler.compute(y, yd, treeBias);
+        newtonEuler.compute(y, yd, loads, treeBias);
         // (32)-(33)
         bodies.fromTree(treeBias, linkBias, motorBias);
         System.arraycopy(linkBias, 0, bias, 0, bodies.dof);

@@ -33,7 +33,7 @@ public final class MixedCoriolisMatrix
     public MixedCoriolisMatrix(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        coriolis = new CoriolisMatrix(bodies.tree);
+        coriolis = new CoriolisMatrix(bodies.compiledTree);
         final int t = bodies.treeDof();
         treeMatrix = new double[t * t];
         y = new double[t];

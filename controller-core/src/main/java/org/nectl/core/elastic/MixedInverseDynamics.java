@@ -1,5 +1,6 @@
 package org.nectl.core.elastic;
 
+import org.nectl.core.dynamics.AppliedLoads;
 import org.nectl.core.dynamics.InverseDynamics;
 
 /**
@@ -30,6 +31,8 @@ public final class MixedInverseDynamics
 {
     private final UnifiedBodies bodies;
     private final InverseDynamics newtonEuler;
+    /** Gravity and the wrenches on the links, passed to the rigid algorithm each call. */
+    private final AppliedLoads loads;
     private final SpringTorques springs;
     private final double[] y;
     private final double[] yd;
@@ -45,7 +48,8 @@ public final class MixedInverseDynamics
     public MixedInverseDynamics(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        newtonEuler = new InverseDynamics(bodies.tree);
+        newtonEuler = new InverseDynamics(bodies.compiledTree);
+        loads = new AppliedLoads(bodies.compiledTree);
         springs = new SpringTorques(model);
         final int t = bodies.treeDof();
         y = new double[t];
@@ -64,7 +68,7 @@ public final class MixedInverseDynamics
      */
     public void gravity(final double gx, final double gy, final double gz)
     {
-        newtonEuler.gravity(gx, gy, gz);
+        loads.gravity(gx, gy, gz);
     }
 
     /**
@@ -82,13 +86,13 @@ public final class MixedInverseDynamics
     public void externalWrench(
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
-        newtonEuler.externalWrench(body, fx, fy, fz, mx, my, mz);
+        loads.bodyWrench(body, fx, fy, fz, mx, my, mz);
     }
 
     /** Sets every external wrench to zero. Real-time safe. */
     public void clearExternalWrenches()
     {
-        newtonEuler.clearExternalWrenches();
+        loads.clear();
     }
 
     /**
@@ -122,7 +126,7 @@ public final class MixedInverseDynamics
         bodies.toTree(qd, thetad, yd);
         bodies.toTree(qdd, thetadd, ydd);
         // (4)-(9), (16)-(17) forward; (19), (25) backward
-        newtonEuler.compute(y, yd, ydd, treeTorque);
+        newtonEuler.compute(y, yd, ydd, loads, treeTorque);
         // (27), and (28)-(29) without the spring: virtual work of the gear map
         bodies.fromTree(treeTorque, jointTorque, motorTorque);
         springs.compute(q, theta, qd, thetad, spring);

@@ -33,7 +33,7 @@ public final class MixedMassMatrix
     public MixedMassMatrix(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        crba = new MassMatrix(bodies.tree);
+        crba = new MassMatrix(bodies.compiledTree);
         treeMatrix = new double[bodies.treeDof() * bodies.treeDof()];
         treePositions = new double[bodies.treeDof()];
     }

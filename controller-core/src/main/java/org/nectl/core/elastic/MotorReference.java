@@ -58,7 +58,7 @@ public final class MotorReference
     public MotorReference(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        torques = new TorqueSecondDerivative(bodies.tree);
+        torques = new TorqueSecondDerivative(bodies.compiledTree);
         final int ne = model.elasticCount();
         coordinateOfElastic = new int[ne];
         stiffness = new double[ne];

@@ -2,6 +2,7 @@ package org.nectl.core.elastic;
 
 import java.util.Arrays;
 
+import org.nectl.core.dynamics.AppliedLoads;
 import org.nectl.core.dynamics.CholeskySolver;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
 
@@ -38,6 +39,10 @@ public final class RecursiveMixedForwardDynamics
 {
     private final UnifiedBodies bodies;
     private final RecursiveForwardDynamics articulated;
+    /** Gravity and the wrenches on the links, passed to the rigid recursion each call. */
+    private final AppliedLoads loads;
+    /** No gravity, no wrench: for the unit-torque responses. */
+    private final AppliedLoads noGravity;
     /** The three passes with tied rotors folded into their joints, or null. */
     private final ElasticJointInverseDynamics folded;
     /** The same recursion without velocity terms, gravity, friction or loads: y_dd = M^-1 tau. */
@@ -66,11 +71,12 @@ public final class RecursiveMixedForwardDynamics
     public RecursiveMixedForwardDynamics(final ElasticRobotModel model)
     {
         bodies = new UnifiedBodies(model);
-        articulated = new RecursiveForwardDynamics(bodies.tree);
+        articulated = new RecursiveForwardDynamics(bodies.compiledTree);
+        loads = new AppliedLoads(bodies.compiledTree);
+        noGravity = new AppliedLoads(bodies.compiledTree).gravity(0.0, 0.0, 0.0);
         final boolean fold = bodies.coupledRotors.length > 0 && ElasticJointInverseDynamics.foldsEveryTiedRotor(bodies);
         folded = fold ? ElasticJointInverseDynamics.directDynamics(model) : null;
-        inverseInertia = new RecursiveForwardDynamics(bodies.tree);
-        inverseInertia.gravity(0.0, 0.0, 0.0);
+        inverseInertia = new RecursiveForwardDynamics(bodies.compiledTree);
         inverseInertia.jointFriction(false);
         final int m = fold ? 0 : bodies.coupledRotors.length;
         constraintSolver = m > 0 ? new CholeskySolver(m) : null;
@@ -116,7 +122,7 @@ public final class RecursiveMixedForwardDynamics
      */
     public void gravity(final double gx, final double gy, final double gz)
     {
-        articulated.gravity(gx, gy, gz);
+        loads.gravity(gx, gy, gz);
         if (folded != null)
         {
             folded.gravity(gx, gy, gz);
@@ -138,7 +144,7 @@ public final class RecursiveMixedForwardDynamics
     public void externalWrench(
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
-        articulated.externalWrench(body, fx, fy, fz, mx, my, mz);
+        loads.bodyWrench(body, fx, fy, fz, mx, my, mz);
         if (folded != null)
         {
             folded.externalWrench(body, fx, fy, fz, mx, my, mz);
@@ -148,7 +154,7 @@ public final class RecursiveMixedForwardDynamics
     /** Sets every external wrench to zero. Real-time safe. */
     public void clearExternalWrenches()
     {
-        articulated.clearExternalWrenches();
+        loads.clear();
         if (folded != null)
         {
             folded.clearExternalWrenches();
@@ -203,7 +209,7 @@ public final class RecursiveMixedForwardDynamics
             treeTorque[coordinateOfElastic[e]] += spring[e];
             treeTorque[r] = (motorTorque[e] - spring[e]) / bodies.scale[r];
         }
-        final boolean solvable = articulated.compute(y, yd, treeTorque, ydd) && enforceTiedRotors();
+        final boolean solvable = articulated.compute(y, yd, treeTorque, loads, ydd) && enforceTiedRotors();
         System.arraycopy(ydd, 0, qdd, 0, bodies.dof);
         for (int e = 0; e < spring.length; e++)
         {
@@ -226,7 +232,7 @@ public final class RecursiveMixedForwardDynamics
         {
             unitTorque[coupledRotor[i]] = 1.0;
             unitTorque[coupledJoint[i]] = -bodies.scale[coupledRotor[i]];
-            solvable &= inverseInertia.compute(y, zero, unitTorque, response[i]);
+            solvable &= inverseInertia.compute(y, zero, unitTorque, noGravity, response[i]);
             unitTorque[coupledRotor[i]] = 0.0;
             unitTorque[coupledJoint[i]] = 0.0;
         }

@@ -3,6 +3,7 @@ package org.nectl.core.elastic;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.JointLimits;
@@ -42,6 +43,8 @@ final class UnifiedBodies
 {
     /** The rigid tree: the links, then one leaf body per rotor. */
     final RobotModel tree;
+    /** {@link #tree} compiled once for every rigid-body algorithm run on it. */
+    final CompiledModel compiledTree;
     /** n: link coordinates. */
     final int dof;
     /** Number of elastic joints (motor coordinates theta). */
@@ -101,6 +104,7 @@ final class UnifiedBodies
             }
         }
         tree = b.coordinateOrder(order).build();
+        compiledTree = CompiledModel.of(tree);
         source = sources.stream().mapToInt(Integer::intValue).toArray();
         scale = scales.stream().mapToDouble(Double::doubleValue).toArray();
         coupledRotors = coupled.stream().mapToInt(Integer::intValue).toArray();

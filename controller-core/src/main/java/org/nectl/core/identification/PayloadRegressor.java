@@ -2,6 +2,8 @@ package org.nectl.core.identification;
 
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.RobotModel;
@@ -33,6 +35,9 @@ public final class PayloadRegressor
     private final int dof;
     private final InverseDynamics nominal;
     private final InverseDynamics[] loaded = new InverseDynamics[PARAMETERS];
+    /** Gravity of the nominal model's calls, and of each loaded model's. */
+    private final AppliedLoads nominalLoads;
+    private final AppliedLoads[] loadedLoads = new AppliedLoads[PARAMETERS];
     private final DMatrixRMaj basisInverse;
     private final DMatrixRMaj columns;
     private final DMatrixRMaj regressor;
@@ -49,6 +54,7 @@ public final class PayloadRegressor
     {
         dof = model.dof();
         nominal = new InverseDynamics(model);
+        nominalLoads = new AppliedLoads(CompiledModel.of(model));
         final DMatrixRMaj basis = new DMatrixRMaj(PARAMETERS, PARAMETERS);
         final double[][] points = {
             {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {2, 0, 0}, {0, 2, 0}, {0, 0, 2}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1}};
@@ -62,7 +68,9 @@ public final class PayloadRegressor
             {
                 basis.set(r, i, v[r]);
             }
-            loaded[i] = new InverseDynamics(Payloads.withPayload(model, body, b));
+            final CompiledModel loadedModel = CompiledModel.of(Payloads.withPayload(model, body, b));
+            loaded[i] = new InverseDynamics(loadedModel);
+            loadedLoads[i] = new AppliedLoads(loadedModel);
         }
         basisInverse = basis.copy();
         if (!CommonOps_DDRM.invert(basisInverse))
@@ -84,10 +92,10 @@ public final class PayloadRegressor
      */
     public void gravity(final double gx, final double gy, final double gz)
     {
-        nominal.gravity(gx, gy, gz);
-        for (final InverseDynamics rnea : loaded)
+        nominalLoads.gravity(gx, gy, gz);
+        for (final AppliedLoads loads : loadedLoads)
         {
-            rnea.gravity(gx, gy, gz);
+            loads.gravity(gx, gy, gz);
         }
     }
 
@@ -108,10 +116,10 @@ public final class PayloadRegressor
      */
     public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] y, final double[] tauWithoutPayload)
     {
-        nominal.compute(q, qd, qdd, tau);
+        nominal.compute(q, qd, qdd, nominalLoads, tau);
         for (int i = 0; i < PARAMETERS; i++)
         {
-            loaded[i].compute(q, qd, qdd, tauLoaded);
+            loaded[i].compute(q, qd, qdd, loadedLoads[i], tauLoaded);
             for (int k = 0; k < dof; k++)
             {
                 columns.set(k, i, tauLoaded[k] - tau[k]);

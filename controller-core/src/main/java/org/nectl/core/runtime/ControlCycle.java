@@ -11,6 +11,7 @@ import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 
@@ -262,15 +263,14 @@ public final class ControlCycle
             throw new IllegalArgumentException("the drives' robot has " + mixedLaw.model().dof() + " joints, the robot " + dof);
         }
         this.settings = settings;
-        computedTorque = new ComputedTorqueController(model, settings.kp(), settings.kd());
-        pdGravity = new PdGravityController(model, settings.pdKp(), settings.pdKd());
+        // one compiled model, under the configured gravity, for every rigid-body algorithm of the cycle
         final double[] g = settings.gravity();
-        computedTorque.gravity(g[0], g[1], g[2]);
+        final CompiledModel dynamics = CompiledModel.of(model).withGravity(g[0], g[1], g[2]);
+        computedTorque = new ComputedTorqueController(dynamics, settings.kp(), settings.kd());
+        pdGravity = new PdGravityController(dynamics, settings.pdKp(), settings.pdKd());
         computedTorque.frictionFeedforward(settings.frictionFeedforward());
-        pdGravity.gravity(g[0], g[1], g[2]);
         limiter = new TorqueLimiter(model, settings.periodNs());
-        timeScaling = new ReferenceTimeScaling(model, timeScalingSettings);
-        timeScaling.gravity(g[0], g[1], g[2]);
+        timeScaling = new ReferenceTimeScaling(dynamics, timeScalingSettings);
         timeScaling.frictionFeedforward(settings.frictionFeedforward());
         final double[] positionMin = new double[dof];
         final double[] positionMax = new double[dof];
@@ -363,12 +363,11 @@ public final class ControlCycle
         private PreparedModel(final RobotModel model, final CycleSettings settings, final CollisionSettings collision)
         {
             this.model = model;
-            computedTorque = new ComputedTorqueController(model, settings.kp(), settings.kd());
-            pdGravity = new PdGravityController(model, settings.pdKp(), settings.pdKd());
             final double[] g = settings.gravity();
-            computedTorque.gravity(g[0], g[1], g[2]);
+            final CompiledModel dynamics = CompiledModel.of(model).withGravity(g[0], g[1], g[2]);
+            computedTorque = new ComputedTorqueController(dynamics, settings.kp(), settings.kd());
+            pdGravity = new PdGravityController(dynamics, settings.pdKp(), settings.pdKd());
             computedTorque.frictionFeedforward(settings.frictionFeedforward());
-            pdGravity.gravity(g[0], g[1], g[2]);
             observer = new ExternalTorqueObserver(model, collision.observerGain(), settings.periodNs(), collision.modelFriction());
             observer.gravity(g[0], g[1], g[2]);
         }

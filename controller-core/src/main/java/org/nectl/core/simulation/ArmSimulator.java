@@ -1,5 +1,7 @@
 package org.nectl.core.simulation;
 
+import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
 import org.nectl.core.model.RobotModel;
 
@@ -34,6 +36,8 @@ public final class ArmSimulator
     public static final int STEP_NON_FINITE = 2;
 
     private final RecursiveForwardDynamics forwardDynamics;
+    /** The plant's gravity, passed to the forward dynamics each call. */
+    private final AppliedLoads loads;
     private final int dof;
     private final long periodNs;
     private final int substeps;
@@ -68,7 +72,9 @@ public final class ArmSimulator
         {
             throw new IllegalArgumentException("substeps must be at least 1, got " + substeps);
         }
-        forwardDynamics = new RecursiveForwardDynamics(model);
+        final CompiledModel compiled = CompiledModel.of(model);
+        forwardDynamics = new RecursiveForwardDynamics(compiled);
+        loads = new AppliedLoads(compiled);
         dof = model.dof();
         this.periodNs = periodNs;
         this.substeps = substeps;
@@ -110,7 +116,7 @@ public final class ArmSimulator
      */
     public void gravity(final double gx, final double gy, final double gz)
     {
-        forwardDynamics.gravity(gx, gy, gz);
+        loads.gravity(gx, gy, gz);
     }
 
     /**
@@ -133,13 +139,13 @@ public final class ArmSimulator
      */
     public void externalWrench(final int body, final double[] wrench6)
     {
-        forwardDynamics.externalWrench(body, wrench6[0], wrench6[1], wrench6[2], wrench6[3], wrench6[4], wrench6[5]);
+        loads.bodyWrench(body, wrench6[0], wrench6[1], wrench6[2], wrench6[3], wrench6[4], wrench6[5]);
     }
 
     /** Removes every external wrench. Real-time safe. */
     public void clearExternalWrenches()
     {
-        forwardDynamics.clearExternalWrenches();
+        loads.clear();
     }
 
     /**
@@ -209,7 +215,7 @@ public final class ArmSimulator
      */
     public boolean accelerations(final double[] qddOut)
     {
-        return forwardDynamics.compute(q, qd, tauNm, qddOut);
+        return forwardDynamics.compute(q, qd, tauNm, loads, qddOut);
     }
 
     /** @param out receives q by coordinate, rad or m. Real-time safe. */
@@ -240,22 +246,22 @@ public final class ArmSimulator
     private boolean rungeKuttaStep()
     {
         final double h = substepS;
-        if (!forwardDynamics.compute(q, qd, tauNm, stageQdd))
+        if (!forwardDynamics.compute(q, qd, tauNm, loads, stageQdd))
         {
             return false;
         }
         firstStage(0.5 * h);
-        if (!forwardDynamics.compute(stageQ, stageQd, tauNm, stageQdd))
+        if (!forwardDynamics.compute(stageQ, stageQd, tauNm, loads, stageQdd))
         {
             return false;
         }
         innerStage(0.5 * h);
-        if (!forwardDynamics.compute(stageQ, stageQd, tauNm, stageQdd))
+        if (!forwardDynamics.compute(stageQ, stageQd, tauNm, loads, stageQdd))
         {
             return false;
         }
         innerStage(h);
-        if (!forwardDynamics.compute(stageQ, stageQd, tauNm, stageQdd))
+        if (!forwardDynamics.compute(stageQ, stageQd, tauNm, loads, stageQdd))
         {
             return false;
         }

@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.AllocationMeter;
@@ -162,13 +164,15 @@ final class ExternalTorqueObserverTest
     static double[] jointTorquesOf(final RobotModel model, final double[] q, final int body, final double[] wrench)
     {
         final int n = model.dof();
-        final InverseDynamics rnea = new InverseDynamics(model);
+        final CompiledModel compiled = CompiledModel.of(model);
+        final InverseDynamics rnea = new InverseDynamics(compiled);
+        final AppliedLoads loads = new AppliedLoads(compiled);
         final double[] zero = new double[n];
         final double[] without = new double[n];
         final double[] with = new double[n];
-        rnea.compute(q, zero, zero, without);
-        rnea.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
-        rnea.compute(q, zero, zero, with);
+        rnea.compute(q, zero, zero, loads, without);
+        loads.bodyWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
+        rnea.compute(q, zero, zero, loads, with);
         for (int j = 0; j < n; j++)
         {
             without[j] -= with[j];

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.MechanicalEnergy;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.RandomRobots;
@@ -59,8 +60,7 @@ class PdGravityControllerTest
         final double[] kd = new double[n];
         Arrays.fill(kp, 50.0);
         Arrays.fill(kd, 5.0);
-        final PdGravityController controller = new PdGravityController(model, kp, kd);
-        controller.gravity(0.0, 0.0, 0.0);
+        final PdGravityController controller = new PdGravityController(CompiledModel.of(model).withGravity(0.0, 0.0, 0.0), kp, kd);
         final SplittableRandom rnd = new SplittableRandom(77);
         final double[] q = RandomRobots.vector(rnd, n, 2.0);
         final double[] qd = RandomRobots.vector(rnd, n, 2.0);

@@ -30,10 +30,9 @@ final class CoriolisAndGravityTest
             final SplittableRandom rnd = new SplittableRandom(seed * 3 + 2);
             final double[] q = RandomRobots.vector(rnd, model.dof(), Math.PI);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
-            final GravityTorques gravity = new GravityTorques(model);
-            gravity.gravity(g[0], g[1], g[2]);
-            final MechanicalEnergy energy = new MechanicalEnergy(model);
-            energy.gravity(g[0], g[1], g[2]);
+            final CompiledModel weighted = CompiledModel.of(model).withGravity(g[0], g[1], g[2]);
+            final GravityTorques gravity = new GravityTorques(weighted);
+            final MechanicalEnergy energy = new MechanicalEnergy(weighted);
             final double[] actual = new double[model.dof()];
             gravity.compute(q, actual);
             final double[] expected = CentralDifferences.jacobian(
@@ -58,22 +57,19 @@ final class CoriolisAndGravityTest
             final double[] qd = RandomRobots.vector(rnd, n, 2);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
             final InverseDynamics rnea = new InverseDynamics(model);
-            final GravityTorques gravity = new GravityTorques(model);
+            final GravityTorques gravity = new GravityTorques(CompiledModel.of(model).withGravity(g[0], g[1], g[2]));
             final BiasForces bias = new BiasForces(model);
-            rnea.gravity(g[0], g[1], g[2]);
-            gravity.gravity(g[0], g[1], g[2]);
-            bias.gravity(g[0], g[1], g[2]);
+            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
             final double[] expected = new double[n];
             final double[] actual = new double[n];
-            rnea.compute(q, new double[n], new double[n], expected);
+            rnea.compute(q, new double[n], new double[n], loads, expected);
             gravity.compute(q, actual);
             assertClose(expected, actual, 1e-12, "seed " + seed + ": g(q)");
             final double[] w = RandomRobots.vector(rnd, 6, 20);
             final int body = rnd.nextInt(model.bodyCount());
-            rnea.externalWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
-            bias.externalWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
-            rnea.compute(q, qd, new double[n], expected);
-            bias.compute(q, qd, actual);
+            loads.bodyWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
+            rnea.compute(q, qd, new double[n], loads, expected);
+            bias.compute(q, qd, loads, actual);
             assertClose(expected, actual, 1e-12, "seed " + seed + ": h(q, qd)");
         }
     }
@@ -97,9 +93,9 @@ final class CoriolisAndGravityTest
             final BiasForces bias = new BiasForces(model);
             final double[] free = new double[n];
             bias.compute(q, qd, free);
-            bias.externalWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
+            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
             final double[] loaded = new double[n];
-            bias.compute(q, qd, loaded);
+            bias.compute(q, qd, loads, loaded);
             final double[] expected = new double[n];
             for (int k = 0; k < n; k++)
             {
@@ -164,11 +160,11 @@ final class CoriolisAndGravityTest
         final int n = model.dof();
         final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed), n);
         final BiasForces bias = new BiasForces(model);
-        bias.externalWrench(3, 1, 2, 3, 4, 5, 6);
+        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(3, 1, 2, 3, 4, 5, 6);
         final GravityTorques gravity = new GravityTorques(model);
         final CoriolisMatrix coriolis = new CoriolisMatrix(model);
         final double[] out = new double[n * n];
-        assertEquals(0L, AllocationMeter.bytesAllocated(() -> bias.compute(s.q, s.qd, out), 20_000, 10_000),
+        assertEquals(0L, AllocationMeter.bytesAllocated(() -> bias.compute(s.q, s.qd, loads, out), 20_000, 10_000),
             "seed " + seed + ": BiasForces bytes over 10000 calls");
         assertEquals(0L, AllocationMeter.bytesAllocated(() -> gravity.compute(s.q, out), 20_000, 10_000),
             "seed " + seed + ": GravityTorques bytes over 10000 calls");

@@ -41,21 +41,21 @@ public final class DynamicsIdentities
         final Situation s = new Situation(model, seed);
         final int n = model.dof();
         final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(model);
-        s.apply(derivatives::gravity, derivatives::externalWrench, derivatives::jointFriction);
+        derivatives.jointFriction(s.friction);
         final double[] tau = new double[n];
         final double[] dq = new double[n * n];
         final double[] dqd = new double[n * n];
         final double[] dqdd = new double[n * n];
-        derivatives.compute(s.state.q, s.state.qd, s.state.qdd, tau, dq, dqd, dqdd);
+        derivatives.compute(s.state.q, s.state.qd, s.state.qdd, s.loads, tau, dq, dqd, dqdd);
         final double[] expected = new double[n];
-        s.rnea.compute(s.state.q, s.state.qd, s.state.qdd, expected);
+        s.rnea.compute(s.state.q, s.state.qd, s.state.qdd, s.loads, expected);
         double worst = FormulationCrossCheck.discrepancy(expected, tau);
         worst = Math.max(worst, FormulationCrossCheck.discrepancy(CentralDifferences.jacobian(
-            (x, out) -> s.rnea.compute(x, s.state.qd, s.state.qdd, out), s.state.q, n, STEP), dq));
+            (x, out) -> s.rnea.compute(x, s.state.qd, s.state.qdd, s.loads, out), s.state.q, n, STEP), dq));
         worst = Math.max(worst, FormulationCrossCheck.discrepancy(CentralDifferences.jacobian(
-            (x, out) -> s.rnea.compute(s.state.q, x, s.state.qdd, out), s.state.qd, n, STEP), dqd));
+            (x, out) -> s.rnea.compute(s.state.q, x, s.state.qdd, s.loads, out), s.state.qd, n, STEP), dqd));
         return Math.max(worst, FormulationCrossCheck.discrepancy(CentralDifferences.jacobian(
-            (x, out) -> s.rnea.compute(s.state.q, s.state.qd, x, out), s.state.qdd, n, STEP), dqdd));
+            (x, out) -> s.rnea.compute(s.state.q, s.state.qd, x, s.loads, out), s.state.qdd, n, STEP), dqdd));
     }
 
     /**
@@ -68,11 +68,11 @@ public final class DynamicsIdentities
         final Situation s = new Situation(model, seed);
         final int n = model.dof();
         final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(model);
-        s.apply(derivatives::gravity, derivatives::externalWrench, derivatives::jointFriction);
-        derivatives.compute(s.state.q, s.state.qd, s.state.qdd, new double[n], new double[n * n], new double[n * n],
-            new double[n * n]);
+        derivatives.jointFriction(s.friction);
+        derivatives.compute(s.state.q, s.state.qd, s.state.qdd, s.loads, new double[n], new double[n * n],
+            new double[n * n], new double[n * n]);
         final double[] tau = new double[n];
-        s.rnea.compute(s.state.q, s.state.qd, s.state.qdd, tau);
+        s.rnea.compute(s.state.q, s.state.qd, s.state.qdd, s.loads, tau);
         final double[] wrench = new double[6];
         final double[] expected = new double[6];
         final double[] dq = new double[6 * n];
@@ -82,7 +82,7 @@ public final class DynamicsIdentities
         for (int body = 0; body < model.bodyCount(); body++)
         {
             final int b = body;
-            s.rnea.compute(s.state.q, s.state.qd, s.state.qdd, tau);
+            s.rnea.compute(s.state.q, s.state.qd, s.state.qdd, s.loads, tau);
             s.rnea.reactionWrench(b, expected);
             derivatives.reactionWrench(b, wrench);
             worst = Math.max(worst, FormulationCrossCheck.discrepancy(expected, wrench));
@@ -106,11 +106,11 @@ public final class DynamicsIdentities
         final Situation s = new Situation(model, seed);
         final int n = model.dof();
         final BiasForces bias = new BiasForces(model);
-        s.apply(bias::gravity, bias::externalWrench, bias::jointFriction);
+        bias.jointFriction(s.friction);
         final double[] m = new double[n * n];
         new MassMatrix(model).compute(s.state.q, m);
         final double[] actual = new double[n];
-        bias.compute(s.state.q, s.state.qd, actual);
+        bias.compute(s.state.q, s.state.qd, s.loads, actual);
         final double[] transposed = new double[n * n];
         for (int i = 0; i < n; i++)
         {
@@ -121,7 +121,7 @@ public final class DynamicsIdentities
             }
         }
         final double[] expected = new double[n];
-        s.rnea.compute(s.state.q, s.state.qd, s.state.qdd, expected);
+        s.rnea.compute(s.state.q, s.state.qd, s.state.qdd, s.loads, expected);
         final double[] dqdd = new double[n * n];
         final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(model);
         derivatives.compute(s.state.q, s.state.qd, s.state.qdd, new double[n], new double[n * n], new double[n * n], dqdd);
@@ -178,14 +178,14 @@ public final class DynamicsIdentities
         }
         final RecursiveForwardDynamics recursive = new RecursiveForwardDynamics(model);
         final CholeskyForwardDynamics cholesky = new CholeskyForwardDynamics(model);
-        s.apply(recursive::gravity, recursive::externalWrench, recursive::jointFriction);
-        s.apply(cholesky::gravity, cholesky::externalWrench, cholesky::jointFriction);
+        recursive.jointFriction(s.friction);
+        cholesky.jointFriction(s.friction);
         final double[] tau = new double[n];
-        s.rnea.compute(s.state.q, s.state.qd, s.state.qdd, tau);
+        s.rnea.compute(s.state.q, s.state.qd, s.state.qdd, s.loads, tau);
         final double[] byRecursion = new double[n];
         final double[] byCholesky = new double[n];
-        if (!recursive.compute(s.state.q, s.state.qd, tau, byRecursion)
-            || !cholesky.compute(s.state.q, s.state.qd, tau, byCholesky))
+        if (!recursive.compute(s.state.q, s.state.qd, tau, s.loads, byRecursion)
+            || !cholesky.compute(s.state.q, s.state.qd, tau, s.loads, byCholesky))
         {
             return Double.POSITIVE_INFINITY;
         }
@@ -204,64 +204,36 @@ public final class DynamicsIdentities
         return m;
     }
 
-    /** Sets gravity on an algorithm. */
-    interface GravitySetter
-    {
-        void gravity(double gx, double gy, double gz);
-    }
-
-    /** Sets an external wrench on an algorithm. */
-    interface WrenchSetter
-    {
-        void externalWrench(int body, double fx, double fy, double fz, double mx, double my, double mz);
-    }
-
-    /** Switches an algorithm's friction. */
-    interface FrictionSwitch
-    {
-        void jointFriction(boolean enabled);
-    }
-
     /** One seeded random situation and the inverse dynamics set up for it. */
     private static final class Situation
     {
         final PolynomialMotion state;
         final InverseDynamics rnea;
-        private final double[] gravity;
-        private final double[][] wrenches;
-        private final boolean friction;
+        /** Gravity and a body-fixed wrench on every body, passed to every algorithm. */
+        final AppliedLoads loads;
+        final boolean friction;
         private final double[] tau;
 
         Situation(final RobotModel model, final long seed)
         {
             final SplittableRandom rnd = new SplittableRandom(seed);
             state = new PolynomialMotion(rnd, model.dof());
-            gravity = RandomRobots.vector(rnd, 3, 15);
-            wrenches = new double[model.bodyCount()][];
-            for (int i = 0; i < wrenches.length; i++)
+            final double[] gravity = RandomRobots.vector(rnd, 3, 15);
+            loads = new AppliedLoads(CompiledModel.of(model)).gravity(gravity[0], gravity[1], gravity[2]);
+            for (int i = 0; i < model.bodyCount(); i++)
             {
-                wrenches[i] = RandomRobots.vector(rnd, 6, 20);
+                final double[] e = RandomRobots.vector(rnd, 6, 20);
+                loads.bodyWrench(i, e[0], e[1], e[2], e[3], e[4], e[5]);
             }
             friction = rnd.nextBoolean();
             tau = new double[model.dof()];
             rnea = new InverseDynamics(model);
-            apply(rnea::gravity, rnea::externalWrench, rnea::jointFriction);
-        }
-
-        void apply(final GravitySetter g, final WrenchSetter w, final FrictionSwitch f)
-        {
-            g.gravity(gravity[0], gravity[1], gravity[2]);
-            for (int i = 0; i < wrenches.length; i++)
-            {
-                final double[] e = wrenches[i];
-                w.externalWrench(i, e[0], e[1], e[2], e[3], e[4], e[5]);
-            }
-            f.jointFriction(friction);
+            rnea.jointFriction(friction);
         }
 
         void reaction(final int body, final double[] q, final double[] qd, final double[] qdd, final double[] out)
         {
-            rnea.compute(q, qd, qdd, tau);
+            rnea.compute(q, qd, qdd, loads, tau);
             rnea.reactionWrench(body, out);
         }
     }

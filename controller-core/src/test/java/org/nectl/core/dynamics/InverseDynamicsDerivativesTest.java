@@ -77,7 +77,7 @@ final class InverseDynamicsDerivativesTest
         final int n = model.dof();
         final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed), n);
         final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(model);
-        derivatives.externalWrench(0, 1, 2, 3, 4, 5, 6);
+        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(0, 1, 2, 3, 4, 5, 6);
         final double[] tau = new double[n];
         final double[] dq = new double[n * n];
         final double[] dqd = new double[n * n];
@@ -85,7 +85,7 @@ final class InverseDynamicsDerivativesTest
         final double[] wrench = new double[6 * n];
         assertEquals(0L, AllocationMeter.bytesAllocated(() ->
         {
-            derivatives.compute(s.q, s.qd, s.qdd, tau, dq, dqd, dqdd);
+            derivatives.compute(s.q, s.qd, s.qdd, loads, tau, dq, dqd, dqdd);
             derivatives.reactionWrenchDerivatives(model.bodyCount() - 1, wrench, wrench, wrench);
         }, 20_000, 10_000), name(seed) + ": bytes over 10000 calls");
     }

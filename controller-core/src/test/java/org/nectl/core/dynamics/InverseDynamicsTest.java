@@ -65,8 +65,7 @@ class InverseDynamicsTest
     {
         final long seed = 11;
         final SplittableRandom rnd = new SplittableRandom(seed);
-        final InverseDynamics rnea = new InverseDynamics(twoLinkArm(JointActuation.NONE));
-        rnea.gravity(0.0, -G, 0.0);
+        final InverseDynamics rnea = new InverseDynamics(CompiledModel.of(twoLinkArm(JointActuation.NONE)).withGravity(0.0, -G, 0.0));
         final double[] tau = new double[2];
         double worst = 0.0;
         for (int n = 0; n < 200; n++)
@@ -93,8 +92,8 @@ class InverseDynamicsTest
         final double ia = 0.05;
         final double fs = 1.3;
         final double fv = 0.7;
-        final InverseDynamics rnea = new InverseDynamics(twoLinkArm(new JointActuation(ia, fs, fv)));
-        rnea.gravity(0.0, -G, 0.0);
+        final InverseDynamics rnea = new InverseDynamics(
+            CompiledModel.of(twoLinkArm(new JointActuation(ia, fs, fv))).withGravity(0.0, -G, 0.0));
         final double[] q = {0.3, -1.2};
         final double[] qd = {0.0, -2.0};
         final double[] qdd = {1.5, 0.5};
@@ -123,26 +122,27 @@ class InverseDynamicsTest
             final double[] loaded = new double[dof];
             rnea.compute(state.q, state.qd, state.qdd, free);
             final double[] expected = free.clone();
-            final WorldKinematics world = new WorldKinematics(model);
+            final WorldKinematics world = new WorldKinematics(CompiledModel.of(model));
             world.positions(state.q);
             final int first = rnd.nextInt(model.bodyCount());
+            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model));
             for (int w = 0; w < Math.min(2, model.bodyCount()); w++)
             {
                 final int body = (first + w) % model.bodyCount();
                 final double[] wrench = RandomRobots.vector(rnd, 6, 20.0);
-                rnea.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
+                loads.bodyWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
                 subtractJacobianTransposeTimesWrench(model, world, body, wrench, expected);
                 // The same body again replaces, it does not add.
                 if (w == 0)
                 {
-                    rnea.externalWrench(body, 1, 2, 3, 4, 5, 6);
-                    rnea.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
+                    loads.bodyWrench(body, 1, 2, 3, 4, 5, 6);
+                    loads.bodyWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
                 }
             }
-            rnea.compute(state.q, state.qd, state.qdd, loaded);
+            rnea.compute(state.q, state.qd, state.qdd, loads, loaded);
             worst = Math.max(worst, assertClose(expected, loaded, 1e-10, "seed " + seed));
-            rnea.clearExternalWrenches();
-            rnea.compute(state.q, state.qd, state.qdd, loaded);
+            loads.clear();
+            rnea.compute(state.q, state.qd, state.qdd, loads, loaded);
             assertClose(free, loaded, 0.0, "seed " + seed + " after clearing");
         }
         System.out.printf("external wrench vs J^T f: max relative error %.3e%n", worst);
@@ -200,15 +200,15 @@ class InverseDynamicsTest
             final RobotModel model = RandomRobots.any(seed);
             final int n = model.bodyCount();
             final InverseDynamics rnea = new InverseDynamics(model);
-            rnea.gravity(g[0], g[1], g[2]);
+            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
             final double[] external = RandomRobots.vector(rnd, 6 * n, 10.0);
             for (int b = 0; b < n; b++)
             {
-                rnea.externalWrench(b, external[6 * b], external[6 * b + 1], external[6 * b + 2],
+                loads.bodyWrench(b, external[6 * b], external[6 * b + 1], external[6 * b + 2],
                     external[6 * b + 3], external[6 * b + 4], external[6 * b + 5]);
             }
             final PolynomialMotion motion = new PolynomialMotion(rnd, model.dof());
-            final WorldKinematics world = new WorldKinematics(model);
+            final WorldKinematics world = new WorldKinematics(CompiledModel.of(model));
             final double[][][] momenta = new double[PolynomialMotion.STEPS.length][][];
             for (int s = 0; s < momenta.length; s++)
             {
@@ -216,7 +216,7 @@ class InverseDynamicsTest
                 momenta[s] = subtreeMomenta(model, world, motion.q, motion.qd);
             }
             motion.at(0.0);
-            rnea.compute(motion.q, motion.qd, motion.qdd, new double[model.dof()]);
+            rnea.compute(motion.q, motion.qd, motion.qdd, loads, new double[model.dof()]);
             world.positions(motion.q);
             final double[] wrench = new double[6];
             for (int j = 0; j < n; j++)
@@ -384,12 +384,11 @@ class InverseDynamicsTest
         {
             final SplittableRandom rnd = new SplittableRandom(seed);
             final RobotModel model = RandomRobots.any(seed);
-            final InverseDynamics rnea = new InverseDynamics(model);
-            rnea.jointFriction(false);
-            final MechanicalEnergy energy = new MechanicalEnergy(model);
             final double[] g = RandomRobots.vector(rnd, 3, 10.0);
-            rnea.gravity(g[0], g[1], g[2]);
-            energy.gravity(g[0], g[1], g[2]);
+            final CompiledModel weighted = CompiledModel.of(model).withGravity(g[0], g[1], g[2]);
+            final MechanicalEnergy energy = new MechanicalEnergy(weighted);
+            final InverseDynamics rnea = new InverseDynamics(weighted);
+            rnea.jointFriction(false);
             final double[] tau = new double[model.dof()];
             for (int i = 0; i < 3; i++)
             {

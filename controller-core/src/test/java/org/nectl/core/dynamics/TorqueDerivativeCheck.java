@@ -45,15 +45,14 @@ public final class TorqueDerivativeCheck
         final double[] wrenchRate = RandomRobots.vector(rnd, 6 * n, 20.0);
         final InverseDynamics rnea = new InverseDynamics(model);
         final TorqueDerivative derivative = new TorqueDerivative(model);
-        rnea.gravity(g[0], g[1], g[2]);
-        derivative.gravity(g[0], g[1], g[2]);
+        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
         final double[][] samples = new double[PolynomialMotion.STEPS.length][dof];
         for (int s = 0; s < samples.length; s++)
         {
             final double t = PolynomialMotion.STEPS[s] * STEP_S;
             motion.at(t);
-            applyWrenches(rnea, wrench, wrenchRate, t);
-            rnea.compute(motion.q, motion.qd, motion.qdd, samples[s]);
+            applyWrenches(loads, wrench, wrenchRate, t);
+            rnea.compute(motion.q, motion.qd, motion.qdd, loads, samples[s]);
         }
         final double[] differenced = new double[dof];
         for (int k = 0; k < dof; k++)
@@ -62,27 +61,27 @@ public final class TorqueDerivativeCheck
                 new double[] {samples[0][k], samples[1][k], samples[2][k], samples[3][k]}, STEP_S);
         }
         motion.at(0.0);
-        applyWrenches(rnea, wrench, wrenchRate, 0.0);
+        applyWrenches(loads, wrench, wrenchRate, 0.0);
         final double[] rate = new double[6];
         for (int b = 0; b < n; b++)
         {
             final int e = 6 * b;
-            derivative.externalWrench(b, wrench[e], wrench[e + 1], wrench[e + 2], wrench[e + 3], wrench[e + 4], wrench[e + 5]);
+            loads.bodyWrench(b, wrench[e], wrench[e + 1], wrench[e + 2], wrench[e + 3], wrench[e + 4], wrench[e + 5]);
             System.arraycopy(wrenchRate, e, rate, 0, 6);
-            derivative.externalWrenchRate(b, rate);
+            loads.bodyWrenchRate(b, rate);
         }
         final double[] tauRnea = new double[dof];
         final double[] tau = new double[dof];
         final double[] tauDot = new double[dof];
-        rnea.compute(motion.q, motion.qd, motion.qdd, tauRnea);
-        derivative.compute(motion.q, motion.qd, motion.qdd, motion.qddd, tau, tauDot);
+        rnea.compute(motion.q, motion.qd, motion.qdd, loads, tauRnea);
+        derivative.compute(motion.q, motion.qd, motion.qdd, motion.qddd, loads, tau, tauDot);
         return Math.max(
             FormulationCrossCheck.discrepancy(differenced, tauDot), FormulationCrossCheck.discrepancy(tauRnea, tau));
     }
 
     /** Sets each body's external wrench to its components at time t. */
     private static void applyWrenches(
-        final InverseDynamics rnea, final double[] wrench, final double[] wrenchRate, final double t)
+        final AppliedLoads loads, final double[] wrench, final double[] wrenchRate, final double t)
     {
         final double[] w = new double[6];
         for (int b = 0; b < wrench.length / 6; b++)
@@ -91,7 +90,7 @@ public final class TorqueDerivativeCheck
             {
                 w[c] = wrench[6 * b + c] + t * wrenchRate[6 * b + c];
             }
-            rnea.externalWrench(b, w[0], w[1], w[2], w[3], w[4], w[5]);
+            loads.bodyWrench(b, w[0], w[1], w[2], w[3], w[4], w[5]);
         }
     }
 }

@@ -51,7 +51,7 @@ public final class TorqueSecondDerivativeCheck
         final double[][] wrench = {
             RandomRobots.vector(rnd, 6 * n, 10.0), RandomRobots.vector(rnd, 6 * n, 20.0), RandomRobots.vector(rnd, 6 * n, 40.0)};
         final TorqueDerivative derivative = new TorqueDerivative(model);
-        derivative.gravity(g[0], g[1], g[2]);
+        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
         final double[][] state = new double[DERIVATIVES][dof];
         final double[] tau = new double[dof];
         final double[][] samples = new double[PolynomialMotion.STEPS.length][dof];
@@ -59,8 +59,8 @@ public final class TorqueSecondDerivativeCheck
         {
             final double t = PolynomialMotion.STEPS[s] * STEP_S;
             at(coefficients, t, state);
-            applyWrenches(derivative, wrench, t);
-            derivative.compute(state[0], state[1], state[2], state[3], tau, samples[s]);
+            applyWrenches(loads, wrench, t);
+            derivative.compute(state[0], state[1], state[2], state[3], loads, tau, samples[s]);
         }
         final double[] differenced = new double[dof];
         for (int k = 0; k < dof; k++)
@@ -69,11 +69,10 @@ public final class TorqueSecondDerivativeCheck
                 new double[] {samples[0][k], samples[1][k], samples[2][k], samples[3][k]}, STEP_S);
         }
         at(coefficients, 0.0, state);
-        applyWrenches(derivative, wrench, 0.0);
+        applyWrenches(loads, wrench, 0.0);
         final double[] tauDot = new double[dof];
-        derivative.compute(state[0], state[1], state[2], state[3], tau, tauDot);
+        derivative.compute(state[0], state[1], state[2], state[3], loads, tau, tauDot);
         final InverseDynamics rnea = new InverseDynamics(model);
-        rnea.gravity(g[0], g[1], g[2]);
         final TorqueSecondDerivative second = new TorqueSecondDerivative(model);
         second.gravity(g[0], g[1], g[2]);
         final double[][] six = new double[3][6];
@@ -84,10 +83,9 @@ public final class TorqueSecondDerivativeCheck
                 System.arraycopy(wrench[order], 6 * b, six[order], 0, 6);
             }
             second.externalWrench(b, six[0], six[1], six[2]);
-            rnea.externalWrench(b, six[0][0], six[0][1], six[0][2], six[0][3], six[0][4], six[0][5]);
         }
         final double[] tauRnea = new double[dof];
-        rnea.compute(state[0], state[1], state[2], tauRnea);
+        rnea.compute(state[0], state[1], state[2], loads, tauRnea);
         final double[] tau2 = new double[dof];
         final double[] tauDot2 = new double[dof];
         final double[] tauDdot = new double[dof];
@@ -133,7 +131,7 @@ public final class TorqueSecondDerivativeCheck
     }
 
     /** Wrench components w0 + t w1 + t^2/2 w2 and their rate w1 + t w2 at time t. */
-    private static void applyWrenches(final TorqueDerivative derivative, final double[][] wrench, final double t)
+    private static void applyWrenches(final AppliedLoads loads, final double[][] wrench, final double t)
     {
         final double[] rate = new double[6];
         for (int b = 0; b < wrench[0].length / 6; b++)
@@ -145,8 +143,8 @@ public final class TorqueSecondDerivativeCheck
                 w[c] = wrench[0][e + c] + t * (wrench[1][e + c] + t * wrench[2][e + c] / 2.0);
                 rate[c] = wrench[1][e + c] + t * wrench[2][e + c];
             }
-            derivative.externalWrench(b, w[0], w[1], w[2], w[3], w[4], w[5]);
-            derivative.externalWrenchRate(b, rate);
+            loads.bodyWrench(b, w[0], w[1], w[2], w[3], w[4], w[5]);
+            loads.bodyWrenchRate(b, rate);
         }
     }
 }

@@ -16,6 +16,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.InverseDynamicsDerivatives;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
@@ -44,6 +46,8 @@ final class DynamicsEvaluator
     private final TorqueDerivative torqueDerivative;
     private final InverseDynamicsDerivatives derivatives;
     private final RecursiveForwardDynamics forwardDynamics;
+    /** Each request's gravity, passed to every algorithm. */
+    private final AppliedLoads loads;
     private final double[] tau;
     private final double[] tauDot;
     private final double[] forwardQdd;
@@ -69,10 +73,12 @@ final class DynamicsEvaluator
     {
         this.model = model;
         this.reactions = reactions;
-        inverseDynamics = new InverseDynamics(model);
-        torqueDerivative = new TorqueDerivative(model);
-        derivatives = new InverseDynamicsDerivatives(model);
-        forwardDynamics = new RecursiveForwardDynamics(model);
+        final CompiledModel compiled = CompiledModel.of(model);
+        inverseDynamics = new InverseDynamics(compiled);
+        torqueDerivative = new TorqueDerivative(compiled);
+        derivatives = new InverseDynamicsDerivatives(compiled);
+        forwardDynamics = new RecursiveForwardDynamics(compiled);
+        loads = new AppliedLoads(compiled);
         inverseDynamics.jointFriction(jointFriction);
         torqueDerivative.jointFriction(jointFriction);
         derivatives.jointFriction(jointFriction);
@@ -146,11 +152,9 @@ final class DynamicsEvaluator
         final double[] qdd = vector(request, "qdd", n, appliedTau == null);
         final double[] qddd = vector(request, "qddd", n, false);
         final double[] gravity = request.has("gravity") ? vector(request, "gravity", 3, true) : DEFAULT_GRAVITY;
-        inverseDynamics.gravity(gravity[0], gravity[1], gravity[2]);
-        torqueDerivative.gravity(gravity[0], gravity[1], gravity[2]);
-        derivatives.gravity(gravity[0], gravity[1], gravity[2]);
-        forwardDynamics.gravity(gravity[0], gravity[1], gravity[2]);
-        if (appliedTau != null && !forwardDynamics.compute(q, qd, appliedTau, forwardQdd))
+        loads.gravity(gravity[0], gravity[1], gravity[2]);
+        readLoads(request);
+        if (appliedTau != null && !forwardDynamics.compute(q, qd, appliedTau, loads, forwardQdd))
         {
             throw new RequestException("forward dynamics failed: the mass matrix is singular at this q");
         }
@@ -162,16 +166,16 @@ final class DynamicsEvaluator
             json.writeStartObject();
             if (qddd == null)
             {
-                inverseDynamics.compute(q, qd, qddUsed, tau);
+                inverseDynamics.compute(q, qd, qddUsed, loads, tau);
                 writeArray(json, "tau", tau);
             }
             else
             {
-                torqueDerivative.compute(q, qd, qddUsed, qddd, tau, tauDot);
+                torqueDerivative.compute(q, qd, qddUsed, qddd, loads, tau, tauDot);
                 writeArray(json, "tau", tau);
                 writeArray(json, "tau_dot", tauDot);
             }
-            derivatives.compute(q, qd, qddUsed, tau, dtauDq, dtauDqd, massMatrix);
+            derivatives.compute(q, qd, qddUsed, loads, tau, dtauDq, dtauDqd, massMatrix);
             writeMatrix(json, "M", massMatrix, n);
             writeMatrix(json, "dtau_dq", dtauDq, n);
             writeMatrix(json, "dtau_dqd", dtauDqd, n);
@@ -194,7 +198,7 @@ final class DynamicsEvaluator
 
     private JsonNode parse(final String line) throws RequestException
     {
-        return parseObject(mapper, line, DynamicsEvaluator::isKnownField, "q, qd, qdd, qddd, tau, gravity");
+        return parseObject(mapper, line, DynamicsEvaluator::isKnownField, "q, qd, qdd, qddd, tau, gravity, loads");
     }
 
     /**
@@ -258,6 +262,7 @@ final class DynamicsEvaluator
             case "qdd":
             case "qddd":
             case "gravity":
+            case "loads":
             case "tau":
                 return true;
             default:
@@ -301,6 +306,68 @@ final class DynamicsEvaluator
             }
         }
         return v;
+    }
+
+    /**
+     * The optional {@code loads}: an array of objects, each naming a {@code body} and giving any of
+     * {@code wrench} (6: force N, moment N m about the body origin, body frame; body-fixed),
+     * {@code world_force} (3, N, base frame) acting at {@code at} (3, m, body frame, default the
+     * origin), {@code world_moment} (3, N m, base frame). A body named twice keeps the last of each.
+     */
+    private void readLoads(final JsonNode request) throws RequestException
+    {
+        loads.clear();
+        final JsonNode list = request.get("loads");
+        if (list == null || list.isNull())
+        {
+            return;
+        }
+        if (!list.isArray())
+        {
+            throw new RequestException("field 'loads' must be an array of objects, got " + list);
+        }
+        for (int i = 0; i < list.size(); i++)
+        {
+            final JsonNode load = list.get(i);
+            final String where = "loads[" + i + "]";
+            if (!load.isObject() || !load.path("body").isTextual())
+            {
+                throw new RequestException(where + " must be an object with a 'body' name, got " + load);
+            }
+            final int body = model.bodyIndex(load.get("body").asText());
+            if (body < 0)
+            {
+                throw new RequestException(where + ".body '" + load.get("body").asText() + "' is not a body of the model");
+            }
+            final Iterator<String> names = load.fieldNames();
+            while (names.hasNext())
+            {
+                final String name = names.next();
+                if (!name.equals("body") && !name.equals("wrench") && !name.equals("world_force") && !name.equals("at")
+                    && !name.equals("world_moment"))
+                {
+                    throw new RequestException(
+                        "unknown field " + where + "." + name + " (known: body, wrench, world_force, at, world_moment)");
+                }
+            }
+            final double[] w = vector(load, "wrench", 6, false);
+            if (w != null)
+            {
+                loads.bodyWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
+            }
+            final double[] f = vector(load, "world_force", 3, false);
+            final double[] at = vector(load, "at", 3, false);
+            if (f != null)
+            {
+                final double[] p = at != null ? at : new double[3];
+                loads.worldForce(body, p[0], p[1], p[2], f[0], f[1], f[2]);
+            }
+            final double[] m = vector(load, "world_moment", 3, false);
+            if (m != null)
+            {
+                loads.worldMoment(body, m[0], m[1], m[2]);
+            }
+        }
     }
 
     static void writeArray(final JsonGenerator json, final String name, final double[] values) throws IOException

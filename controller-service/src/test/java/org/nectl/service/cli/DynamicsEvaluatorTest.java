@@ -2,6 +2,7 @@ package org.nectl.service.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
@@ -15,6 +16,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.TorqueDerivative;
 import org.nectl.core.model.RobotModel;
@@ -42,8 +45,7 @@ class DynamicsEvaluatorTest
                 + ",\"gravity\":" + Arrays.toString(gravity) + "}";
             final JsonNode reply = mapper.readTree(new DynamicsEvaluator(model, true).evaluate(request));
 
-            final TorqueDerivative direct = new TorqueDerivative(model);
-            direct.gravity(gravity[0], gravity[1], gravity[2]);
+            final TorqueDerivative direct = new TorqueDerivative(CompiledModel.of(model).withGravity(gravity[0], gravity[1], gravity[2]));
             final double[] tau = new double[n];
             final double[] tauDot = new double[n];
             direct.compute(q, qd, qdd, qddd, tau, tauDot);
@@ -109,6 +111,43 @@ class DynamicsEvaluatorTest
                 }
             }
         }
+    }
+
+    @Test
+    void loadsGivenByBodyNameEnterTheTorquesAsInTheJavaApi() throws Exception
+    {
+        final RobotModel model = RandomRobots.robot(12, 4, true, RandomRobots.Joints.ALL, true);
+        final int n = model.dof();
+        final SplittableRandom rnd = new SplittableRandom(12);
+        final double[] q = RandomRobots.vector(rnd, n, 2.0);
+        final double[] qd = RandomRobots.vector(rnd, n, 2.0);
+        final double[] qdd = RandomRobots.vector(rnd, n, 2.0);
+        final String last = model.bodyName(model.bodyCount() - 1);
+        final String first = model.bodyName(0);
+        final JsonNode reply = mapper.readTree(new DynamicsEvaluator(model, false).evaluate("{\"q\":" + Arrays.toString(q)
+            + ",\"qd\":" + Arrays.toString(qd) + ",\"qdd\":" + Arrays.toString(qdd) + ",\"loads\":["
+            + "{\"body\":\"" + last + "\",\"world_force\":[1,-2,30],\"at\":[0.1,0,0.2],\"world_moment\":[0,1,0]},"
+            + "{\"body\":\"" + first + "\",\"wrench\":[1,2,3,4,5,6]}]}"));
+        final InverseDynamics direct = new InverseDynamics(model);
+        direct.jointFriction(false);
+        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model))
+            .worldForce(model.bodyCount() - 1, 0.1, 0, 0.2, 1, -2, 30).worldMoment(model.bodyCount() - 1, 0, 1, 0)
+            .bodyWrench(0, 1, 2, 3, 4, 5, 6);
+        final double[] tau = new double[n];
+        direct.compute(q, qd, qdd, loads, tau);
+        final double[] free = new double[n];
+        direct.compute(q, qd, qdd, free);
+        double change = 0.0;
+        for (int i = 0; i < n; i++)
+        {
+            assertEquals(tau[i], reply.get("tau").get(i).doubleValue(), 0.0, "joint " + i);
+            change = Math.max(change, Math.abs(tau[i] - free[i]));
+        }
+        assertTrue(change > 1e-3, "the loads must change the torques");
+        final String badLine = "{\"q\":" + Arrays.toString(q) + ",\"qd\":" + Arrays.toString(qd) + ",\"qdd\":"
+            + Arrays.toString(qdd) + ",\"loads\":[{\"body\":\"nowhere\",\"wrench\":[1,2,3,4,5,6]}]}";
+        final Exception bad = assertThrows(Exception.class, () -> new DynamicsEvaluator(model, false).evaluate(badLine));
+        assertEquals("loads[0].body 'nowhere' is not a body of the model", bad.getMessage());
     }
 
     @Test

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.runtime.CollisionSettings;
 import org.nectl.core.runtime.ControllerMode;
@@ -217,13 +219,15 @@ class CollisionServiceTest
     /** J^T F at rest: inverse dynamics without the push minus with it. */
     private static double[] jointTorquesOfThePush(final double[] q)
     {
-        final InverseDynamics rnea = new InverseDynamics(ServiceRig.PANDA);
+        final CompiledModel compiled = CompiledModel.of(ServiceRig.PANDA);
+        final InverseDynamics rnea = new InverseDynamics(compiled);
+        final AppliedLoads loads = new AppliedLoads(compiled);
         final double[] zero = new double[DOF];
         final double[] without = new double[DOF];
         final double[] with = new double[DOF];
-        rnea.compute(q, zero, zero, without);
-        rnea.externalWrench(flange(), PUSH[0], PUSH[1], PUSH[2], PUSH[3], PUSH[4], PUSH[5]);
-        rnea.compute(q, zero, zero, with);
+        rnea.compute(q, zero, zero, loads, without);
+        loads.bodyWrench(flange(), PUSH[0], PUSH[1], PUSH[2], PUSH[3], PUSH[4], PUSH[5]);
+        rnea.compute(q, zero, zero, loads, with);
         for (int j = 0; j < DOF; j++)
         {
             without[j] -= with[j];

@@ -25,6 +25,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nectl.core.dynamics.BaseFramePoses;
+import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.identification.ExcitationTrajectory;
 import org.nectl.core.identification.Payloads;
@@ -523,13 +525,15 @@ class MujocoContactServiceTest
         final double[] f = new double[3];
         poses.toBody(link7, forceN, f);
         final double[] p = FLANGE_IN_LINK7;
-        final InverseDynamics rnea = new InverseDynamics(model);
+        final CompiledModel compiled = CompiledModel.of(model);
+        final InverseDynamics rnea = new InverseDynamics(compiled);
+        final AppliedLoads loads = new AppliedLoads(compiled);
         final double[] zero = new double[DOF];
         final double[] without = new double[DOF];
         final double[] with = new double[DOF];
-        rnea.compute(q, zero, zero, without);
-        rnea.externalWrench(link7, f[0], f[1], f[2], p[1] * f[2] - p[2] * f[1], p[2] * f[0] - p[0] * f[2], p[0] * f[1] - p[1] * f[0]);
-        rnea.compute(q, zero, zero, with);
+        rnea.compute(q, zero, zero, loads, without);
+        loads.bodyWrench(link7, f[0], f[1], f[2], p[1] * f[2] - p[2] * f[1], p[2] * f[0] - p[0] * f[2], p[0] * f[1] - p[1] * f[0]);
+        rnea.compute(q, zero, zero, loads, with);
         for (int j = 0; j < DOF; j++)
         {
             without[j] -= with[j];
