@@ -102,7 +102,15 @@ public final class FlightRecorder implements Agent, AutoCloseable
             .threadingMode(ArchiveThreadingMode.SHARED)
             .idleStrategySupplier(() -> new BackoffIdleStrategy(100, 10, 1_000, 1_000_000))
             .errorHandler(this::onArchiveError);
-        archive = Archive.launch(context);
+        try
+        {
+            archive = Archive.launch(context);
+        }
+        catch (final RuntimeException e)
+        {
+            throw new SetupException("recording.directory " + config.directory() + ": the archive cannot start there: "
+                + e.getMessage(), e);
+        }
         try
         {
             client = AeronArchive.connect(new AeronArchive.Context()
