@@ -141,6 +141,7 @@ public final class ControllerService implements AutoCloseable
         if (recordPublisher != null)
         {
             transport.registerBufferUser(() -> recordPublisher.released() || agents.isClosed());
+            transport.registerBufferUser(() -> recorder.released() || recorderRunner.isClosed());
         }
     }
 
