@@ -289,6 +289,8 @@ final class FlightRecorderServiceTest
             rig.close();
         }
         assertEquals(0L, rig.service.loop().recordDropCount(), "full-rate samples dropped");
+        assertEquals(0L, rig.service.recordPublisher().unpublishedCount(), "full-rate samples discarded unpublished");
+        assertEquals(STEPS + 1L, rig.service.recordPublisher().publishedCount(), "full-rate samples published");
         assertEquals(0L, rig.service.recorder().errorCount(), "recorder errors: " + rig.service.recorder().firstError());
 
         final List<RecordingArchive.Recording> recordings = RecordingArchive.list(directory);
