@@ -254,7 +254,8 @@ final class FlightRecorderServiceTest
     void recordsEveryTickAndReplaysItBitForBitWithTheFaultMarked() throws Exception
     {
         final Path directory = temp.resolve("recordings");
-        final FlightRecorderConfig recording = new FlightRecorderConfig(directory, 1L << 30, 3_600_000L,
+        // Retention must keep the whole run: the 10-minute run records 1.29 GB.
+        final FlightRecorderConfig recording = new FlightRecorderConfig(directory, 64L << 30, 3_600_000L,
             FlightRecorderConfig.TERM_LENGTH, 1011);
         final List<TelemetryRecorder.Sample> live;
         final List<TelemetryRecorder.Event> liveEvents;
