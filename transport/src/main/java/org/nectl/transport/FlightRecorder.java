@@ -67,6 +67,7 @@ public final class FlightRecorder implements Agent, AutoCloseable
     private static final long START_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
 
     private final FlightRecorderConfig config;
+    private final Aeron aeron;
     private final Archive archive;
     private final AeronArchive client;
     private final CountersReader counters;
@@ -83,11 +84,13 @@ public final class FlightRecorder implements Agent, AutoCloseable
     private int counterId = CountersReader.NULL_COUNTER_ID;
     private long nextRetentionNs;
     private volatile boolean closing;
+    private volatile boolean released;
     private boolean closed;
 
     private FlightRecorder(final Aeron aeron, final String aeronDirectory, final FlightRecorderConfig config)
     {
         this.config = config;
+        this.aeron = aeron;
         this.counters = aeron.countersReader();
         final Archive.Context context = new Archive.Context()
             .aeronDirectoryName(aeronDirectory)
@@ -102,7 +105,15 @@ public final class FlightRecorder implements Agent, AutoCloseable
             .threadingMode(ArchiveThreadingMode.SHARED)
             .idleStrategySupplier(() -> new BackoffIdleStrategy(100, 10, 1_000, 1_000_000))
             .errorHandler(this::onArchiveError);
-        archive = Archive.launch(context);
+        try
+        {
+            archive = Archive.launch(context);
+        }
+        catch (final RuntimeException e)
+        {
+            throw new SetupException("recording.directory " + config.directory() + ": the archive cannot start there: "
+                + e.getMessage(), e);
+        }
         try
         {
             client = AeronArchive.connect(new AeronArchive.Context()
@@ -188,6 +199,12 @@ public final class FlightRecorder implements Agent, AutoCloseable
     @Override
     public int doWork()
     {
+        if (released || aeron.isClosed())
+        {
+            // The client lost its driver: it unmaps the counters this agent reads once this is seen.
+            released = true;
+            return 0;
+        }
         int work = writeMarks();
         if (stopped.get() || closing || recordingId == RecordingPos.NULL_RECORDING_ID)
         {
@@ -218,6 +235,15 @@ public final class FlightRecorder implements Agent, AutoCloseable
     public AtomicBoolean stopped()
     {
         return stopped;
+    }
+
+    /**
+     * @return true once this agent has seen the Aeron client closed and no longer reads its
+     *     counters. Any thread.
+     */
+    public boolean released()
+    {
+        return released;
     }
 
     /** @return id of the running recording in the archive's catalog, or -1 before it started. Any thread. */

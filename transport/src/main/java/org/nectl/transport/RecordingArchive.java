@@ -159,6 +159,7 @@ public final class RecordingArchive implements AutoCloseable
      * @param handler receives each whole message.
      * @return the messages read.
      * @throws SetupException if the recording does not exist.
+     * @throws IllegalStateException if the replay ends before the recording's last position.
      */
     public long replay(final long recordingId, final MessageHandler handler)
     {
@@ -194,6 +195,12 @@ public final class RecordingArchive implements AutoCloseable
             while (image.position() < endPosition && !image.isClosed())
             {
                 idle.idle(image.poll(assembler, 64));
+            }
+            if (image.position() < endPosition)
+            {
+                // Never a silently short export or replay.
+                throw new IllegalStateException("the replay of recording " + recordingId + " ended at position "
+                    + image.position() + " of " + endPosition + " (" + count[0] + " messages read)");
             }
         }
         return count[0];

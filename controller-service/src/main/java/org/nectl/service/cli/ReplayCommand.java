@@ -2,6 +2,7 @@ package org.nectl.service.cli;
 
 import java.io.File;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -37,7 +38,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
         "Replays a flight recording into a telemetry stream, for nectl monitor (or any subscriber): every",
-        "sample and event as recorded, paced by controller time / --speed, from --from to --to seconds.",
+        "sample and event as recorded, paced by controller time / --speed, from --from to --to seconds, or",
+        "--before to --after seconds around the --fault N-th fault marked.",
         "Exit status: 0 done, 2 bad option or unknown recording, 3 no subscriber within --connect-timeout-s."
     })
 final class ReplayCommand implements Callable<Integer>
@@ -59,6 +61,17 @@ final class ReplayCommand implements Callable<Integer>
 
     @Option(names = "--to", paramLabel = "S", defaultValue = "Infinity", description = "End S seconds after the first message.")
     private double toS;
+
+    @Option(names = "--fault", paramLabel = "N", defaultValue = "0",
+        description = "Replay the seconds around the N-th fault marked in the recording (nectl recordings lists them), "
+            + "from --before to --after seconds of controller time around it, instead of --from/--to.")
+    private int fault;
+
+    @Option(names = "--before", paramLabel = "S", defaultValue = "2", description = "With --fault: seconds before it; default ${DEFAULT-VALUE}.")
+    private double beforeS;
+
+    @Option(names = "--after", paramLabel = "S", defaultValue = "2", description = "With --fault: seconds after it; default ${DEFAULT-VALUE}.")
+    private double afterS;
 
     @Option(names = "--speed", paramLabel = "X", defaultValue = "1",
         description = "Replay speed: 1 real time, 10 ten times faster, 0 as fast as the subscriber takes it; default ${DEFAULT-VALUE}.")
@@ -89,6 +102,7 @@ final class ReplayCommand implements Callable<Integer>
     private final TelemetryDecoder telemetry = new TelemetryDecoder();
     private final ControllerEventDecoder event = new ControllerEventDecoder();
     private long firstNs = Long.MIN_VALUE;
+    private long faultNs = Long.MIN_VALUE;
     private long pacedFromNs = Long.MIN_VALUE;
     private long wallStartNs;
     private long samples;
@@ -104,6 +118,23 @@ final class ReplayCommand implements Callable<Integer>
         {
             err.println("nectl replay: --speed, --from and --linger-s must be >= 0, --to above --from, --connect-timeout-s above 0");
             return NectlCommand.USAGE_EXIT_STATUS;
+        }
+        if (fault < 0 || !(beforeS >= 0) || !(afterS >= 0))
+        {
+            err.println("nectl replay: --fault, --before and --after must be >= 0");
+            return NectlCommand.USAGE_EXIT_STATUS;
+        }
+        if (fault > 0)
+        {
+            final List<String> marks = RecordingArchive.list(directory.directory()).stream().filter(r -> r.id() == recordingId)
+                .findFirst().map(RecordingArchive.Recording::faultMarks).orElse(List.of());
+            if (fault > marks.size())
+            {
+                err.println("nectl replay: --fault " + fault + ": recording " + recordingId + " has " + marks.size()
+                    + " fault marks (nectl recordings lists them)");
+                return NectlCommand.USAGE_EXIT_STATUS;
+            }
+            faultNs = Long.parseLong(marks.get(fault - 1).split(",")[2]);
         }
         final String dir = aeronDirectory != null ? aeronDirectory : CommonContext.getAeronDirectoryName();
         final boolean driverRunning = new File(dir, CncFileDescriptor.CNC_FILE).isFile()
@@ -155,8 +186,7 @@ final class ReplayCommand implements Callable<Integer>
             return;
         }
         firstNs = firstNs == Long.MIN_VALUE ? timeNs : firstNs;
-        final double atS = (timeNs - firstNs) * 1e-9;
-        if (atS < fromS || atS > toS)
+        if (!inWindow(timeNs))
         {
             return;
         }
@@ -179,6 +209,17 @@ final class ReplayCommand implements Callable<Integer>
         {
             events++;
         }
+    }
+
+    /** Within --from..--to of the first message, or --before..--after of the chosen fault. */
+    private boolean inWindow(final long timeNs)
+    {
+        if (faultNs != Long.MIN_VALUE)
+        {
+            return timeNs >= faultNs - Math.round(beforeS * 1e9) && timeNs <= faultNs + Math.round(afterS * 1e9);
+        }
+        final long atNs = timeNs - firstNs;
+        return atNs >= Math.round(fromS * 1e9) && (toS == Double.POSITIVE_INFINITY || atNs <= Math.round(toS * 1e9));
     }
 
     private void pace(final long timeNs)

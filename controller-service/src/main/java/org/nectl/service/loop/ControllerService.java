@@ -141,6 +141,7 @@ public final class ControllerService implements AutoCloseable
         if (recordPublisher != null)
         {
             transport.registerBufferUser(() -> recordPublisher.released() || agents.isClosed());
+            transport.registerBufferUser(() -> recorder.released() || recorderRunner.isClosed());
         }
     }
 
@@ -422,6 +423,12 @@ public final class ControllerService implements AutoCloseable
         return telemetryPublisher.drainUndeliveredEvents(sink);
     }
 
+    /** @return the full-rate publisher to the flight recorder, for its counters, or null when the service does not record. */
+    public TelemetryPublisher recordPublisher()
+    {
+        return recordPublisher;
+    }
+
     /** @return the flight recorder, or null when the service does not record. */
     public FlightRecorder recorder()
     {
@@ -456,6 +463,12 @@ public final class ControllerService implements AutoCloseable
             && (!recordPublisher.drained() || recorder.recordedPosition() < recordPublisher.position()))
         {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        if (!recordPublisher.drained() || recorder.recordedPosition() < recordPublisher.position())
+        {
+            System.err.println("nectl: flight recorder: recording " + recorder.recordingId() + " ends at position "
+                + recorder.recordedPosition() + " of " + recordPublisher.position() + " published"
+                + (recordPublisher.drained() ? "" : ", samples still queued") + " after waiting 5 s at shutdown");
         }
     }
 

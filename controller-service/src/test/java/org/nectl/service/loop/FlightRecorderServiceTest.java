@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,8 +16,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -250,7 +254,8 @@ final class FlightRecorderServiceTest
     void recordsEveryTickAndReplaysItBitForBitWithTheFaultMarked() throws Exception
     {
         final Path directory = temp.resolve("recordings");
-        final FlightRecorderConfig recording = new FlightRecorderConfig(directory, 1L << 30, 3_600_000L,
+        // Retention must keep the whole run: the 10-minute run records 1.29 GB.
+        final FlightRecorderConfig recording = new FlightRecorderConfig(directory, 64L << 30, 3_600_000L,
             FlightRecorderConfig.TERM_LENGTH, 1011);
         final List<TelemetryRecorder.Sample> live;
         final List<TelemetryRecorder.Event> liveEvents;
@@ -285,6 +290,8 @@ final class FlightRecorderServiceTest
             rig.close();
         }
         assertEquals(0L, rig.service.loop().recordDropCount(), "full-rate samples dropped");
+        assertEquals(0L, rig.service.recordPublisher().unpublishedCount(), "full-rate samples discarded unpublished");
+        assertEquals(STEPS + 1L, rig.service.recordPublisher().publishedCount(), "full-rate samples published");
         assertEquals(0L, rig.service.recorder().errorCount(), "recorder errors: " + rig.service.recorder().firstError());
 
         final List<RecordingArchive.Recording> recordings = RecordingArchive.list(directory);
@@ -351,9 +358,9 @@ final class FlightRecorderServiceTest
         final Path exportedEventsCsv = temp.resolve("export-events.csv");
         assertEquals(0, NectlCommand.newCommandLine().execute("export", "" + recordingId, "--dir", directory.toString(),
             "--csv", exportedCsv.toString(), "--events-csv", exportedEventsCsv.toString()));
-        assertEquals(Files.readAllLines(monitorCsv), Files.readAllLines(exportedCsv), "exported CSV = monitor's CSV");
-        assertEquals(Files.readAllLines(monitorEventsCsv), Files.readAllLines(exportedEventsCsv), "events CSV = monitor's");
-        assertEquals(STEPS + 2, Files.readAllLines(exportedCsv).size(), "header and one row per tick");
+        assertEquals(STEPS + 2, assertSameLines(monitorCsv, exportedCsv, "exported CSV = monitor's CSV"),
+            "header and one row per tick");
+        assertSameLines(monitorEventsCsv, exportedEventsCsv, "events CSV = monitor's");
 
         final Path mcap = temp.resolve("run.mcap");
         assertEquals(0, NectlCommand.newCommandLine().execute("export", "" + recordingId, "--dir", directory.toString(),
@@ -386,7 +393,27 @@ final class FlightRecorderServiceTest
         assertEquals(0, NectlCommand.newCommandLine().execute("monitor", "--aeron-dir", replayDriver, "--count", "" + (STEPS + 1),
             "--csv", replayedCsv.toString(), "--quiet"), "nectl monitor of the replay");
         assertEquals(0, replay.get(60, TimeUnit.SECONDS), "nectl replay");
-        assertEquals(Files.readAllLines(monitorCsv), Files.readAllLines(replayedCsv), "the replay, monitored = the live run, monitored");
+        assertSameLines(monitorCsv, replayedCsv, "the replay, monitored = the live run, monitored");
+        final Path windowCsv = temp.resolve("window.csv");
+        final String windowDriver = CommonContext.generateRandomDirName();
+        final CompletableFuture<Integer> window = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine().execute(
+            "replay", "" + recordingId, "--dir", directory.toString(), "--aeron-dir", windowDriver, "--speed", "10",
+            "--fault", "1", "--before", "0.1", "--after", "0.1"));
+        ServiceRig.await(() -> new File(windowDriver, CncFileDescriptor.CNC_FILE).isFile()
+            && CommonContext.isDriverActive(new File(windowDriver), 1_000, line -> { }), "the second replay's media driver");
+        assertEquals(0, NectlCommand.newCommandLine().execute("monitor", "--aeron-dir", windowDriver, "--count", "201",
+            "--csv", windowCsv.toString(), "--quiet"), "nectl monitor of the replayed window");
+        assertEquals(0, window.get(60, TimeUnit.SECONDS), "nectl replay --fault 1 --before 0.1 --after 0.1");
+        final List<String> windowLines = Files.readAllLines(windowCsv);
+        final int faultTick = Integer.parseInt(mark[1]);
+        final List<String> liveWindow;
+        try (Stream<String> lines = Files.lines(monitorCsv))
+        {
+            liveWindow = lines.skip(faultTick - 100).limit(201).toList();
+        }
+        assertEquals(liveWindow, windowLines.subList(1, windowLines.size()),
+            "0.1 s around the fault at tick " + faultTick + " (controller time " + mark[2] + " ns): ticks "
+                + (faultTick - 100) + " to " + (faultTick + 100));
 
         final StringWriter listing = new StringWriter();
         assertEquals(0, NectlCommand.newCommandLine().setOut(new PrintWriter(listing)).execute("recordings", "--dir",
@@ -406,6 +433,28 @@ final class FlightRecorderServiceTest
             {
                 return;
             }
+        }
+    }
+
+    /** Compares two text files line by line without holding them. @return the number of lines. */
+    private static long assertSameLines(final Path expected, final Path actual, final String what) throws IOException
+    {
+        try (BufferedReader a = Files.newBufferedReader(expected); BufferedReader b = Files.newBufferedReader(actual))
+        {
+            long line = 0;
+            String left;
+            do
+            {
+                left = a.readLine();
+                final String right = b.readLine();
+                line++;
+                if (!Objects.equals(left, right))
+                {
+                    fail(what + ": line " + line + " differs:\n" + left + "\n" + right);
+                }
+            }
+            while (left != null);
+            return line - 1;
         }
     }
 
