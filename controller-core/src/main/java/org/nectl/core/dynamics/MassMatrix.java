@@ -8,7 +8,9 @@ import org.nectl.core.model.RobotModel;
  * The joint-space inertia matrix M(q) of a tree by the composite-rigid-body algorithm (Featherstone,
  * "Rigid Body Dynamics Algorithms", 2008, §6.2, Table 6.2), rotor inertias Ia added to the diagonal
  * (Khalil, "Dynamic modeling of robots using recursive Newton-Euler techniques", ICINCO 2010,
- * eq. 31), in Khalil's body frames, as two passes over flat arrays:
+ * eq. 31), in Khalil's body frames, over the moving bodies only ({@link MovingLinks}: fixed joints
+ * such as mounts and flanges folded into their moving ancestor when the model is compiled), as two
+ * passes over flat arrays:
  * <ol>
  * <li>{@link #composites}, leaves first: Ic_parent += X* Ic_i X, each composite (first moment and
  * inertia about the body origin, 3 + 6 numbers; the composite mass does not depend on q and is
@@ -55,34 +57,33 @@ public final class MassMatrix
     /** Entries of P farther than this from 0 or +-1 make it not a signed permutation (cos(pi/2) rounds to 6.1e-17). */
     private static final double EXACT = 1e-15;
 
-    private final KinematicTree tree;
-    /** Placement kind per body: X0 ... GENERAL. */
+    /** The moving bodies, fixed joints folded in; arrays below are per link. */
+    private final MovingLinks links;
+    /** Rotor inertia Ia per coordinate. */
+    private final double[] rotorInertia;
+    /** Placement kind per link: X0 ... GENERAL. */
     private final int[] kind;
-    /** Placement rotation P_i per body, 9 each, row-major (frame i's axes before Rot(z, q) in the parent frame). */
+    /** Placement rotation P_k per link, 9 each, row-major (link k's axes at q = 0 in the parent link's frame). */
     private final double[] placement;
-    /** Rot(x, alpha) of a TWIST or signed-permutation placement per body: cos, sin, cos^2, sin^2, cos sin. */
+    /** Rot(x, alpha) of a TWIST or signed-permutation placement per link: cos, sin, cos^2, sin^2, cos sin. */
     private final double[] twist;
-    /** Body origin in the parent frame, in the axes before the placement rotation (P_i^T iP_i), m, 3 per body, at the last call. */
+    /** Link origin in the parent link's frame, in the axes before the placement rotation (P_k^T t_k), m, 3 per link. */
     private final double[] offset;
     /** The same at q = 0 (a prismatic joint moves it along z). */
     private final double[] offsetAtZero;
-    /** sin q, cos q per body (0, 1 for a joint that does not rotate). */
+    /** sin q, cos q per link (0, 1 for a prismatic joint). */
     private final double[] sineCosine;
-    /** Composite mass per body, kg: constant, since a subtree's mass does not move. */
+    /** Composite mass per link, kg: constant, since a subtree's mass does not move. */
     private final double[] compositeMass;
-    /** Inertia about the body origin, upper triangle (xx, xy, xz, yy, yz, zz) per body, body frame. */
+    /** Inertia about the link origin, upper triangle (xx, xy, xz, yy, yz, zz) per link, link frame. */
     private final double[] inertiaUpper;
-    /** Composite first moment per body, own frame, kg m, 3 per body. */
+    /** Composite first moment per link, own frame, kg m, 3 per link. */
     private final double[] compositeFirstMoment;
-    /** Composite inertia about the own origin, own frame, upper triangle, 6 per body. */
+    /** Composite inertia about the own origin, own frame, upper triangle, 6 per link. */
     private final double[] compositeInertia;
-    /** False for a body whose composite nothing reads: a massless subtree, or no moving joint above it. */
-    private final boolean[] carries;
-    /** True if the parent or an ancestor of body i has a moving joint: a row climbs from i to its parent. */
-    private final boolean[] climbs;
-    /** m t per body (m the composite mass, t = {@link #offset}): the first-moment shift to the parent's origin. */
+    /** m t per link (m the composite mass, t = {@link #offset}): the first-moment shift to the parent's origin. */
     private final double[] shiftFirstMoment;
-    /** m (|t|^2 1 - t t^T) per body, upper triangle: the part of the inertia shift that q moves only through t. */
+    /** m (|t|^2 1 - t t^T) per link, upper triangle: the part of the inertia shift that q moves only through t. */
     private final double[] shiftInertia;
     /** True if some joints lie on different branches: their entries are zeros no path writes. */
     private final boolean branched;
@@ -94,75 +95,67 @@ public final class MassMatrix
      */
     public MassMatrix(final RobotModel model)
     {
-        tree = new KinematicTree(model);
-        final int count = tree.bodyCount;
-        placement = model.placementRotations();
-        final double[] translation = model.placementTranslations();
+        final KinematicTree tree = new KinematicTree(model);
+        links = new MovingLinks(tree, model);
+        rotorInertia = tree.rotorInertia;
+        final int count = links.count;
+        placement = links.placementRotation;
         kind = new int[count];
         twist = new double[5 * count];
         offsetAtZero = new double[3 * count];
         inertiaUpper = new double[6 * count];
         final int[] upper = {0, 1, 2, 4, 5, 8};
-        for (int i = 0; i < count; i++)
+        for (int k = 0; k < count; k++)
         {
-            kind[i] = kindOf(placement, 9 * i);
-            final double c = placement[9 * i + 8];
-            final double s = placement[9 * i + 7];
-            twist[5 * i] = c;
-            twist[5 * i + 1] = s;
-            twist[5 * i + 2] = c * c;
-            twist[5 * i + 3] = s * s;
-            twist[5 * i + 4] = c * s;
+            kind[k] = kindOf(placement, 9 * k);
+            final double c = placement[9 * k + 8];
+            final double s = placement[9 * k + 7];
+            twist[5 * k] = c;
+            twist[5 * k + 1] = s;
+            twist[5 * k + 2] = c * c;
+            twist[5 * k + 3] = s * s;
+            twist[5 * k + 4] = c * s;
             // P^T t, the rows of P^T being the columns of P
+            final double[] t = links.placementTranslation;
             for (int a = 0; a < 3; a++)
             {
-                offsetAtZero[3 * i + a] = placement[9 * i + a] * translation[3 * i]
-                    + placement[9 * i + 3 + a] * translation[3 * i + 1] + placement[9 * i + 6 + a] * translation[3 * i + 2];
+                offsetAtZero[3 * k + a] = placement[9 * k + a] * t[3 * k] + placement[9 * k + 3 + a] * t[3 * k + 1]
+                    + placement[9 * k + 6 + a] * t[3 * k + 2];
             }
             for (int e = 0; e < 6; e++)
             {
-                inertiaUpper[6 * i + e] = tree.inertia[9 * i + upper[e]];
+                inertiaUpper[6 * k + e] = links.inertia[9 * k + upper[e]];
             }
         }
         offset = offsetAtZero.clone();
-        compositeMass = tree.mass.clone();
-        carries = new boolean[count];
-        climbs = new boolean[count];
-        for (int i = count - 1; i >= 0; i--)
+        compositeMass = links.mass.clone();
+        for (int k = count - 1; k >= 0; k--)
         {
-            carries[i] |= tree.mass[i] != 0.0 || Arrays.stream(inertiaUpper, 6 * i, 6 * i + 6).anyMatch(v -> v != 0.0);
-            if (carries[i] && tree.parent[i] >= 0)
+            if (links.parent[k] >= 0)
             {
-                carries[tree.parent[i]] = true;
-                compositeMass[tree.parent[i]] += compositeMass[i];
+                compositeMass[links.parent[k]] += compositeMass[k];
             }
         }
-        for (int i = 0; i < count; i++)
-        {
-            final int p = tree.parent[i];
-            climbs[i] = p >= 0 && (tree.coordinate[p] >= 0 || climbs[p]);
-            carries[i] &= climbs[i];
-        }
-        branched = branched(tree);
+        branched = branched(links.parent);
         sineCosine = new double[2 * count];
-        for (int i = 0; i < count; i++)
+        for (int k = 0; k < count; k++)
         {
-            sineCosine[2 * i + 1] = 1.0;
+            sineCosine[2 * k + 1] = 1.0;
         }
         compositeFirstMoment = new double[3 * count];
         compositeInertia = new double[6 * count];
         shiftFirstMoment = new double[3 * count];
         shiftInertia = new double[6 * count];
-        for (int i = 0; i < count; i++)
+        for (int k = 0; k < count; k++)
         {
-            shiftTerms(i);
+            shiftTerms(k);
         }
     }
 
     /** @return number of generalised coordinates: M is dof x dof. */
     public int dof()
     {
-        return tree.dof;
+        return links.count;
     }
 
     /**
@@ -185,17 +178,16 @@ public final class MassMatrix
     private void jointTransforms(final double[] q)
     {
         final double[] sc = sineCosine;
-        for (int j = 0; j < tree.bodyCount; j++)
+        for (int k = 0; k < links.count; k++)
         {
-            final int sigma = tree.sigma[j];
-            if (sigma == KinematicTree.REVOLUTE)
+            if (links.revolute[k])
             {
-                SineCosine.of(q[tree.coordinate[j]], sc, 2 * j);
+                SineCosine.of(q[links.coordinate[k]], sc, 2 * k);
             }
-            else if (sigma == KinematicTree.PRISMATIC)
+            else
             {
-                offset[3 * j + 2] = offsetAtZero[3 * j + 2] + q[tree.coordinate[j]];
-                shiftTerms(j);
+                offset[3 * k + 2] = offsetAtZero[3 * k + 2] + q[links.coordinate[k]];
+                shiftTerms(k);
             }
         }
     }
@@ -233,17 +225,17 @@ public final class MassMatrix
      */
     private void composites()
     {
-        final int[] parent = tree.parent;
+        final int[] parent = links.parent;
         final double[] h = compositeFirstMoment;
         final double[] j = compositeInertia;
         final double[] sc = sineCosine;
         final double[] t = offset;
         final double[] w = twist;
-        System.arraycopy(tree.firstMoment, 0, h, 0, h.length);
+        System.arraycopy(links.firstMoment, 0, h, 0, h.length);
         System.arraycopy(inertiaUpper, 0, j, 0, j.length);
-        for (int i = tree.bodyCount - 1; i >= 0; i--)
+        for (int i = links.count - 1; i >= 0; i--)
         {
-            if (!carries[i])
+            if (parent[i] < 0)
             {
                 continue;
             }
@@ -302,7 +294,7 @@ public final class MassMatrix
     {
         final double[] r = placement;
         final int o = 9 * i;
-        final int p = tree.parent[i];
+        final int p = links.parent[i];
         final double[] jp = compositeInertia;
         for (int row = 0; row < 3; row++)
         {
@@ -324,17 +316,17 @@ public final class MassMatrix
 
     /**
      * Every joint i's row: F = Ic_i S_i in frame i, M_ii = S_i . F + Ia, then F carried up and
-     * M_ij = M_ji = S_j . F picked in each movable ancestor's frame (Table 6.2). F = (f, n) stays
-     * on locals through the whole climb, and the climb is one loop in this method: carried through
-     * an array, or with the step in a method of its own (too large for the compiler to inline),
-     * the pass measured slower.
+     * M_ij = M_ji = S_j . F picked in each ancestor's frame (Table 6.2); with fixed joints folded
+     * away every ancestor moves. F = (f, n) stays on locals through the whole climb, and the climb
+     * is one loop in this method: carried through an array, or with the step in a method of its own
+     * (too large for the compiler to inline), the pass measured slower.
      */
     private void rows(final double[] massMatrix)
     {
-        final int n = tree.dof;
-        final int[] parent = tree.parent;
-        final int[] coordinate = tree.coordinate;
-        final int[] sigma = tree.sigma;
+        final int n = links.count;
+        final int[] parent = links.parent;
+        final int[] coordinate = links.coordinate;
+        final boolean[] revolute = links.revolute;
         final double[] h = compositeFirstMoment;
         final double[] j = compositeInertia;
         final double[] t = offset;
@@ -345,23 +337,19 @@ public final class MassMatrix
             // no climb writes these: one contiguous fill beats scattering zeros by index
             Arrays.fill(massMatrix, 0, n * n, 0.0);
         }
-        for (int i = 0; i < tree.bodyCount; i++)
+        for (int i = 0; i < n; i++)
         {
             final int ci = coordinate[i];
-            if (ci < 0)
-            {
-                continue;
-            }
             // S_i = (0, z): f = -h x z, n = J z (J's third column); S_i = (z, 0): f = m z, n = h x z
-            final boolean revolute = sigma[i] == KinematicTree.REVOLUTE;
-            double fx = revolute ? -h[3 * i + 1] : 0.0;
-            double fy = revolute ? h[3 * i] : 0.0;
-            double fz = revolute ? 0.0 : compositeMass[i];
-            double nx = revolute ? j[6 * i + 2] : h[3 * i + 1];
-            double ny = revolute ? j[6 * i + 4] : -h[3 * i];
-            double nz = revolute ? j[6 * i + 5] : 0.0;
-            massMatrix[ci * n + ci] = (revolute ? nz : fz) + tree.rotorInertia[ci];
-            for (int a = i; climbs[a]; a = parent[a])
+            final boolean turns = revolute[i];
+            double fx = turns ? -h[3 * i + 1] : 0.0;
+            double fy = turns ? h[3 * i] : 0.0;
+            double fz = turns ? 0.0 : compositeMass[i];
+            double nx = turns ? j[6 * i + 2] : h[3 * i + 1];
+            double ny = turns ? j[6 * i + 4] : -h[3 * i];
+            double nz = turns ? j[6 * i + 5] : 0.0;
+            massMatrix[ci * n + ci] = (turns ? nz : fz) + rotorInertia[ci];
+            for (int a = i; parent[a] >= 0; a = parent[a])
             {
                 // f' = iR_a f, n' = iR_a n + iP_a x f' (Khalil 2010, eqs. 28 and 30), iR_a = P_a Rot(z, q):
                 // Rot(z, q) and the cross product in the axes before P_a, then P_a
@@ -393,12 +381,9 @@ public final class MassMatrix
                 }
                 final int p = parent[a];
                 final int cp = coordinate[p];
-                if (cp >= 0)
-                {
-                    final double mij = sigma[p] == KinematicTree.REVOLUTE ? nz : fz;
-                    massMatrix[ci * n + cp] = mij;
-                    massMatrix[cp * n + ci] = mij;
-                }
+                final double mij = revolute[p] ? nz : fz;
+                massMatrix[ci * n + cp] = mij;
+                massMatrix[cp * n + ci] = mij;
             }
         }
     }
@@ -440,30 +425,17 @@ public final class MassMatrix
         return Math.abs(value - target) <= EXACT;
     }
 
-    /** @return true if two coordinates' bodies lie on different branches (neither supports the other). */
-    private static boolean branched(final KinematicTree tree)
+    /** @return true if two links lie on different branches (neither supports the other). */
+    private static boolean branched(final int[] parent)
     {
-        for (int a = 0; a < tree.dof; a++)
+        for (int k = 0; k < parent.length; k++)
         {
-            for (int b = 0; b < tree.dof; b++)
+            // in a chain every link's parent is the link before it
+            if (parent[k] != k - 1)
             {
-                if (!supports(tree, tree.bodyOfCoordinate[a], tree.bodyOfCoordinate[b])
-                    && !supports(tree, tree.bodyOfCoordinate[b], tree.bodyOfCoordinate[a]))
-                {
-                    return true;
-                }
+                return true;
             }
         }
         return false;
-    }
-
-    private static boolean supports(final KinematicTree tree, final int ancestor, final int body)
-    {
-        int j = body;
-        while (j > ancestor)
-        {
-            j = tree.parent[j];
-        }
-        return j == ancestor;
     }
 }
