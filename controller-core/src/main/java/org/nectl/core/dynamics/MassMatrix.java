@@ -65,8 +65,11 @@ public final class MassMatrix
     private final int[] kind;
     /** Placement rotation P_k per link, 9 each, row-major (link k's axes at q = 0 in the parent link's frame). */
     private final double[] placement;
-    /** Rot(x, alpha) of a TWIST or signed-permutation placement per link: cos, sin, cos^2, sin^2, cos sin. */
-    private final double[] twist;
+    /** For a signed-permutation placement, where y before it lands in the parent frame (1: y, 2: z; z lands in the other). */
+    private final int[] yTarget;
+    /** The signs y and z take there. */
+    private final double[] ySign;
+    private final double[] zSign;
     /** Link origin in the parent link's frame, in the axes before the placement rotation (P_k^T t_k), m, 3 per link. */
     private final double[] offset;
     /** The same at q = 0 (a prismatic joint moves it along z). */
@@ -101,20 +104,22 @@ public final class MassMatrix
         final int count = links.count;
         placement = links.placementRotation;
         kind = new int[count];
-        twist = new double[5 * count];
+        yTarget = new int[count];
+        ySign = new double[count];
+        zSign = new double[count];
         offsetAtZero = new double[3 * count];
         inertiaUpper = new double[6 * count];
         final int[] upper = {0, 1, 2, 4, 5, 8};
         for (int k = 0; k < count; k++)
         {
             kind[k] = kindOf(placement, 9 * k);
-            final double c = placement[9 * k + 8];
-            final double s = placement[9 * k + 7];
-            twist[5 * k] = c;
-            twist[5 * k + 1] = s;
-            twist[5 * k + 2] = c * c;
-            twist[5 * k + 3] = s * s;
-            twist[5 * k + 4] = c * s;
+            // Rot(x, alpha) (y, z) = (c y - s z, s y + c z), c and s in {0, +-1}
+            final double c = Math.rint(placement[9 * k + 8]);
+            final double s = Math.rint(placement[9 * k + 7]);
+            final boolean kept = c != 0.0;
+            yTarget[k] = kept ? 1 : 2;
+            ySign[k] = kept ? c : s;
+            zSign[k] = kept ? c : -s;
             // P^T t, the rows of P^T being the columns of P
             final double[] t = links.placementTranslation;
             for (int a = 0; a < 3; a++)
@@ -215,13 +220,14 @@ public final class MassMatrix
     }
 
     /**
-     * Composite inertias, leaves first (Table 6.2): Ic_parent += X* Ic_i X. Body i's composite
+     * Composite inertias, leaves first (Table 6.2): Ic_parent += X* Ic_i X. Link i's composite
      * (first moment h, inertia J about its origin) turned by Rot(z, q_i) (J by double angles), moved
      * to the parent's origin by the parallel-axis theorem (Featherstone 2008, eq. 2.66, in 3D
      * quantities: h += m t, J += (m |t|^2 + 2 t.h) 1 - (m t t^T + t h^T + h t^T)) in the axes before
-     * the placement rotation, where t = P^T iP_i is constant for a revolute joint, then turned by the
-     * placement: Rot(x, alpha) for modified Denavit-Hartenberg (alpha's cosine and sine are 0 and
-     * +-1 for most arms; as products they cost less than a branch per body), or any rotation.
+     * the placement rotation, where t = P^T iP_i, m t and m t t^T are constant for a revolute joint,
+     * then added to the parent's in its axes: through the placement P as a signed permutation of
+     * y and z (modified Denavit-Hartenberg with alpha a multiple of pi/2: table look-ups, no
+     * arithmetic on the chain from leaf to root), or any rotation ({@link #addRotated}).
      */
     private void composites()
     {
@@ -230,7 +236,6 @@ public final class MassMatrix
         final double[] j = compositeInertia;
         final double[] sc = sineCosine;
         final double[] t = offset;
-        final double[] w = twist;
         System.arraycopy(links.firstMoment, 0, h, 0, h.length);
         System.arraycopy(inertiaUpper, 0, j, 0, j.length);
         for (int i = links.count - 1; i >= 0; i--)
@@ -265,26 +270,26 @@ public final class MassMatrix
             final double my = hy + shiftFirstMoment[a + 1];
             final double mz = hz + shiftFirstMoment[a + 2];
             final int p = parent[i];
-            if (kind[i] == GENERAL)
+            if (kind[i] >= TWIST)
             {
                 addRotated(i, mx, my, mz, xx, xy, xz, yy, yz, zz);
                 continue;
             }
-            // Rot(x, alpha) (.) Rot(x, alpha)^T: x kept, (y, z) turned
-            final int r = 5 * i;
-            final double ca = w[r];
-            final double sa = w[r + 1];
-            final double cross = 2.0 * w[r + 4] * yz;
+            // a signed permutation of y and z: each component added where it lands, with its sign
+            final int y = yTarget[i];
+            final int z = 3 - y;
+            final double sy = ySign[i];
+            final double sz = zSign[i];
             h[3 * p] += mx;
-            h[3 * p + 1] += ca * my - sa * mz;
-            h[3 * p + 2] += sa * my + ca * mz;
+            h[3 * p + y] += sy * my;
+            h[3 * p + z] += sz * mz;
             final int e = 6 * p;
             j[e] += xx;
-            j[e + 1] += ca * xy - sa * xz;
-            j[e + 2] += sa * xy + ca * xz;
-            j[e + 3] += w[r + 2] * yy - cross + w[r + 3] * zz;
-            j[e + 4] += w[r + 4] * (yy - zz) + (w[r + 2] - w[r + 3]) * yz;
-            j[e + 5] += w[r + 3] * yy + cross + w[r + 2] * zz;
+            j[e + y] += sy * xy;
+            j[e + z] += sz * xz;
+            j[e + 2 * y + 1] += yy;
+            j[e + 2 * z + 1] += zz;
+            j[e + 4] += sy * sz * yz;
         }
     }
 
