@@ -9,7 +9,7 @@ import org.nectl.core.model.RobotModel;
  * "Rigid Body Dynamics Algorithms", 2008, §6.2, Table 6.2), rotor inertias Ia added to the diagonal
  * (Khalil, "Dynamic modeling of robots using recursive Newton-Euler techniques", ICINCO 2010,
  * eq. 31), in Khalil's body frames, over the moving bodies only ({@link MovingLinks}: fixed joints
- * such as mounts and flanges folded into their moving ancestor when the model is compiled), as two
+ * such as mounts and flanges folded into their moving ancestor at construction), as two
  * passes over flat arrays:
  * <ol>
  * <li>{@link #composites}, leaves first: Ic_parent += X* Ic_i X, each composite (first moment and
@@ -32,9 +32,9 @@ import org.nectl.core.model.RobotModel;
  * m t t^T) and moves along z for a prismatic one. Other placements take a general 3x3 rotation.
  *
  * <p>Why two passes of one loop each and no per-body methods: a per-body step is too large for the
- * JIT compiler to inline, and the calls, not the arithmetic, cost most of the difference (measured
- * against nectl's RNEA in one JVM: docs/PERFORMANCE.md, "Mass matrix against RNEA"). Only sin and
- * cos of each joint are computed, no rotation matrices.
+ * JIT compiler to inline, and removing those calls was the largest single gain (measured against
+ * nectl's RNEA in one JVM: docs/PERFORMANCE.md, "Mass matrix against RNEA"). Only sin and cos of
+ * each joint are computed, no rotation matrices.
  *
  * <p>Why this method and not n inverse-dynamics calls with unit accelerations (Khalil 2010,
  * §3.3.1, "mass matrix by RNEA columns"): CRBA costs one pass plus a force transform per (joint,
