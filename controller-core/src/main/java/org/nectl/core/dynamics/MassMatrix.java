@@ -8,20 +8,33 @@ import org.nectl.core.model.RobotModel;
  * The joint-space inertia matrix M(q) of a tree by the composite-rigid-body algorithm (Featherstone,
  * "Rigid Body Dynamics Algorithms", 2008, §6.2, Table 6.2), rotor inertias Ia added to the diagonal
  * (Khalil, "Dynamic modeling of robots using recursive Newton-Euler techniques", ICINCO 2010,
- * eq. 31), in Khalil's body frames: one backward pass that, per body i, takes F = Ic_i S_i up the
- * path to the base (M_ij is the z component of F's moment, or of its force for a prismatic joint
- * j, in frame j, because S_j is frame j's unit z) and carries the composite inertia Ic_i into its
- * parent's frame.
+ * eq. 31), in Khalil's body frames, over the moving bodies only ({@link MovingLinks}: fixed joints
+ * such as mounts and flanges folded into their moving ancestor at construction), as two
+ * passes over flat arrays:
+ * <ol>
+ * <li>{@link #composites}, leaves first: Ic_parent += X* Ic_i X, each composite (first moment and
+ * inertia about the body origin, 3 + 6 numbers; the composite mass does not depend on q and is
+ * computed once) turned by Rot(z, q_i), moved to the parent's origin and turned by the placement;</li>
+ * <li>{@link #rows}: per joint i, F = Ic_i S_i (a pick of components, S_i being frame i's unit z),
+ * carried up the path to the base, F' = X* F, and M_ij = M_ji = S_j . F read in each movable
+ * ancestor j's frame (the z component of F's moment, or of its force for a prismatic joint).</li>
+ * </ol>
  *
- * <p>Why body frames and not the base frame (where composites add without transforms and M_ij is a
- * 6-term dot product, as {@link BaseFrameBodies} would give): the base frame needs every body's pose,
- * axis and inertia about the base origin, about 93 multiplications per body, 0.42 x RNEA on the
- * Panda. Here each step rotates by iR_j = P_j Rot(z, q_j), and where the placement rotation P_j is
- * Rot(x, alpha) with alpha a multiple of pi/2 (modified Denavit-Hartenberg with alpha in {0, +-pi/2,
- * pi} and gamma = 0: every joint of most arms) P_j only permutes and negates components, so a step
- * costs the rotation about z alone: 4 multiplications per vector and about 10 (by double angles)
- * per symmetric inertia. Other placements take the general 3x3 rotation. Measured against nectl's
- * RNEA in one JVM: see docs/PERFORMANCE.md, "Mass matrix against RNEA".
+ * <p>Why body frames and not the world frame of Pinocchio's CRBA (composites summed without
+ * transforms, M_ij a 6-term dot product per pair): the world frame needs every body's pose, axis
+ * and inertia in world axes, about 90 multiplications per body, against about 40 per body and 14
+ * per (joint, ancestor) pair here, and the Panda has 3 pairs per joint, tree-32 3.9. In body frames
+ * each step turns by iR_j = P_j Rot(z, q_j): the rotation about z costs 4 multiplications per
+ * vector (about 10 by double angles per symmetric inertia), and the placement P_j is, in modified
+ * Denavit-Hartenberg parameters, Rot(x, alpha); with alpha a multiple of pi/2 (every joint of most
+ * arms) it only permutes and negates y and z. The translation iP_j = P_j t_j is used as t_j, in the
+ * axes before P_j, where it is constant for a revolute joint (so are the composite's m t and
+ * m t t^T) and moves along z for a prismatic one. Other placements take a general 3x3 rotation.
+ *
+ * <p>Why two passes of one loop each and no per-body methods: a per-body step is too large for the
+ * JIT compiler to inline, and removing those calls was the largest single gain (measured against
+ * nectl's RNEA in one JVM: docs/PERFORMANCE.md, "Mass matrix against RNEA"). Only sin and cos of
+ * each joint are computed, no rotation matrices.
  *
  * <p>Why this method and not n inverse-dynamics calls with unit accelerations (Khalil 2010,
  * §3.3.1, "mass matrix by RNEA columns"): CRBA costs one pass plus a force transform per (joint,
@@ -32,41 +45,51 @@ import org.nectl.core.model.RobotModel;
  */
 public final class MassMatrix
 {
-    /** P = Rot(x, alpha) for alpha = 0, pi/2, -pi/2, pi: a signed permutation of (y, z). */
+    /** Placement Rot(x, alpha) with alpha = 0, pi/2, -pi/2, pi: a signed permutation of (y, z). */
     private static final int X0 = 0;
     private static final int X90 = 1;
     private static final int X270 = 2;
     private static final int X180 = 3;
+    /** Placement Rot(x, alpha), any other alpha (x kept, y and z turned). */
+    private static final int TWIST = 4;
     /** Any other placement rotation. */
-    private static final int GENERAL = 4;
-    /** Entries of P farther than this from 0 or +-1 make it GENERAL (cos(pi/2) rounds to 6.1e-17). */
+    private static final int GENERAL = 5;
+    /** Entries of P farther than this from 0 or +-1 make it not a signed permutation (cos(pi/2) rounds to 6.1e-17). */
     private static final double EXACT = 1e-15;
 
-    private final CompiledModel tree;
-    /** sin q, cos q per body (0, 1 for a joint that does not rotate). */
+    /** The moving bodies, fixed joints folded in; arrays below are per link. */
+    private final MovingLinks links;
+    /** Rotor inertia Ia per coordinate. */
+    private final double[] rotorInertia;
+    /** Placement kind per link: X0 ... GENERAL. */
+    private final int[] kind;
+    /** Placement rotation P_k per link, 9 each, row-major (link k's axes at q = 0 in the parent link's frame). */
+    private final double[] placement;
+    /** For a signed-permutation placement, where y before it lands in the parent frame (1: y, 2: z; z lands in the other). */
+    private final int[] yTarget;
+    /** The signs y and z take there. */
+    private final double[] ySign;
+    private final double[] zSign;
+    /** Link origin in the parent link's frame, in the axes before the placement rotation (P_k^T t_k), m, 3 per link. */
+    private final double[] offset;
+    /** The same at q = 0 (a prismatic joint moves it along z). */
+    private final double[] offsetAtZero;
+    /** sin q, cos q per link (0, 1 for a prismatic joint). */
     private final double[] sineCosine;
-    /** iR_j per body, 9 each, kept up to date only for GENERAL placements. */
-    private final double[] rotation;
-    /** iP_j per body, 3 each (moves with a prismatic joint). */
-    private final double[] position;
-    private final double[] placementRotation;
-    private final double[] placementTranslation;
-    /** Placement kind per body: X0 ... GENERAL. */
-    private final int[] twist;
-    /** Inertia about the body origin, upper triangle (xx, xy, xz, yy, yz, zz) per body. */
+    /** Composite mass per link, kg: constant, since a subtree's mass does not move. */
+    private final double[] compositeMass;
+    /** Inertia about the link origin, upper triangle (xx, xy, xz, yy, yz, zz) per link, link frame. */
     private final double[] inertiaUpper;
-    /** False for a body whose subtree has no mass (a flange): its composite is zero, nothing to carry. */
-    private final boolean[] carries;
+    /** Composite first moment per link, own frame, kg m, 3 per link. */
+    private final double[] compositeFirstMoment;
+    /** Composite inertia about the own origin, own frame, upper triangle, 6 per link. */
+    private final double[] compositeInertia;
+    /** m t per link (m the composite mass, t = {@link #offset}): the first-moment shift to the parent's origin. */
+    private final double[] shiftFirstMoment;
+    /** m (|t|^2 1 - t t^T) per link, upper triangle: the part of the inertia shift that q moves only through t. */
+    private final double[] shiftInertia;
     /** True if some joints lie on different branches: their entries are zeros no path writes. */
     private final boolean branched;
-    /** Composite mass per body, kg. */
-    private final double[] compositeMass;
-    /** Composite first moment per body, own frame, kg m, 3 per body. */
-    private final double[] compositeFirstMoment;
-    /** Composite inertia about the own origin, own frame, upper triangle, 6 per body. */
-    private final double[] compositeInertia;
-    /** A composite's first moment (3) and inertia (6, upper triangle) rotated into the parent's axes (general placements). */
-    private final double[] rotated = new double[9];
 
     /**
      * Compiles the model for this instance alone; share one {@link CompiledModel} between
@@ -82,51 +105,72 @@ public final class MassMatrix
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
      *
-     * @param model the compiled robot.
+     * @param tree the compiled robot.
      */
-    public MassMatrix(final CompiledModel model)
+    public MassMatrix(final CompiledModel tree)
     {
-        tree = model;
-        final int count = tree.bodyCount;
-        twist = new int[count];
+        links = new MovingLinks(tree);
+        rotorInertia = tree.rotorInertia;
+        final int count = links.count;
+        placement = links.placementRotation;
+        kind = new int[count];
+        yTarget = new int[count];
+        ySign = new double[count];
+        zSign = new double[count];
+        offsetAtZero = new double[3 * count];
         inertiaUpper = new double[6 * count];
         final int[] upper = {0, 1, 2, 4, 5, 8};
-        for (int i = 0; i < count; i++)
+        for (int k = 0; k < count; k++)
         {
-            twist[i] = twistOf(model.robot().placementRotation(i));
+            kind[k] = kindOf(placement, 9 * k);
+            // Rot(x, alpha) (y, z) = (c y - s z, s y + c z), c and s in {0, +-1}
+            final double c = Math.rint(placement[9 * k + 8]);
+            final double s = Math.rint(placement[9 * k + 7]);
+            final boolean kept = c != 0.0;
+            yTarget[k] = kept ? 1 : 2;
+            ySign[k] = kept ? c : s;
+            zSign[k] = kept ? c : -s;
+            // P^T t, the rows of P^T being the columns of P
+            final double[] t = links.placementTranslation;
+            for (int a = 0; a < 3; a++)
+            {
+                offsetAtZero[3 * k + a] = placement[9 * k + a] * t[3 * k] + placement[9 * k + 3 + a] * t[3 * k + 1]
+                    + placement[9 * k + 6 + a] * t[3 * k + 2];
+            }
             for (int e = 0; e < 6; e++)
             {
-                inertiaUpper[6 * i + e] = tree.inertia[9 * i + upper[e]];
+                inertiaUpper[6 * k + e] = links.inertia[9 * k + upper[e]];
             }
         }
-        branched = branched(tree);
-        carries = new boolean[count];
-        for (int i = count - 1; i >= 0; i--)
+        offset = offsetAtZero.clone();
+        compositeMass = links.mass.clone();
+        for (int k = count - 1; k >= 0; k--)
         {
-            carries[i] |= tree.mass[i] != 0.0 || Arrays.stream(inertiaUpper, 6 * i, 6 * i + 6).anyMatch(v -> v != 0.0);
-            if (carries[i] && tree.parent[i] >= 0)
+            if (links.parent[k] >= 0)
             {
-                carries[tree.parent[i]] = true;
+                compositeMass[links.parent[k]] += compositeMass[k];
             }
         }
-        placementRotation = model.placementRotation;
-        placementTranslation = model.placementTranslation;
-        rotation = placementRotation.clone();
-        position = placementTranslation.clone();
+        branched = branched(links.parent);
         sineCosine = new double[2 * count];
-        for (int i = 0; i < count; i++)
+        for (int k = 0; k < count; k++)
         {
-            sineCosine[2 * i + 1] = 1.0;
+            sineCosine[2 * k + 1] = 1.0;
         }
-        compositeMass = new double[count];
         compositeFirstMoment = new double[3 * count];
         compositeInertia = new double[6 * count];
+        shiftFirstMoment = new double[3 * count];
+        shiftInertia = new double[6 * count];
+        for (int k = 0; k < count; k++)
+        {
+            shiftTerms(k);
+        }
     }
 
     /** @return number of generalised coordinates: M is dof x dof. */
     public int dof()
     {
-        return tree.dof;
+        return links.count;
     }
 
     /**
@@ -138,306 +182,231 @@ public final class MassMatrix
     public void compute(final double[] q, final double[] massMatrix)
     {
         jointTransforms(q);
-        final int count = tree.bodyCount;
-        System.arraycopy(tree.mass, 0, compositeMass, 0, count);
-        System.arraycopy(tree.firstMoment, 0, compositeFirstMoment, 0, 3 * count);
-        System.arraycopy(inertiaUpper, 0, compositeInertia, 0, 6 * count);
-        if (branched)
-        {
-            // no path-to-base loop writes these: one contiguous fill beats scattering zeros by index
-            Arrays.fill(massMatrix, 0, tree.dof * tree.dof, 0.0);
-        }
-        // children come after their parent: each composite is complete when its body is reached
-        for (int i = count - 1; i >= 0; i--)
-        {
-            if (tree.coordinate[i] >= 0)
-            {
-                row(i, massMatrix);
-            }
-            if (tree.parent[i] >= 0 && carries[i])
-            {
-                carryToParent(i);
-            }
-        }
+        composites();
+        rows(massMatrix);
     }
 
     /**
-     * sin q and cos q of every revolute joint, iR_j = P_j Rot(z, q) only where P_j is GENERAL, iP_j
-     * of every prismatic joint: {@link JointTransforms#update} would build every iR_j, which the
-     * signed-permutation steps never read (Panda: 0.93 against 1.04 x RNEA with it).
+     * sin q and cos q of every revolute joint and the offset of every prismatic one, which moves
+     * along z of the axes before the placement rotation: no rotation matrices, which no step reads.
      */
     private void jointTransforms(final double[] q)
     {
         final double[] sc = sineCosine;
-        for (int j = 0; j < tree.bodyCount; j++)
+        for (int k = 0; k < links.count; k++)
         {
-            final int sigma = tree.sigma[j];
-            if (sigma == CompiledModel.REVOLUTE)
+            if (links.revolute[k])
             {
-                SineCosine.of(q[tree.coordinate[j]], sc, 2 * j);
-                if (twist[j] == GENERAL)
-                {
-                    rotateAboutZ(j, sc[2 * j], sc[2 * j + 1]);
-                }
+                SineCosine.of(q[links.coordinate[k]], sc, 2 * k);
             }
-            else if (sigma == CompiledModel.PRISMATIC)
+            else
             {
-                final double d = q[tree.coordinate[j]];
-                final int r = 9 * j;
-                final int t = 3 * j;
-                position[t] = placementTranslation[t] + d * placementRotation[r + 2];
-                position[t + 1] = placementTranslation[t + 1] + d * placementRotation[r + 5];
-                position[t + 2] = placementTranslation[t + 2] + d * placementRotation[r + 8];
+                offset[3 * k + 2] = offsetAtZero[3 * k + 2] + q[links.coordinate[k]];
+                shiftTerms(k);
             }
         }
     }
 
-    /** rotation_j = P_j Rot(z, q). */
-    private void rotateAboutZ(final int j, final double s, final double c)
+    /** m t and m (|t|^2 1 - t t^T) of body i from its composite mass and {@link #offset}. */
+    private void shiftTerms(final int i)
     {
-        CompiledModel.rotateAboutZ(placementRotation, rotation, j, s, c);
+        final double m = compositeMass[i];
+        final double tx = offset[3 * i];
+        final double ty = offset[3 * i + 1];
+        final double tz = offset[3 * i + 2];
+        final double mx = m * tx;
+        final double my = m * ty;
+        final double mz = m * tz;
+        shiftFirstMoment[3 * i] = mx;
+        shiftFirstMoment[3 * i + 1] = my;
+        shiftFirstMoment[3 * i + 2] = mz;
+        final int e = 6 * i;
+        shiftInertia[e] = my * ty + mz * tz;
+        shiftInertia[e + 1] = -mx * ty;
+        shiftInertia[e + 2] = -mx * tz;
+        shiftInertia[e + 3] = mx * tx + mz * tz;
+        shiftInertia[e + 4] = -my * tz;
+        shiftInertia[e + 5] = mx * tx + my * ty;
     }
 
     /**
-     * Joint i's row: F = Ic_i S_i in frame i, M_ii = S_i . F + Ia, then F carried up and M_ij =
-     * M_ji = S_j . F picked in each movable ancestor's frame (Table 6.2). One method of about 90
-     * lines because F = (f, n) stays on locals through the whole climb: carried through an array
-     * between smaller methods, the pass measured 1.21 x RNEA on the Panda against 1.09.
+     * Composite inertias, leaves first (Table 6.2): Ic_parent += X* Ic_i X. Link i's composite
+     * (first moment h, inertia J about its origin) turned by Rot(z, q_i) (J by double angles), moved
+     * to the parent's origin by the parallel-axis theorem (Featherstone 2008, eq. 2.66, in 3D
+     * quantities: h += m t, J += (m |t|^2 + 2 t.h) 1 - (m t t^T + t h^T + h t^T)) in the axes before
+     * the placement rotation, where t = P^T iP_i, m t and m t t^T are constant for a revolute joint,
+     * then added to the parent's in its axes: through the placement P as a signed permutation of
+     * y and z (modified Denavit-Hartenberg with alpha a multiple of pi/2: table look-ups, no
+     * arithmetic on the chain from leaf to root), or any rotation ({@link #addRotated}).
      */
-    private void row(final int i, final double[] massMatrix)
+    private void composites()
     {
-        final int n = tree.dof;
-        final int ci = tree.coordinate[i];
-        final int[] parent = tree.parent;
-        final double[] r = rotation;
-        final double[] t = position;
-        final double[] sc = sineCosine;
+        final int[] parent = links.parent;
         final double[] h = compositeFirstMoment;
         final double[] j = compositeInertia;
-        // S_i = (0, z): f = -h x z, n = J z (J's third column); S_i = (z, 0): f = m z, n = h x z
-        final boolean revolute = tree.sigma[i] == CompiledModel.REVOLUTE;
-        double fx = revolute ? -h[3 * i + 1] : 0.0;
-        double fy = revolute ? h[3 * i] : 0.0;
-        double fz = revolute ? 0.0 : compositeMass[i];
-        double nx = revolute ? j[6 * i + 2] : h[3 * i + 1];
-        double ny = revolute ? j[6 * i + 4] : -h[3 * i];
-        double nz = revolute ? j[6 * i + 5] : 0.0;
-        massMatrix[ci * n + ci] = (revolute ? nz : fz) + tree.rotorInertia[ci];
-        for (int a = i; parent[a] >= 0; a = parent[a])
+        final double[] sc = sineCosine;
+        final double[] t = offset;
+        System.arraycopy(links.firstMoment, 0, h, 0, h.length);
+        System.arraycopy(inertiaUpper, 0, j, 0, j.length);
+        for (int i = links.count - 1; i >= 0; i--)
         {
-            // f' = iR_a f, n' = iR_a n + iP_a x f' (Khalil 2010, eqs. 28 and 30)
-            final int o = 9 * a;
-            final int k = twist[a];
-            if (k == GENERAL)
+            if (parent[i] < 0)
             {
-                final double gx = r[o] * fx + r[o + 1] * fy + r[o + 2] * fz;
-                final double gy = r[o + 3] * fx + r[o + 4] * fy + r[o + 5] * fz;
-                final double gz = r[o + 6] * fx + r[o + 7] * fy + r[o + 8] * fz;
-                final double mx = r[o] * nx + r[o + 1] * ny + r[o + 2] * nz;
-                final double my = r[o + 3] * nx + r[o + 4] * ny + r[o + 5] * nz;
-                final double mz = r[o + 6] * nx + r[o + 7] * ny + r[o + 8] * nz;
-                fx = gx;
-                fy = gy;
-                fz = gz;
-                nx = mx;
-                ny = my;
-                nz = mz;
+                continue;
             }
-            else
+            final double s = sc[2 * i];
+            final double c = sc[2 * i + 1];
+            final int b = 6 * i;
+            final int a = 3 * i;
+            final double c2 = c * c - s * s;
+            final double s2 = 2.0 * c * s;
+            final double sigma = 0.5 * (j[b] + j[b + 3]);
+            final double delta = c2 * 0.5 * (j[b] - j[b + 3]) - s2 * j[b + 1];
+            final double hx = c * h[a] - s * h[a + 1];
+            final double hy = s * h[a] + c * h[a + 1];
+            final double hz = h[a + 2];
+            final double tx = t[a];
+            final double ty = t[a + 1];
+            final double tz = t[a + 2];
+            final double[] k = shiftInertia;
+            final double d = 2.0 * (tx * hx + ty * hy + tz * hz);
+            final double xx = sigma + delta + k[b] + d - 2.0 * tx * hx;
+            final double xy = s2 * 0.5 * (j[b] - j[b + 3]) + c2 * j[b + 1] + k[b + 1] - (tx * hy + hx * ty);
+            final double xz = c * j[b + 2] - s * j[b + 4] + k[b + 2] - (tx * hz + hx * tz);
+            final double yy = sigma - delta + k[b + 3] + d - 2.0 * ty * hy;
+            final double yz = s * j[b + 2] + c * j[b + 4] + k[b + 4] - (ty * hz + hy * tz);
+            final double zz = j[b + 5] + k[b + 5] + d - 2.0 * tz * hz;
+            final double mx = hx + shiftFirstMoment[a];
+            final double my = hy + shiftFirstMoment[a + 1];
+            final double mz = hz + shiftFirstMoment[a + 2];
+            final int p = parent[i];
+            if (kind[i] >= TWIST)
             {
-                // iR_a = Rot(x, alpha) Rot(z, q): Rot(x, alpha) permutes and negates (y, z)
+                addRotated(i, mx, my, mz, xx, xy, xz, yy, yz, zz);
+                continue;
+            }
+            // a signed permutation of y and z: each component added where it lands, with its sign
+            final int y = yTarget[i];
+            final int z = 3 - y;
+            final double sy = ySign[i];
+            final double sz = zSign[i];
+            h[3 * p] += mx;
+            h[3 * p + y] += sy * my;
+            h[3 * p + z] += sz * mz;
+            final int e = 6 * p;
+            j[e] += xx;
+            j[e + y] += sy * xy;
+            j[e + z] += sz * xz;
+            j[e + 2 * y + 1] += yy;
+            j[e + 2 * z + 1] += zz;
+            j[e + 4] += sy * sz * yz;
+        }
+    }
+
+    /** Adds (P h, P J P^T) to body i's parent, P = P_i any rotation: A = P J, then A P^T's upper triangle. */
+    private void addRotated(final int i, final double hx, final double hy, final double hz, final double xx,
+        final double xy, final double xz, final double yy, final double yz, final double zz)
+    {
+        final double[] r = placement;
+        final int o = 9 * i;
+        final int p = links.parent[i];
+        final double[] jp = compositeInertia;
+        for (int row = 0; row < 3; row++)
+        {
+            final double r0 = r[o + 3 * row];
+            final double r1 = r[o + 3 * row + 1];
+            final double r2 = r[o + 3 * row + 2];
+            compositeFirstMoment[3 * p + row] += r0 * hx + r1 * hy + r2 * hz;
+            final double a0 = r0 * xx + r1 * xy + r2 * xz;
+            final double a1 = r0 * xy + r1 * yy + r2 * yz;
+            final double a2 = r0 * xz + r1 * yz + r2 * zz;
+            // upper-triangle slots of this row: (0: 0, 1, 2), (1: 3, 4), (2: 5)
+            for (int col = row; col < 3; col++)
+            {
+                final int slot = row == 0 ? col : row == 1 ? 2 + col : 5;
+                jp[6 * p + slot] += a0 * r[o + 3 * col] + a1 * r[o + 3 * col + 1] + a2 * r[o + 3 * col + 2];
+            }
+        }
+    }
+
+    /**
+     * Every joint i's row: F = Ic_i S_i in frame i, M_ii = S_i . F + Ia, then F carried up and
+     * M_ij = M_ji = S_j . F picked in each ancestor's frame (Table 6.2); with fixed joints folded
+     * away every ancestor moves. F = (f, n) stays on locals through the whole climb, and the climb
+     * is one loop in this method: carried through an array, or with the step in a method of its own
+     * (too large for the compiler to inline), the pass measured slower.
+     */
+    private void rows(final double[] massMatrix)
+    {
+        final int n = links.count;
+        final int[] parent = links.parent;
+        final int[] coordinate = links.coordinate;
+        final boolean[] revolute = links.revolute;
+        final double[] h = compositeFirstMoment;
+        final double[] j = compositeInertia;
+        final double[] t = offset;
+        final double[] sc = sineCosine;
+        final double[] r = placement;
+        if (branched)
+        {
+            // no climb writes these: one contiguous fill beats scattering zeros by index
+            Arrays.fill(massMatrix, 0, n * n, 0.0);
+        }
+        for (int i = 0; i < n; i++)
+        {
+            final int ci = coordinate[i];
+            // S_i = (0, z): f = -h x z, n = J z (J's third column); S_i = (z, 0): f = m z, n = h x z
+            final boolean turns = revolute[i];
+            double fx = turns ? -h[3 * i + 1] : 0.0;
+            double fy = turns ? h[3 * i] : 0.0;
+            double fz = turns ? 0.0 : compositeMass[i];
+            double nx = turns ? j[6 * i + 2] : h[3 * i + 1];
+            double ny = turns ? j[6 * i + 4] : -h[3 * i];
+            double nz = turns ? j[6 * i + 5] : 0.0;
+            massMatrix[ci * n + ci] = (turns ? nz : fz) + rotorInertia[ci];
+            for (int a = i; parent[a] >= 0; a = parent[a])
+            {
+                // f' = iR_a f, n' = iR_a n + iP_a x f' (Khalil 2010, eqs. 28 and 30), iR_a = P_a Rot(z, q):
+                // Rot(z, q) and the cross product in the axes before P_a, then P_a
                 final double s = sc[2 * a];
                 final double c = sc[2 * a + 1];
+                final int b = 3 * a;
                 final double gx = c * fx - s * fy;
                 final double gy = s * fx + c * fy;
-                final double mx = c * nx - s * ny;
-                final double my = s * nx + c * ny;
-                fx = gx;
-                nx = mx;
-                switch (k)
+                final double mx = c * nx - s * ny + (t[b + 1] * fz - t[b + 2] * gy);
+                final double my = s * nx + c * ny + (t[b + 2] * gx - t[b] * fz);
+                final double mz = nz + (t[b] * gy - t[b + 1] * gx);
+                switch (kind[a])
                 {
-                    case X0 ->
-                    {
-                        fy = gy;
-                        ny = my;
-                    }
-                    case X90 ->
-                    {
-                        fy = -fz;
-                        fz = gy;
-                        ny = -nz;
-                        nz = my;
-                    }
-                    case X270 ->
-                    {
-                        fy = fz;
-                        fz = -gy;
-                        ny = nz;
-                        nz = -my;
-                    }
+                    case X0 -> { fx = gx; fy = gy; nx = mx; ny = my; nz = mz; }
+                    case X90 -> { fx = gx; fy = -fz; fz = gy; nx = mx; ny = -mz; nz = my; }
+                    case X270 -> { fx = gx; fy = fz; fz = -gy; nx = mx; ny = mz; nz = -my; }
+                    case X180 -> { fx = gx; fy = -gy; fz = -fz; nx = mx; ny = -my; nz = -mz; }
                     default ->
                     {
-                        fy = -gy;
-                        fz = -fz;
-                        ny = -my;
-                        nz = -nz;
+                        final int o = 9 * a;
+                        final double gz = fz;
+                        fx = r[o] * gx + r[o + 1] * gy + r[o + 2] * gz;
+                        fy = r[o + 3] * gx + r[o + 4] * gy + r[o + 5] * gz;
+                        fz = r[o + 6] * gx + r[o + 7] * gy + r[o + 8] * gz;
+                        nx = r[o] * mx + r[o + 1] * my + r[o + 2] * mz;
+                        ny = r[o + 3] * mx + r[o + 4] * my + r[o + 5] * mz;
+                        nz = r[o + 6] * mx + r[o + 7] * my + r[o + 8] * mz;
                     }
                 }
-            }
-            final int b = 3 * a;
-            nx += t[b + 1] * fz - t[b + 2] * fy;
-            ny += t[b + 2] * fx - t[b] * fz;
-            nz += t[b] * fy - t[b + 1] * fx;
-            final int p = parent[a];
-            final int cp = tree.coordinate[p];
-            if (cp >= 0)
-            {
-                // S_p . F in frame p
-                final double mij = tree.sigma[p] == CompiledModel.REVOLUTE ? nz : fz;
+                final int p = parent[a];
+                final int cp = coordinate[p];
+                final double mij = revolute[p] ? nz : fz;
                 massMatrix[ci * n + cp] = mij;
                 massMatrix[cp * n + ci] = mij;
             }
         }
     }
 
-    /**
-     * Body i's composite rotated into its parent's axes, R h and R J R^T with R = iR_i, then added
-     * to the parent's ({@link #addToParent}). On locals, as in {@link #row}.
-     */
-    private void carryToParent(final int i)
+    /** @return the placement kind of the row-major placement rotation P at p[o]. */
+    private static int kindOf(final double[] placement, final int o)
     {
-        final int k = twist[i];
-        if (k == GENERAL)
-        {
-            rotateGeneral(i);
-            final double[] g = rotated;
-            addToParent(i, g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8]);
-            return;
-        }
-        final double s = sineCosine[2 * i];
-        final double c = sineCosine[2 * i + 1];
-        final double[] h = compositeFirstMoment;
-        final double[] j = compositeInertia;
-        final int b = 6 * i;
-        // Rot(z) J Rot(z)^T by double angles: xx, yy = sigma +- (C2 delta - S2 xy), xy = S2 delta + C2 xy
-        final double c2 = c * c - s * s;
-        final double s2 = 2.0 * c * s;
-        final double sigma = 0.5 * (j[b] + j[b + 3]);
-        final double delta = 0.5 * (j[b] - j[b + 3]);
-        final double xx = sigma + c2 * delta - s2 * j[b + 1];
-        final double hx = c * h[3 * i] - s * h[3 * i + 1];
-        double hy = s * h[3 * i] + c * h[3 * i + 1];
-        double hz = h[3 * i + 2];
-        double xy = s2 * delta + c2 * j[b + 1];
-        double xz = c * j[b + 2] - s * j[b + 4];
-        double yy = sigma - c2 * delta + s2 * j[b + 1];
-        double yz = s * j[b + 2] + c * j[b + 4];
-        double zz = j[b + 5];
-        // then Rot(x, alpha): (y, z) -> (y, z), (-z, y), (z, -y) or (-y, -z)
-        switch (k)
-        {
-            case X0 ->
-            {
-            }
-            case X90 ->
-            {
-                final double y = hy;
-                hy = -hz;
-                hz = y;
-                final double x = xy;
-                xy = -xz;
-                xz = x;
-                final double d = yy;
-                yy = zz;
-                zz = d;
-                yz = -yz;
-            }
-            case X270 ->
-            {
-                final double y = hy;
-                hy = hz;
-                hz = -y;
-                final double x = xy;
-                xy = xz;
-                xz = -x;
-                final double d = yy;
-                yy = zz;
-                zz = d;
-                yz = -yz;
-            }
-            default ->
-            {
-                hy = -hy;
-                hz = -hz;
-                xy = -xy;
-                xz = -xz;
-            }
-        }
-        addToParent(i, hx, hy, hz, xx, xy, xz, yy, yz, zz);
-    }
-
-    /**
-     * Ic_parent += X* Ic_i X given body i's composite already in the parent's axes (first moment h,
-     * inertia J about body i's origin): moved to the parent's origin t = iP_i by the parallel-axis
-     * theorem (Featherstone 2008, eq. 2.66, in 3D quantities), h_p += h + m t and J_p += J +
-     * (m |t|^2 + 2 t.h) 1 - (m t t^T + t h^T + h t^T).
-     */
-    private void addToParent(final int i, final double hx, final double hy, final double hz, final double xx,
-        final double xy, final double xz, final double yy, final double yz, final double zz)
-    {
-        final double[] t = position;
-        final double m = compositeMass[i];
-        final double tx = t[3 * i];
-        final double ty = t[3 * i + 1];
-        final double tz = t[3 * i + 2];
-        final double mx = m * tx;
-        final double my = m * ty;
-        final double mz = m * tz;
-        final double d = mx * tx + my * ty + mz * tz + 2.0 * (tx * hx + ty * hy + tz * hz);
-        final int p = tree.parent[i];
-        final double[] j = compositeInertia;
-        final int e = 6 * p;
-        j[e] += xx + d - mx * tx - 2.0 * tx * hx;
-        j[e + 1] += xy - mx * ty - tx * hy - hx * ty;
-        j[e + 2] += xz - mx * tz - tx * hz - hx * tz;
-        j[e + 3] += yy + d - my * ty - 2.0 * ty * hy;
-        j[e + 4] += yz - my * tz - ty * hz - hy * tz;
-        j[e + 5] += zz + d - mz * tz - 2.0 * tz * hz;
-        compositeMass[p] += m;
-        compositeFirstMoment[3 * p] += hx + mx;
-        compositeFirstMoment[3 * p + 1] += hy + my;
-        compositeFirstMoment[3 * p + 2] += hz + mz;
-    }
-
-    /** rotated = (R h, R J R^T) with R = iR_i any rotation: A = R J, then A R^T's upper triangle. */
-    private void rotateGeneral(final int i)
-    {
-        final double[] r = rotation;
-        final int b = 6 * i;
-        final int o = 9 * i;
-        final double[] j = compositeInertia;
-        final double[] g = rotated;
-        Vec3.multiply(r, o, compositeFirstMoment, 3 * i, g, 0);
-        for (int row = 0; row < 3; row++)
-        {
-            final double r0 = r[o + 3 * row];
-            final double r1 = r[o + 3 * row + 1];
-            final double r2 = r[o + 3 * row + 2];
-            final double a0 = r0 * j[b] + r1 * j[b + 1] + r2 * j[b + 2];
-            final double a1 = r0 * j[b + 1] + r1 * j[b + 3] + r2 * j[b + 4];
-            final double a2 = r0 * j[b + 2] + r1 * j[b + 4] + r2 * j[b + 5];
-            // upper-triangle slots of this row: (0: 3, 4, 5), (1: 6, 7), (2: 8)
-            for (int col = row; col < 3; col++)
-            {
-                final int slot = 3 + (row == 0 ? col : row == 1 ? 2 + col : 5);
-                g[slot] = a0 * r[o + 3 * col] + a1 * r[o + 3 * col + 1] + a2 * r[o + 3 * col + 2];
-            }
-        }
-    }
-
-    /** @return the placement kind of a row-major placement rotation P. */
-    private static int twistOf(final double[] p)
-    {
+        final double[] p = Arrays.copyOfRange(placement, o, o + 9);
         final boolean xFixed = near(p[0], 1.0) && near(p[1], 0.0) && near(p[2], 0.0) && near(p[3], 0.0)
             && near(p[6], 0.0);
         if (!xFixed)
@@ -463,7 +432,7 @@ public final class MassMatrix
         {
             return X180;
         }
-        return GENERAL;
+        return TWIST;
     }
 
     private static boolean near(final double value, final double target)
@@ -471,30 +440,17 @@ public final class MassMatrix
         return Math.abs(value - target) <= EXACT;
     }
 
-    /** @return true if two coordinates' bodies lie on different branches (neither supports the other). */
-    private static boolean branched(final CompiledModel tree)
+    /** @return true if two links lie on different branches (neither supports the other). */
+    private static boolean branched(final int[] parent)
     {
-        for (int a = 0; a < tree.dof; a++)
+        for (int k = 0; k < parent.length; k++)
         {
-            for (int b = 0; b < tree.dof; b++)
+            // in a chain every link's parent is the link before it
+            if (parent[k] != k - 1)
             {
-                if (!supports(tree, tree.bodyOfCoordinate[a], tree.bodyOfCoordinate[b])
-                    && !supports(tree, tree.bodyOfCoordinate[b], tree.bodyOfCoordinate[a]))
-                {
-                    return true;
-                }
+                return true;
             }
         }
         return false;
-    }
-
-    private static boolean supports(final CompiledModel tree, final int ancestor, final int body)
-    {
-        int j = body;
-        while (j > ancestor)
-        {
-            j = tree.parent[j];
-        }
-        return j == ancestor;
     }
 }

@@ -1,0 +1,171 @@
+package org.nectl.core.dynamics;
+
+import org.nectl.core.model.RobotModel;
+
+/**
+ * The moving bodies of a {@link RobotModel} with every fixed joint folded away, for algorithms that
+ * need only the joint-space structure (the composite-rigid-body mass matrix): a fixed body's mass,
+ * first moment and inertia are added to its nearest moving ancestor, constant-placed, and a moving
+ * body's placement is composed through the fixed bodies between it and its nearest moving
+ * ancestor. Mounts and flanges then cost nothing per call. A fixed body with no moving ancestor
+ * (a mount on the base) and everything it carries that is not itself moving drop out: no joint
+ * force depends on them.
+ *
+ * <p>Link k is the k-th moving body in body order, so {@code parent[k] < k}; -1 is a link whose
+ * parent has no moving ancestor. Link frames are the bodies' frames; the joint axis is z.
+ * Construction only: not real-time code; the arrays are read, never written, afterwards.
+ */
+final class MovingLinks
+{
+    /** Number of links: the degrees of freedom. */
+    final int count;
+    /** Parent link per link, -1 if none. */
+    final int[] parent;
+    /** Generalised coordinate per link. */
+    final int[] coordinate;
+    /** True for a revolute joint, false for a prismatic one. */
+    final boolean[] revolute;
+    /** Placement rotation per link in the parent link's frame, 9 each, row-major (see {@link RobotModel}). */
+    final double[] placementRotation;
+    /** Placement translation per link in the parent link's frame at q = 0, m, 3 each. */
+    final double[] placementTranslation;
+    /** Mass per link, the folded fixed bodies included, kg. */
+    final double[] mass;
+    /** First moment about the link origin, link axes, kg m, 3 each. */
+    final double[] firstMoment;
+    /** Inertia about the link origin, link axes, kg m^2, 9 each, row-major. */
+    final double[] inertia;
+
+    /**
+     * Not real-time safe: allocates.
+     *
+     * @param tree the model's bodies.
+     * @param model the robot (placements).
+     */
+    MovingLinks(final CompiledModel tree)
+    {
+        count = tree.dof;
+        parent = new int[count];
+        coordinate = new int[count];
+        revolute = new boolean[count];
+        placementRotation = new double[9 * count];
+        placementTranslation = new double[3 * count];
+        mass = new double[count];
+        firstMoment = new double[3 * count];
+        inertia = new double[9 * count];
+        final double[] rotations = tree.placementRotation;
+        final double[] translations = tree.placementTranslation;
+        final int bodies = tree.bodyCount;
+        // per body: its nearest moving ancestor-or-self and the body's constant pose in that link's frame
+        final int[] linkOf = new int[bodies];
+        final double[] toLinkRotation = new double[9 * bodies];
+        final double[] toLinkTranslation = new double[3 * bodies];
+        int next = 0;
+        for (int b = 0; b < bodies; b++)
+        {
+            final int p = tree.parent[b];
+            final int above = p < 0 ? -1 : linkOf[p];
+            // the joint's placement in the frame of the link above: pose of p in it, then the placement
+            final double[] r = new double[9];
+            final double[] t = new double[3];
+            compose(toLinkRotation, toLinkTranslation, p < 0 || above < 0 ? -1 : p, rotations, translations, b, r, t);
+            if (tree.coordinate[b] >= 0)
+            {
+                final int k = next++;
+                linkOf[b] = k;
+                parent[k] = above;
+                coordinate[k] = tree.coordinate[b];
+                revolute[k] = tree.sigma[b] == CompiledModel.REVOLUTE;
+                System.arraycopy(r, 0, placementRotation, 9 * k, 9);
+                System.arraycopy(t, 0, placementTranslation, 3 * k, 3);
+                toLinkRotation[9 * b] = 1.0;
+                toLinkRotation[9 * b + 4] = 1.0;
+                toLinkRotation[9 * b + 8] = 1.0;
+            }
+            else
+            {
+                linkOf[b] = above;
+                System.arraycopy(r, 0, toLinkRotation, 9 * b, 9);
+                System.arraycopy(t, 0, toLinkTranslation, 3 * b, 3);
+            }
+            if (linkOf[b] >= 0)
+            {
+                addMoved(tree, b, toLinkRotation, toLinkTranslation, linkOf[b]);
+            }
+        }
+    }
+
+    /**
+     * (r, t) = pose of body p in its link's frame (identity if p is -1, i.e. the link frame is the
+     * parent's own) times body b's placement.
+     */
+    private static void compose(final double[] toLinkRotation, final double[] toLinkTranslation, final int p,
+        final double[] rotations, final double[] translations, final int b, final double[] r, final double[] t)
+    {
+        for (int row = 0; row < 3; row++)
+        {
+            for (int col = 0; col < 3; col++)
+            {
+                double sum = 0.0;
+                for (int e = 0; e < 3; e++)
+                {
+                    final double left = p < 0 ? (row == e ? 1.0 : 0.0) : toLinkRotation[9 * p + 3 * row + e];
+                    sum += left * rotations[9 * b + 3 * e + col];
+                }
+                r[3 * row + col] = sum;
+            }
+            double shifted = p < 0 ? 0.0 : toLinkTranslation[3 * p + row];
+            for (int e = 0; e < 3; e++)
+            {
+                final double left = p < 0 ? (row == e ? 1.0 : 0.0) : toLinkRotation[9 * p + 3 * row + e];
+                shifted += left * translations[3 * b + e];
+            }
+            t[row] = shifted;
+        }
+    }
+
+    /**
+     * Adds body b's inertial parameters, moved into link k's frame by the pose (R, p) of b in it:
+     * h' = R h, then about the link origin h_k += h' + m p and J_k += R J R^T + (m |p|^2 + 2 p.h') 1
+     * - (m p p^T + p h'^T + h' p^T) (Featherstone 2008, eq. 2.66, in 3D quantities).
+     */
+    private void addMoved(final CompiledModel tree, final int b, final double[] rotations, final double[] translations,
+        final int k)
+    {
+        final double m = tree.mass[b];
+        final double[] rotated = new double[3];
+        final double[] p = new double[3];
+        double along = 0.0;
+        double squared = 0.0;
+        for (int row = 0; row < 3; row++)
+        {
+            p[row] = translations[3 * b + row];
+            for (int e = 0; e < 3; e++)
+            {
+                rotated[row] += rotations[9 * b + 3 * row + e] * tree.firstMoment[3 * b + e];
+            }
+            along += p[row] * rotated[row];
+            squared += p[row] * p[row];
+        }
+        mass[k] += m;
+        for (int row = 0; row < 3; row++)
+        {
+            firstMoment[3 * k + row] += rotated[row] + m * p[row];
+            for (int col = 0; col < 3; col++)
+            {
+                double turned = 0.0;
+                for (int e = 0; e < 3; e++)
+                {
+                    for (int f = 0; f < 3; f++)
+                    {
+                        turned += rotations[9 * b + 3 * row + e] * tree.inertia[9 * b + 3 * e + f]
+                            * rotations[9 * b + 3 * col + f];
+                    }
+                }
+                final double diagonal = row == col ? m * squared + 2.0 * along : 0.0;
+                inertia[9 * k + 3 * row + col] += turned + diagonal
+                    - (m * p[row] * p[col] + p[row] * rotated[col] + rotated[row] * p[col]);
+            }
+        }
+    }
+}
