@@ -57,8 +57,12 @@ class OptimizeRetimeCommandTest
         assertTrue(duration >= free && free > 0.5, duration + " s with, " + free + " s without the torque-rate limit");
         assertEquals(duration - free, json.get("torqueRateLimitCostS").doubleValue(), 1e-9);
         final JsonNode dense = json.get("denseCheck");
-        assertTrue(dense.get("torqueRateRatio").doubleValue() <= 1.0 + 1e-9 && dense.get("torqueRateRatio").doubleValue() > 0.98,
+        // the limits that bind with the torque-rate limit on: velocity, and tau-dot near it
+        assertTrue(dense.get("torqueRateRatio").doubleValue() <= 1.0 + 1e-9 && dense.get("torqueRateRatio").doubleValue() > 0.9,
             dense.toString());
+        assertTrue(dense.get("velocityRatio").doubleValue() <= 1.0 && dense.get("velocityRatio").doubleValue() > 0.98,
+            dense.toString());
+        assertTrue(dense.get("torqueRateRatioWithoutTheLimit").doubleValue() > 1.0, dense.toString());
         assertTrue(dense.get("effortRatio").doubleValue() <= 1.01, dense.toString());
         assertEquals(List.of("fast.csv", "fast.json", "path.csv"), names());
     }
