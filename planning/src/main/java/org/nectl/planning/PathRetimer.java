@@ -43,7 +43,7 @@ import org.nectl.core.model.RobotModel;
  * the limit. Slower is always possible, so the iteration ends; it slows the motion only where the
  * rate limit binds, and each iteration is one cheap pass. Limitation: the result depends on the grid
  * (a change of u is spread over one interval, and the tightening is a heuristic, not an optimum):
- * on the Panda test path the torque-rate-limited duration is 1.25 s on 100 intervals and 2.96 s on
+ * on the Panda test path the torque-rate-limited duration is 1.25 s on 100 intervals and 2.99 s on
  * 1000 (docs/PLANNING.md); the second-order result is grid-converged (1.185 s and 1.163 s).
  *
  * <p>Not thread safe; not real-time code.
