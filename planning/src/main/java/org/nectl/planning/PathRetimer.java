@@ -46,6 +46,12 @@ import org.nectl.core.model.RobotModel;
  * on the Panda test path the torque-rate-limited duration is 1.25 s on 100 intervals and 2.99 s on
  * 1000 (docs/PLANNING.md); the second-order result is grid-converged (1.185 s and 1.163 s).
  *
+ * <p><b>Known defect.</b> The timing's own time law ({@link Timing#at}) has s-ddot constant on each
+ * interval, so its torque steps where s-ddot changes; the torque-rate model above holds at the grid
+ * points only under a smoothing the written trajectory does not have, and a quintic-Hermite smoothing
+ * through the same points exceeds the limit several-fold at the start and the stop
+ * (docs/PLANNING.md). The torque-rate limits are therefore reduced, not guaranteed.
+ *
  * <p>Not thread safe; not real-time code.
  */
 public final class PathRetimer
