@@ -23,6 +23,8 @@ public final class PlanningDynamics
     private final TorqueDerivative torqueDerivative;
     private final CholeskyForwardDynamics forwardDynamics;
     private final double[] wrench = new double[6];
+    private final InverseDynamics frictionless;
+    private final double[] zero;
 
     /**
      * @param model the robot.
@@ -36,6 +38,35 @@ public final class PlanningDynamics
         inverseDynamics = new InverseDynamics(compiled);
         torqueDerivative = new TorqueDerivative(compiled);
         forwardDynamics = new CholeskyForwardDynamics(compiled);
+        frictionless = new InverseDynamics(compiled);
+        frictionless.jointFriction(false);
+        zero = new double[model.dof()];
+    }
+
+    /**
+     * The coefficients of tau = m u + c x + g + friction along a path q(s), with u = s-ddot and
+     * x = s-dot^2 (rigid-body terms only, rotor inertia included; friction is left to the caller),
+     * by three inverse dynamics calls: g = ID(q, 0, 0), m = ID(q, 0, q') - g, c = ID(q, q', q'') - g
+     * (the velocity-product terms are quadratic in qd, so scaling qd by s-dot scales them by x).
+     *
+     * @param q path point.
+     * @param dq dq/ds.
+     * @param ddq d2q/ds2.
+     * @param m output coefficient of u.
+     * @param c output coefficient of x.
+     * @param g output gravity torque.
+     */
+    public void pathCoefficients(
+        final double[] q, final double[] dq, final double[] ddq, final double[] m, final double[] c, final double[] g)
+    {
+        frictionless.compute(q, zero, zero, g);
+        frictionless.compute(q, zero, dq, m);
+        frictionless.compute(q, dq, ddq, c);
+        for (int j = 0; j < g.length; j++)
+        {
+            m[j] -= g[j];
+            c[j] -= g[j];
+        }
     }
 
     /** @return the robot. */

@@ -17,10 +17,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.nectl.config.OutputFiles;
 import org.nectl.core.model.RobotModel;
+import org.nectl.planning.JointPath;
+import org.nectl.planning.PathRetimer;
 import org.nectl.planning.PlanCheck;
+import org.nectl.planning.PlanningDynamics;
 import org.nectl.planning.PlanningSettings;
 import org.nectl.planning.SplineTrajectory;
 import org.nectl.planning.TrajectoryPlanner;
+import org.nectl.service.planner.JointTrajectory;
+import org.nectl.service.planner.TrajectoryCsv;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,8 +42,11 @@ import picocli.CommandLine.Option;
         "Plan a rest-to-rest motion of minimum time (or of (1 - w) T + w * integral |tau|^2 dt with --weight) under the "
             + "description's effort and velocity limits, optionally acceleration and torque-rate limits; write it as the "
             + "CSV that 'nectl plan --file' sends and a JSON report.",
-        "Exit status: 0 planned; 2 bad option, description, start/end, infeasible limits or an output file that exists "
-            + "(without --force); 1 the solve did not converge or its result exceeds a limit between constraint samples. "
+        "With --retime FILE: the fastest timing of the path through the file's waypoints (TOPP-RA reachability, then "
+            + "torque-rate limits by iterated velocity tightening with --torque-rate-limits).",
+        "Exit status: 0 planned; 2 bad option, description, start/end or path file, infeasible limits or an output file that "
+            + "exists (without --force); 1 the solve or torque-rate iteration did not converge or its result exceeds a limit "
+            + "between constraint samples. "
             + "On failure no CSV or report is written."})
 final class OptimizeCommand implements Callable<Integer>
 {
@@ -47,11 +55,20 @@ final class OptimizeCommand implements Callable<Integer>
     @Option(names = "--model", required = true, paramLabel = "FILE", description = "Robot description (.yaml, .urdf).")
     private Path modelFile;
 
-    @Option(names = "--start", required = true, paramLabel = "Q", split = ",", description = "Start positions, one per coordinate.")
+    @Option(names = "--start", paramLabel = "Q", split = ",", description = "Start positions, one per coordinate (not with --retime).")
     private double[] start;
 
-    @Option(names = "--end", required = true, paramLabel = "Q", split = ",", description = "End positions, one per coordinate.")
+    @Option(names = "--end", paramLabel = "Q", split = ",", description = "End positions, one per coordinate (not with --retime).")
     private double[] end;
+
+    @Option(names = "--retime", paramLabel = "CSV",
+        description = "Instead of --start/--end: retime the path through this file's waypoints (the t,q1..qn CSV of "
+            + "'nectl plan --file'; its times are ignored) to the fastest timing under the limits.")
+    private Path retimePath;
+
+    @Option(names = "--grid-points", paramLabel = "N", defaultValue = "100",
+        description = "With --retime: path grid intervals of the reachability pass; default ${DEFAULT-VALUE}.")
+    private int gridPoints;
 
     @Option(names = "--weight", paramLabel = "W", defaultValue = "0",
         description = "w in [0, 1) of (1 - w) T + w * integral |tau|^2 dt; 0 (default) is minimum time.")
@@ -119,6 +136,10 @@ final class OptimizeCommand implements Callable<Integer>
                 + model.dof() + " (one per coordinate of " + model.name() + ")");
             return NectlCommand.USAGE_EXIT_STATUS;
         }
+        if (retimePath != null)
+        {
+            return retime(model);
+        }
         final PlanningSettings settings = new PlanningSettings(degree, controlPoints, samplesPerSpan, weight,
             !noVelocityLimits, torqueRateLimits, accelerationLimit, gravity, maxIterations);
         final TrajectoryPlanner.Plan plan;
@@ -160,6 +181,18 @@ final class OptimizeCommand implements Callable<Integer>
     /** Option checks that need no description; null if fine. */
     private String checkOptions()
     {
+        if (retimePath == null && (start == null || end == null))
+        {
+            return "give --start and --end, or --retime with a path file";
+        }
+        if (retimePath != null && (start != null || end != null || weight != 0.0))
+        {
+            return "--retime takes its path from the file: --start, --end and --weight do not apply";
+        }
+        if (retimePath != null && (gridPoints < 2 || gridPoints > 100_000))
+        {
+            return "--grid-points must be in 2..100000, got " + gridPoints;
+        }
         if (gravity.length != 3)
         {
             return "--gravity needs 3 values, got " + gravity.length;
@@ -286,6 +319,188 @@ final class OptimizeCommand implements Callable<Integer>
         for (final double v : p)
         {
             points.add(v);
+        }
+        return mapper.writeValueAsString(root) + "\n";
+    }
+
+    /** {@code --retime}: the fastest timing of the file's path; the exit status as for a solve. */
+    private int retime(final RobotModel model) throws IOException
+    {
+        final double[][] waypoints;
+        try
+        {
+            final JointTrajectory read = TrajectoryCsv.read(retimePath);
+            if (read.jointCount() != model.dof())
+            {
+                System.err.println(COMMAND + ": " + retimePath + ": " + read.jointCount() + " coordinates, " + model.name()
+                    + " has " + model.dof());
+                return NectlCommand.USAGE_EXIT_STATUS;
+            }
+            waypoints = new double[read.waypointCount()][model.dof()];
+            for (int p = 0; p < waypoints.length; p++)
+            {
+                for (int k = 0; k < model.dof(); k++)
+                {
+                    waypoints[p][k] = read.q(p, k);
+                }
+            }
+        }
+        catch (final IllegalArgumentException e)
+        {
+            System.err.println(COMMAND + ": " + e.getMessage());
+            return NectlCommand.USAGE_EXIT_STATUS;
+        }
+        final JointPath path;
+        try
+        {
+            path = new JointPath(waypoints);
+        }
+        catch (final IllegalArgumentException e)
+        {
+            System.err.println(COMMAND + ": " + retimePath + ": " + e.getMessage());
+            return NectlCommand.USAGE_EXIT_STATUS;
+        }
+        final int dof = model.dof();
+        final double[] velocity = new double[dof];
+        final double[] acceleration = new double[dof];
+        final double[] effort = new double[dof];
+        final double[] rate = new double[dof];
+        for (int j = 0; j < dof; j++)
+        {
+            velocity[j] = noVelocityLimits ? Double.POSITIVE_INFINITY : model.limits(j).velocityMax();
+            acceleration[j] = accelerationLimit.length == 0 ? Double.POSITIVE_INFINITY
+                : accelerationLimit[Math.min(j, accelerationLimit.length - 1)];
+            effort[j] = model.limits(j).effortMax();
+            rate[j] = model.limits(j).effortRateMax();
+        }
+        final long started = System.nanoTime();
+        final PathRetimer retimer = new PathRetimer(new PlanningDynamics(model, gravity), path, gridPoints, velocity,
+            acceleration, effort, rate);
+        final PathRetimer.Timing free;
+        final PathRetimer.Timing timing;
+        try
+        {
+            free = retimer.retime(false, 1);
+            timing = torqueRateLimits ? retimer.retime(true, maxIterations) : free;
+        }
+        catch (final PathRetimer.RetimingException e)
+        {
+            System.err.println(COMMAND + ": " + retimePath + ": " + e.getMessage());
+            return e.getMessage().startsWith("the torque-rate iteration") ? NectlCommand.INTERNAL_ERROR_EXIT_STATUS
+                : NectlCommand.USAGE_EXIT_STATUS;
+        }
+        final double solveS = (System.nanoTime() - started) * 1e-9;
+        final PathRetimer.Check check = retimer.check(timing, 10);
+        final double worst = Math.max(check.effortRatio() - 0.01, Math.max(check.velocityRatio(),
+            Math.max(check.accelerationRatio(), torqueRateLimits ? check.torqueRateRatio() : 0.0)));
+        if (worst > 1.0 + 1e-6)
+        {
+            System.err.printf(Locale.ROOT, "%s: the retimed path exceeds a limit on the dense check (|tau| %.4f, |qd| %.4f, "
+                + "|qdd| %.4f, |tau-dot| %.4f of the limits); nothing written%n", COMMAND, check.effortRatio(),
+                check.velocityRatio(), check.accelerationRatio(), check.torqueRateRatio());
+            return NectlCommand.INTERNAL_ERROR_EXIT_STATUS;
+        }
+        try
+        {
+            final Path csvTemp = writeTemporary(output, retimedCsv(path, timing));
+            final Path reportTemp = report == null ? null
+                : writeTemporary(report, retimeReportJson(model, free, timing, check, solveS, retimer.check(free, 10)));
+            moveIntoPlace(csvTemp, output);
+            if (reportTemp != null)
+            {
+                moveIntoPlace(reportTemp, report);
+            }
+        }
+        catch (final FileAlreadyExistsException e)
+        {
+            System.err.println(COMMAND + ": " + e.getFile() + " exists (use --force to replace it)");
+            return NectlCommand.USAGE_EXIT_STATUS;
+        }
+        catch (final IOException e)
+        {
+            System.err.println(COMMAND + ": cannot write: " + e.getMessage());
+            return NectlCommand.USAGE_EXIT_STATUS;
+        }
+        System.out.printf(Locale.ROOT, "%s: retimed %d waypoints: T = %.4f s (%.4f s without the torque-rate limit), "
+            + "%d passes, %.1f ms; peak |tau|/limit %.4f; wrote %s%s%n", COMMAND, waypoints.length, timing.durationS(),
+            free.durationS(), timing.rateIterations(), solveS * 1e3, check.effortRatio(), output,
+            report == null ? "" : " and " + report);
+        return 0;
+    }
+
+    /** Samples the retimed path every waypoint period, and at T. */
+    private String retimedCsv(final JointPath path, final PathRetimer.Timing timing)
+    {
+        final int dof = path.dof();
+        final StringBuilder text = new StringBuilder();
+        text.append("# nectl optimize --retime: ").append(retimePath.getFileName()).append(" on ")
+            .append(modelFile.getFileName()).append(", T = ").append(timing.durationS()).append(" s\n");
+        text.append('t');
+        for (int j = 1; j <= dof; j++)
+        {
+            text.append(",q").append(j);
+        }
+        text.append('\n');
+        final double[] q = new double[dof];
+        final double[] scratch = new double[dof];
+        final double[] state = new double[3];
+        final double period = waypointMs * 1e-3;
+        final double duration = timing.durationS();
+        final int intervals = (int)Math.ceil(duration / period - 1e-9);
+        for (int k = 0; k <= intervals; k++)
+        {
+            final double t = k == intervals ? duration : k * period;
+            timing.at(t, state);
+            path.evaluate(k == intervals ? 1.0 : state[0], q, scratch, scratch.clone(), scratch.clone());
+            text.append(String.format(Locale.ROOT, "%.6f", t));
+            for (final double v : q)
+            {
+                text.append(',').append(String.format(Locale.ROOT, "%.9f", v));
+            }
+            text.append('\n');
+        }
+        return text.toString();
+    }
+
+    private String retimeReportJson(final RobotModel model, final PathRetimer.Timing free, final PathRetimer.Timing timing,
+        final PathRetimer.Check check, final double solveS, final PathRetimer.Check freeCheck) throws IOException
+    {
+        final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        final ObjectNode root = mapper.createObjectNode();
+        root.put("model", model.name());
+        root.put("objective", "time-optimal retiming of a path");
+        root.put("path", retimePath.toString());
+        root.put("gridIntervals", gridPoints);
+        root.put("durationS", timing.durationS());
+        root.put("durationWithoutTorqueRateLimitS", free.durationS());
+        root.put("torqueRateLimitCostS", timing.durationS() - free.durationS());
+        root.put("torqueRateLimits", torqueRateLimits);
+        root.put("passes", timing.rateIterations());
+        root.put("solveTimeS", solveS);
+        root.put("waypointMs", waypointMs);
+        final ObjectNode dense = root.putObject("denseCheck");
+        dense.put("method", "plain recursive Newton-Euler on a grid 10x the retiming grid; torque rate by the "
+            + "torque-derivative recursion at the grid points");
+        dense.put("gridPoints", check.gridPoints());
+        dense.put("effortRatio", check.effortRatio());
+        dense.put("velocityRatio", check.velocityRatio());
+        dense.put("accelerationRatio", check.accelerationRatio());
+        dense.put("torqueRateRatio", check.torqueRateRatio());
+        dense.put("torqueRateRatioWithoutTheLimit", freeCheck.torqueRateRatio());
+        final ArrayNode peaks = dense.putArray("peakEffort");
+        for (final double v : check.peakEffort())
+        {
+            peaks.add(v);
+        }
+        final ObjectNode profile = root.putObject("profile");
+        final ArrayNode s = profile.putArray("s");
+        final ArrayNode t = profile.putArray("timeS");
+        final ArrayNode sdot = profile.putArray("sDot");
+        for (int i = 0; i < timing.s().length; i++)
+        {
+            s.add(timing.s()[i]);
+            t.add(timing.t()[i]);
+            sdot.add(Math.sqrt(Math.max(0.0, timing.x()[i])));
         }
         return mapper.writeValueAsString(root) + "\n";
     }
