@@ -32,6 +32,8 @@ import org.nectl.transport.sbe.TrajectorySegmentDecoder;
 final class CommandPreparer implements Agent, PlannerCommandHandler
 {
     private static final int COMMANDS_PER_DUTY_CYCLE = 16;
+    /** PayloadCommand.link of the last link (the flange); SBE's null value of uint8. */
+    private static final short FLANGE_LINK = 255;
 
     private final RobotModel model;
     private final boolean elastic;
@@ -201,7 +203,7 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
     @Override
     public void onPayload(final PayloadCommandDecoder payload)
     {
-        final int link = payload.link() == PayloadCommandDecoder.linkMaxValue() ? model.bodyCount() - 1 : payload.link();
+        final int link = payload.link() == FLANGE_LINK ? model.bodyCount() - 1 : payload.link();
         if (link >= model.bodyCount())
         {
             reject("payload link " + payload.link() + " not in " + model.name() + " (" + model.bodyCount()
