@@ -1,7 +1,5 @@
 package org.nectl.service.cli;
 
-import java.util.Locale;
-
 /**
  * The payload of {@code nectl plan --set-payload}: {@code mass=KG,com=X,Y,Z[,inertia=XX,XY,XZ,YY,YZ,ZZ]}
  * on a link given by index or as {@code flange} (the last link).
@@ -69,7 +67,14 @@ record PayloadSpec(int link, double massKg, double[] comM, double[] inertiaAtCom
     {
         final String where = link == FLANGE ? "flange" : "link " + link;
         return massKg == 0.0 ? "clear payload on " + where
-            : String.format(Locale.ROOT, "payload %.4g kg at (%.4g, %.4g, %.4g) m on %s", massKg, comM[0], comM[1], comM[2], where);
+            : "payload " + number(massKg) + " kg at (" + number(comM[0]) + ", " + number(comM[1]) + ", " + number(comM[2])
+                + ") m on " + where;
+    }
+
+    /** @return the value as given on the command line: 1.5, 0.05, 0 (no trailing zeros). */
+    private static String number(final double value)
+    {
+        return new java.math.BigDecimal(Double.toString(value)).stripTrailingZeros().toPlainString();
     }
 
     private static int parseLink(final String link)
