@@ -2,6 +2,7 @@ package org.nectl.transport;
 
 import org.nectl.transport.sbe.EStopDecoder;
 import org.nectl.transport.sbe.ModeRequestDecoder;
+import org.nectl.transport.sbe.PayloadCommandDecoder;
 import org.nectl.transport.sbe.StreamSetpointDecoder;
 import org.nectl.transport.sbe.TrajectorySegmentDecoder;
 
@@ -24,4 +25,13 @@ public interface PlannerCommandHandler
 
     /** @param stop an emergency stop. */
     void onEStop(EStopDecoder stop);
+
+    /**
+     * @param payload a payload to set (mass 0: clear) on a link, checked finite and physical; handlers
+     *     that serve no controller (test recorders) may leave it unhandled.
+     */
+    default void onPayload(final PayloadCommandDecoder payload)
+    {
+        throw new UnsupportedOperationException("this handler takes no payload commands");
+    }
 }

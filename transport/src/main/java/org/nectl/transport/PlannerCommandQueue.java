@@ -11,6 +11,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.nectl.transport.sbe.EStopDecoder;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.ModeRequestDecoder;
+import org.nectl.transport.sbe.PayloadCommandDecoder;
 import org.nectl.transport.sbe.StreamSetpointDecoder;
 import org.nectl.transport.sbe.TrajectorySegmentDecoder;
 
@@ -30,6 +31,7 @@ public final class PlannerCommandQueue
     private final StreamSetpointDecoder setpointDecoder = new StreamSetpointDecoder();
     private final ModeRequestDecoder modeDecoder = new ModeRequestDecoder();
     private final EStopDecoder stopDecoder = new EStopDecoder();
+    private final PayloadCommandDecoder payloadDecoder = new PayloadCommandDecoder();
     private final MessageHandler dispatcher = this::dispatch;
     private PlannerCommandHandler handler;
 
@@ -84,6 +86,9 @@ public final class PlannerCommandQueue
                 break;
             case EStopDecoder.TEMPLATE_ID:
                 handler.onEStop(stopDecoder.wrapAndApplyHeader(buffer, index, headerDecoder));
+                break;
+            case PayloadCommandDecoder.TEMPLATE_ID:
+                handler.onPayload(payloadDecoder.wrapAndApplyHeader(buffer, index, headerDecoder));
                 break;
             default:
                 throw new IllegalStateException("only validated planner commands are queued, got template " + templateId);

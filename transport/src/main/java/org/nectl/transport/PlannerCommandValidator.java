@@ -7,6 +7,7 @@ import org.nectl.transport.sbe.GroupSizeEncodingDecoder;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.ModeRequestDecoder;
 import org.nectl.transport.sbe.ModeRequestKind;
+import org.nectl.transport.sbe.PayloadCommandDecoder;
 import org.nectl.transport.sbe.PlannerHeaderDecoder;
 import org.nectl.transport.sbe.RejectReason;
 import org.nectl.transport.sbe.StreamSetpointDecoder;
@@ -31,6 +32,18 @@ final class PlannerCommandValidator
     /** {@link #jointIndex()} when the rejection does not concern one joint. */
     static final short NO_JOINT = 255;
 
+    /** Largest payload mass a PayloadCommand may set, kg. */
+    static final double MAX_PAYLOAD_MASS_KG = 20.0;
+    /** Largest distance of a payload's centre of mass from its link's frame origin, m. */
+    static final double MAX_PAYLOAD_COM_DISTANCE_M = 1.0;
+    /** Shortest and longest payload ramp, ns. */
+    static final long MIN_PAYLOAD_RAMP_NS = 10_000_000L;
+    static final long MAX_PAYLOAD_RAMP_NS = 10_000_000_000L;
+    /** CommandReject.jointIndex of a PayloadCommand names the field: these, then comX..comZ 1..3, ixx..izz 4..9. */
+    static final short PAYLOAD_FIELD_MASS = 0;
+    static final short PAYLOAD_FIELD_INERTIA = 4;
+    static final short PAYLOAD_FIELD_RAMP = 10;
+
     private static final int NO_SEGMENT = -1;
     private static final int GROUP_HEADER_LENGTH = GroupSizeEncodingDecoder.ENCODED_LENGTH;
 
@@ -43,6 +56,8 @@ final class PlannerCommandValidator
     private final TrajectorySegmentDecoder segment = new TrajectorySegmentDecoder();
     private final StreamSetpointDecoder setpoint = new StreamSetpointDecoder();
     private final ModeRequestDecoder modeRequest = new ModeRequestDecoder();
+    private final PayloadCommandDecoder payload = new PayloadCommandDecoder();
+    private final double[] payloadValues = new double[10];
 
     private DirectBuffer buffer;
     private int templateId;
@@ -205,6 +220,8 @@ final class PlannerCommandValidator
                 return ModeRequestDecoder.BLOCK_LENGTH;
             case EStopDecoder.TEMPLATE_ID:
                 return EStopDecoder.BLOCK_LENGTH;
+            case PayloadCommandDecoder.TEMPLATE_ID:
+                return PayloadCommandDecoder.BLOCK_LENGTH;
             default:
                 return -1;
         }
@@ -220,6 +237,8 @@ final class PlannerCommandValidator
                 return checkSetpoint();
             case ModeRequestDecoder.TEMPLATE_ID:
                 return checkModeRequest();
+            case PayloadCommandDecoder.TEMPLATE_ID:
+                return checkPayload();
             default:
                 return endsAt(Wire.HEADER_LENGTH + EStopDecoder.BLOCK_LENGTH);
         }
@@ -347,6 +366,99 @@ final class PlannerCommandValidator
             return RejectReason.INVALID_FIELD.value();
         }
         return endsAt(Wire.HEADER_LENGTH + ModeRequestDecoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * A payload must be a rigid body the model can carry: finite, mass within [0, limit], centre of
+     * mass within the stated distance, inertia about the centre of mass positive semi-definite with
+     * principal moments obeying the triangle inequalities (a zero payload clears). The link index is
+     * checked where the model is known (the command preparer).
+     */
+    private int checkPayload()
+    {
+        if (header.version() < 3)
+        {
+            return RejectReason.UNKNOWN_TEMPLATE.value();
+        }
+        payload.wrap(buffer, Wire.HEADER_LENGTH, PayloadCommandDecoder.BLOCK_LENGTH, Wire.SCHEMA_VERSION);
+        final double[] v = payloadValues;
+        v[0] = payload.mass();
+        v[1] = payload.comX();
+        v[2] = payload.comY();
+        v[3] = payload.comZ();
+        v[4] = payload.ixx();
+        v[5] = payload.ixy();
+        v[6] = payload.ixz();
+        v[7] = payload.iyy();
+        v[8] = payload.iyz();
+        v[9] = payload.izz();
+        for (int f = 0; f < v.length; f++)
+        {
+            if (!Double.isFinite(v[f]))
+            {
+                jointIndex = (short)f;
+                return RejectReason.NON_FINITE.value();
+            }
+        }
+        if (payload.rampNs() < MIN_PAYLOAD_RAMP_NS || payload.rampNs() > MAX_PAYLOAD_RAMP_NS)
+        {
+            jointIndex = PAYLOAD_FIELD_RAMP;
+            return RejectReason.LIMIT_EXCEEDED.value();
+        }
+        if (v[0] < 0.0 || v[0] > MAX_PAYLOAD_MASS_KG)
+        {
+            jointIndex = PAYLOAD_FIELD_MASS;
+            return RejectReason.LIMIT_EXCEEDED.value();
+        }
+        if (Math.sqrt(v[1] * v[1] + v[2] * v[2] + v[3] * v[3]) > MAX_PAYLOAD_COM_DISTANCE_M)
+        {
+            jointIndex = 1;
+            return RejectReason.LIMIT_EXCEEDED.value();
+        }
+        if (v[0] == 0.0)
+        {
+            for (int f = 1; f < v.length; f++)
+            {
+                if (v[f] != 0.0)
+                {
+                    // A massless body has no centre of mass and no inertia: a clear says nothing else.
+                    jointIndex = (short)f;
+                    return RejectReason.INVALID_FIELD.value();
+                }
+            }
+        }
+        if (!physicalInertia(v[4], v[5], v[6], v[7], v[8], v[9]))
+        {
+            jointIndex = PAYLOAD_FIELD_INERTIA;
+            return RejectReason.INVALID_FIELD.value();
+        }
+        return endsAt(Wire.HEADER_LENGTH + PayloadCommandDecoder.BLOCK_LENGTH);
+    }
+
+    /**
+     * The principal moments of I obey the triangle inequalities exactly when the second-moment
+     * matrix S = tr(I)/2 · 1 − I is positive semi-definite, which also makes I so (I = tr(S) · 1 − S);
+     * a symmetric 3×3 matrix is positive semi-definite when all seven principal minors are
+     * non-negative. Tolerance: 10⁻¹² of the trace, for inertias computed in floating point.
+     */
+    static boolean physicalInertia(
+        final double ixx, final double ixy, final double ixz, final double iyy, final double iyz, final double izz)
+    {
+        final double half = 0.5 * (ixx + iyy + izz);
+        final double sxx = half - ixx;
+        final double syy = half - iyy;
+        final double szz = half - izz;
+        final double sxy = -ixy;
+        final double sxz = -ixz;
+        final double syz = -iyz;
+        final double scale = Math.max(half, Double.MIN_NORMAL);
+        final double eps = 1e-12 * scale;
+        final double eps2 = eps * scale;
+        final double eps3 = eps2 * scale;
+        final double det = sxx * (syy * szz - syz * syz) - sxy * (sxy * szz - syz * sxz) + sxz * (sxy * syz - syy * sxz);
+        return sxx >= -eps && syy >= -eps && szz >= -eps
+            && sxx * syy - sxy * sxy >= -eps2 && sxx * szz - sxz * sxz >= -eps2 && syy * szz - syz * syz >= -eps2
+            && det >= -eps3;
     }
 
     /** Checks a group header at {@code offset}, then that {@code count} entries of the expected size fit. */

@@ -27,6 +27,7 @@ import org.nectl.transport.sbe.JointStateStatusDecoder;
 import org.nectl.transport.sbe.JointStateStatusEncoder;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.MessageHeaderEncoder;
+import org.nectl.transport.sbe.PayloadCommandEncoder;
 import org.nectl.transport.sbe.MotorCommandDecoder;
 import org.nectl.transport.sbe.MotorCommandEncoder;
 import org.nectl.transport.sbe.RejectReason;
@@ -73,8 +74,9 @@ final class WireFormatTest
         for (int i = 0; i < messages.getLength(); i++)
         {
             final Element message = (Element)messages.item(i);
-            final boolean added = Integer.parseInt(message.getAttribute("id")) == ControllerEventEncoder.TEMPLATE_ID;
-            assertEquals(added ? "2" : "", message.getAttribute("sinceVersion"), message.getAttribute("name") + " sinceVersion");
+            final int id = Integer.parseInt(message.getAttribute("id"));
+            final String since = id == ControllerEventEncoder.TEMPLATE_ID ? "2" : id == PayloadCommandEncoder.TEMPLATE_ID ? "3" : "";
+            assertEquals(since, message.getAttribute("sinceVersion"), message.getAttribute("name") + " sinceVersion");
         }
         assertEquals("littleEndian", root.getAttribute("byteOrder"));
         assertEquals("org.nectl.transport.sbe", root.getAttribute("package"));

@@ -133,6 +133,22 @@ final class PlanCommand implements Callable<Integer>
     @Option(names = "--estop", description = "Send an EStop and nothing else.")
     private boolean estop;
 
+    @Option(names = "--set-payload", paramLabel = "SPEC",
+        description = "Send a PayloadCommand after --enable: mass=KG,com=X,Y,Z[,inertia=XX,XY,XZ,YY,YZ,ZZ] (m in the link's frame, "
+            + "kg·m² about the centre of mass; default a point mass), ramped into the controller's model (docs/PLANNING.md).")
+    private String setPayload;
+
+    @Option(names = "--clear-payload", description = "Send a PayloadCommand with mass 0: back to the description's own model.")
+    private boolean clearPayload;
+
+    @Option(names = "--payload-link", paramLabel = "INDEX|flange", defaultValue = "flange",
+        description = "Link carrying the payload: body index in the description, or flange (the last link); default ${DEFAULT-VALUE}.")
+    private String payloadLink;
+
+    @Option(names = "--payload-ramp-s", paramLabel = "S", defaultValue = "1",
+        description = "Ramp of the payload change, s, in [0.01, 10]; default ${DEFAULT-VALUE}.")
+    private double payloadRampS;
+
     @Option(names = "--file", paramLabel = "FILE", description = "Trajectory file: CSV with header t,q1,...,qn (docs/PLANNING.md).")
     private Path file;
 
@@ -175,6 +191,8 @@ final class PlanCommand implements Callable<Integer>
         description = "Robot description (.yaml, .urdf): checks the trajectory against its limits; needed to stream a --file.")
     private Path modelFile;
 
+    private PayloadSpec payload;
+
     /** Samples a reference curve at a time into caller-owned arrays. */
     @FunctionalInterface
     private interface Curve
@@ -198,6 +216,8 @@ final class PlanCommand implements Callable<Integer>
             keys = ownKey(PlannerKeys.read(keyFile));
             kind = parseController(controller);
             checkOptions();
+            payload = setPayload != null ? PayloadSpec.parse(setPayload, payloadLink)
+                : clearPayload ? PayloadSpec.clear(payloadLink) : null;
             final RobotModel model = modelFile != null ? RobotDescriptions.load(modelFile) : null;
             trajectory = trajectory();
             curve = curve(model, trajectory);
@@ -264,6 +284,11 @@ final class PlanCommand implements Callable<Integer>
         if (status == 0 && enable)
         {
             status = report(out, "enable", client.enable(kind), EventCommand.ENABLE);
+        }
+        if (status == 0 && payload != null)
+        {
+            status = report(out, payload.describe(), client.setPayload(payload.link(), payload.massKg(), payload.comM(),
+                payload.inertiaAtComKgM2(), Math.round(payloadRampS * 1e9)), EventCommand.PAYLOAD);
         }
         if (status == 0 && trajectory != null)
         {
@@ -388,7 +413,16 @@ final class PlanCommand implements Callable<Integer>
 
     private void checkOptions()
     {
-        if (estop && (reset || enable || hold || disable || file != null || demo))
+        if (setPayload != null && clearPayload)
+        {
+            throw new IllegalArgumentException("--set-payload and --clear-payload exclude each other");
+        }
+        if (!(payloadRampS >= 0.01 && payloadRampS <= 10.0))
+        {
+            throw new IllegalArgumentException("--payload-ramp-s must be in [0.01, 10] s, got " + payloadRampS);
+        }
+        final boolean payloadCommand = setPayload != null || clearPayload;
+        if (estop && (reset || enable || hold || disable || file != null || demo || payloadCommand))
         {
             throw new IllegalArgumentException("--estop is sent alone");
         }
@@ -396,9 +430,10 @@ final class PlanCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--file and --demo exclude each other");
         }
-        if (!estop && !reset && !enable && !hold && !disable && file == null && !demo)
+        if (!estop && !reset && !enable && !hold && !disable && file == null && !demo && !payloadCommand)
         {
-            throw new IllegalArgumentException("nothing to send: give --reset, --enable, --file, --demo, --hold, --disable or --estop");
+            throw new IllegalArgumentException("nothing to send: give --reset, --enable, --set-payload, --clear-payload, --file, "
+                + "--demo, --hold, --disable or --estop");
         }
         if (streamRateHz != null && !(streamRateHz > 0.0 && streamRateHz <= 10_000.0))
         {

@@ -16,6 +16,8 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.nectl.config.DescriptionException;
 import org.nectl.config.ElasticDescriptions;
 import org.nectl.core.elastic.ElasticRobotModel;
+import org.nectl.core.identification.Payloads;
+import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.RobotModel;
 import org.nectl.hw.AdapterSettings;
 import org.nectl.hw.AdapterWatchdog;
@@ -116,6 +118,12 @@ final class SimCommand implements Callable<Integer>
             + "N m about the link frame's origin, both in the link frame, e.g. panda_link7,0,0,-20,0,0,0@1-1.5.")
     private List<String> externalWrenches = new ArrayList<>();
 
+    @Option(names = "--payload", paramLabel = "LINK,KG,CX,CY,CZ",
+        description = "The simulated arm carries a point mass of KG at (CX, CY, CZ) m in LINK's frame that the controller's "
+            + "model does not know (engine nectl, rigid robots), e.g. flange,1.5,0.05,0,0; set it in the controller with "
+            + "nectl plan --set-payload.")
+    private String payload;
+
     @Option(names = "--initial-q", paramLabel = "Q", split = ",",
         description = "Initial joint positions, comma separated, rad or m, coordinate order; default all 0.")
     private double[] initialQ;
@@ -182,7 +190,7 @@ final class SimCommand implements Callable<Integer>
         final String physics;
         try
         {
-            final ElasticRobotModel robot = ElasticDescriptions.load(modelFile);
+            final ElasticRobotModel robot = withPayload(ElasticDescriptions.load(modelFile));
             model = robot.links();
             simulationMode = mode();
             final SimulatedArmConfig config = armConfig(model);
@@ -235,6 +243,50 @@ final class SimCommand implements Callable<Integer>
             return 2;
         }
         return run(model, arm, settings, simulationMode, placement, physics);
+    }
+
+    /** The description's robot, or with {@code --payload} the same robot carrying it. */
+    private ElasticRobotModel withPayload(final ElasticRobotModel robot)
+    {
+        if (payload == null)
+        {
+            return robot;
+        }
+        if (mujocoEngine() || robot.elasticCount() > 0)
+        {
+            throw new IllegalArgumentException("--payload needs --engine nectl and a rigid robot (with MuJoCo, the scene's payload)");
+        }
+        final String[] parts = payload.split(",", -1);
+        final RobotModel links = robot.links();
+        if (parts.length != 5)
+        {
+            throw new IllegalArgumentException("--payload must be LINK,KG,CX,CY,CZ, got '" + payload + "'");
+        }
+        final int body = "flange".equals(parts[0]) && links.bodyIndex("flange") < 0 ? links.bodyCount() - 1
+            : links.bodyIndex(parts[0]);
+        if (body < 0)
+        {
+            throw new IllegalArgumentException("--payload: no link '" + parts[0] + "' in " + modelFile);
+        }
+        final double[] values = new double[4];
+        for (int k = 0; k < 4; k++)
+        {
+            try
+            {
+                values[k] = Double.parseDouble(parts[k + 1].trim());
+            }
+            catch (final NumberFormatException e)
+            {
+                values[k] = Double.NaN;
+            }
+            if (!Double.isFinite(values[k]) || k == 0 && values[k] < 0.0)
+            {
+                throw new IllegalArgumentException("--payload: '" + parts[k + 1] + "' is not a "
+                    + (k == 0 ? "non-negative mass, kg" : "finite coordinate, m"));
+            }
+        }
+        return ElasticRobotModel.rigid(Payloads.withPayload(links, body,
+            InertialParameters.ofCentreOfMass(values[0], new double[] {values[1], values[2], values[3]}, new double[9])));
     }
 
     private int run(final RobotModel model, final SimulatedArm arm, final AdapterSettings settings, final SimulationMode simulationMode,

@@ -1,11 +1,14 @@
 package org.nectl.service.loop;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.identification.Payloads;
+import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControlLaw;
@@ -15,6 +18,7 @@ import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.EStopDecoder;
 import org.nectl.transport.sbe.ModeRequestDecoder;
 import org.nectl.transport.sbe.ModeRequestKind;
+import org.nectl.transport.sbe.PayloadCommandDecoder;
 import org.nectl.transport.sbe.StreamSetpointDecoder;
 import org.nectl.transport.sbe.TrajectorySegmentDecoder;
 
@@ -28,11 +32,14 @@ import org.nectl.transport.sbe.TrajectorySegmentDecoder;
 final class CommandPreparer implements Agent, PlannerCommandHandler
 {
     private static final int COMMANDS_PER_DUTY_CYCLE = 16;
+    /** PayloadCommand.link of the last link (the flange); SBE's null value of uint8. */
+    private static final short FLANGE_LINK = 255;
 
     private final RobotModel model;
     private final boolean elastic;
     private final PlannerCommandQueue gatewayQueue;
     private final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue;
+    private final Function<RobotModel, ControlCycle.PreparedModel> modelPreparer;
     private final AtomicLong trajectoryRejectCount = new AtomicLong();
     private final AtomicLong loopQueueFullCount = new AtomicLong();
     private final int dof;
@@ -44,8 +51,10 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
 
     CommandPreparer(
         final RobotModel model, final boolean elastic, final PlannerCommandQueue gatewayQueue,
-        final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue)
+        final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue,
+        final Function<RobotModel, ControlCycle.PreparedModel> modelPreparer)
     {
+        this.modelPreparer = modelPreparer;
         this.model = model;
         this.elastic = elastic;
         this.gatewayQueue = gatewayQueue;
@@ -184,6 +193,44 @@ final class CommandPreparer implements Agent, PlannerCommandHandler
     public void onEStop(final EStopDecoder stop)
     {
         offer(PreparedCommand.mode(PreparedCommand.Kind.EMERGENCY_STOP, null));
+    }
+
+    /**
+     * Prepare phase of a payload change: the model is the description's plus this payload (a payload
+     * replaces the previous one; mass 0 gives the description's own model back), its laws and
+     * observer are built here, and the loop only ramps to them.
+     */
+    @Override
+    public void onPayload(final PayloadCommandDecoder payload)
+    {
+        final int link = payload.link() == FLANGE_LINK ? model.bodyCount() - 1 : payload.link();
+        if (link >= model.bodyCount())
+        {
+            reject("payload link " + payload.link() + " not in " + model.name() + " (" + model.bodyCount()
+                + " links; 255 is the last)");
+            offer(PreparedCommand.refused(PreparedCommand.Kind.PAYLOAD, PreparedCommand.REFUSED_WHEN_PREPARED));
+            return;
+        }
+        try
+        {
+            final RobotModel loaded = payload.mass() == 0.0 ? model : Payloads.withPayload(model, link, inertia(payload));
+            offer(PreparedCommand.payload(modelPreparer.apply(loaded), payload.rampNs()));
+        }
+        catch (final IllegalArgumentException e)
+        {
+            reject("payload: " + e.getMessage());
+            offer(PreparedCommand.refused(PreparedCommand.Kind.PAYLOAD, PreparedCommand.REFUSED_WHEN_PREPARED));
+        }
+    }
+
+    private static InertialParameters inertia(final PayloadCommandDecoder p)
+    {
+        final double[] com = {p.comX(), p.comY(), p.comZ()};
+        final double[] inertia = {
+            p.ixx(), p.ixy(), p.ixz(),
+            p.ixy(), p.iyy(), p.iyz(),
+            p.ixz(), p.iyz(), p.izz()};
+        return InertialParameters.ofCentreOfMass(p.mass(), com, inertia);
     }
 
     private static ControlLaw law(final ControllerKind kind)

@@ -107,7 +107,7 @@ public final class ControlLoop implements Runnable
     /** Wire name of each {@link PreparedCommand.Kind}, by ordinal. */
     private static final EventCommand[] EVENT_COMMAND = {
         EventCommand.ENABLE, EventCommand.DISABLE, EventCommand.HOLD, EventCommand.RESET, EventCommand.ESTOP,
-        EventCommand.TRAJECTORY, EventCommand.SETPOINT};
+        EventCommand.TRAJECTORY, EventCommand.SETPOINT, EventCommand.PAYLOAD};
 
     private final ControlCycle cycle;
     private final ControllerLink link;
@@ -166,6 +166,7 @@ public final class ControlLoop implements Runnable
     private ControllerMode reportedMode = ControllerMode.IDLE;
     private int reportedFaults;
     private long reportedCollisions;
+    private long reportedModelChanges;
 
     ControlLoop(
         final ControlCycle cycle, final int dof, final ControllerLink link, final PlannerGateway gateway,
@@ -381,6 +382,10 @@ public final class ControlLoop implements Runnable
             {
                 event(timeNs, ControllerEventKind.RESET, before, 0, command, 0);
             }
+            else if (command == EventCommand.PAYLOAD)
+            {
+                event(timeNs, ControllerEventKind.PAYLOAD_CHANGE_STARTED, before, 0, command, 0);
+            }
             else if (command == EventCommand.TRAJECTORY && cycle.mode() == reportedMode)
             {
                 // A segment replacing a running one leaves the mode TRACKING, yet a planner must see that it was taken.
@@ -412,9 +417,27 @@ public final class ControlLoop implements Runnable
                 return ControlCycle.ACCEPTED;
             case TRAJECTORY:
                 return cycle.startTrajectory(c.trajectory);
+            case PAYLOAD:
+                return changePayload(c);
             default:
                 return cycle.streamSetpoint(c.q, c.qd, c.qdd, c.qddd);
         }
+    }
+
+    /**
+     * A payload changes the model only in IDLE (at once), ENABLED, HOLD and TRACKING (ramped): during
+     * a stop (STOPPING, STANDSTILL) the stop's torque must not change under it, and FAULT and ESTOP
+     * are left by RESET first.
+     */
+    private int changePayload(final PreparedCommand c)
+    {
+        final ControllerMode current = cycle.mode();
+        if (current != ControllerMode.IDLE && current != ControllerMode.ENABLED && current != ControllerMode.HOLD
+            && current != ControllerMode.TRACKING)
+        {
+            return ControlCycle.REJECTED_MODE;
+        }
+        return cycle.changeModel(c.model, c.rampNs);
     }
 
     private void tick(final long timeNs, final long wallStartNs)
@@ -482,6 +505,11 @@ public final class ControlLoop implements Runnable
             reportedCollisions = cycle.collisionCount();
             events.offerCollision(cycle.lastCollisionTimeNs(), cycle.tickCount(), before, reportedFaults,
                 cycle.lastCollisionJoint(), cycle.lastCollisionTorque());
+        }
+        if (cycle.modelChanges() != reportedModelChanges)
+        {
+            reportedModelChanges = cycle.modelChanges();
+            event(timeNs, ControllerEventKind.PAYLOAD_CHANGED, before, 0, EventCommand.PAYLOAD, 0);
         }
         if (newFaults != 0)
         {

@@ -83,11 +83,12 @@ public final class ControllerService implements AutoCloseable
             link = new ControllerLink(transport.aeron(), settings.link(), dof);
             gateway = new PlannerGateway(settings.planner(), commandLimits(model), new SystemNanoClock());
             final OneToOneConcurrentArrayQueue<PreparedCommand> loopQueue = new OneToOneConcurrentArrayQueue<>(LOOP_QUEUE_CAPACITY);
-            preparer = new CommandPreparer(model, settings.mixedLaw().available(), gateway.commandQueue(), loopQueue);
+            final ControlCycle cycle = settings.controlCycle();
+            preparer = new CommandPreparer(model, settings.mixedLaw().available(), gateway.commandQueue(), loopQueue,
+                cycle::prepareModel);
             final TelemetryQueue telemetryQueue = new TelemetryQueue(settings.telemetry());
             final ControllerEventQueue events = new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES);
             telemetryPublisher = new TelemetryPublisher(transport.aeron(), settings.telemetry(), telemetryQueue, events);
-            final ControlCycle cycle = settings.controlCycle();
             loop = new ControlLoop(
                 cycle, dof, link, gateway, telemetryQueue, events, loopQueue,
                 settings.mode(), settings.cycle().periodNs(), settings.lockstepLivenessNs(), settings.loopThread());

@@ -1,6 +1,7 @@
 package org.nectl.service.loop;
 
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControlLaw;
 
 /**
@@ -24,7 +25,8 @@ final class PreparedCommand
         RESET,
         EMERGENCY_STOP,
         TRAJECTORY,
-        SETPOINT
+        SETPOINT,
+        PAYLOAD
     }
 
     final Kind kind;
@@ -34,6 +36,10 @@ final class PreparedCommand
     final double[] qd;
     final double[] qdd;
     final double[] qddd;
+    /** PAYLOAD: the laws and observer of the model with the new payload, built off the loop. */
+    final ControlCycle.PreparedModel model;
+    /** PAYLOAD: ramp duration, ns. */
+    final long rampNs;
     /** 0, or the code of a refusal already decided when the command was prepared: the loop only reports it. */
     final int refusal;
 
@@ -48,6 +54,16 @@ final class PreparedCommand
         final Kind kind, final ControlLaw law, final TrajectorySampler trajectory,
         final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final int refusal)
     {
+        this(kind, law, trajectory, q, qd, qdd, qddd, refusal, null, 0L);
+    }
+
+    private PreparedCommand(
+        final Kind kind, final ControlLaw law, final TrajectorySampler trajectory,
+        final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final int refusal,
+        final ControlCycle.PreparedModel model, final long rampNs)
+    {
+        this.model = model;
+        this.rampNs = rampNs;
         this.refusal = refusal;
         this.kind = kind;
         this.law = law;
@@ -72,6 +88,11 @@ final class PreparedCommand
     static PreparedCommand refused(final Kind kind, final int code)
     {
         return new PreparedCommand(kind, null, null, null, null, null, null, code);
+    }
+
+    static PreparedCommand payload(final ControlCycle.PreparedModel model, final long rampNs)
+    {
+        return new PreparedCommand(Kind.PAYLOAD, null, null, null, null, null, null, 0, model, rampNs);
     }
 
     static PreparedCommand setpoint(final double[] q, final double[] qd, final double[] qdd, final double[] qddd)

@@ -225,6 +225,7 @@ public final class LoopEvents implements AutoCloseable
         {
             case DISABLE, HOLD, ESTOP -> ControllerEventKind.STOP;
             case RESET -> ControllerEventKind.RESET;
+            case PAYLOAD -> ControllerEventKind.PAYLOAD_CHANGE_STARTED;
             default -> ControllerEventKind.MODE_TRANSITION;
         };
     }

@@ -81,7 +81,8 @@ public record LoopOutcome(Verdict verdict, Event event, long waitedNs)
             case 3 -> "reference would jump: too far from the current reference";
             case 4 -> "wrong joint count";
             case 5 -> "control law needs a robot with elastic joints";
-            case 6 -> "segment refused when prepared: its curve leaves the limits between waypoints, or it has a single waypoint";
+            case 6 -> "segment refused when prepared: its curve leaves the limits between waypoints, or it has a single waypoint"
+                + " (a payload: its link is not in the robot)";
             default -> "code not known to this planner";
         };
     }

@@ -23,6 +23,7 @@ import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.MessageHeaderEncoder;
 import org.nectl.transport.sbe.ModeRequestEncoder;
 import org.nectl.transport.sbe.ModeRequestKind;
+import org.nectl.transport.sbe.PayloadCommandEncoder;
 import org.nectl.transport.sbe.PlannerHeaderEncoder;
 import org.nectl.transport.sbe.StreamSetpointEncoder;
 import org.nectl.transport.sbe.TrajectorySegmentEncoder;
@@ -63,6 +64,7 @@ public final class PlannerClient implements AutoCloseable
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final ModeRequestEncoder modeEncoder = new ModeRequestEncoder();
+    private final PayloadCommandEncoder payloadEncoder = new PayloadCommandEncoder();
     private final EStopEncoder stopEncoder = new EStopEncoder();
     private final TrajectorySegmentEncoder segmentEncoder = new TrajectorySegmentEncoder();
     private final StreamSetpointEncoder setpointEncoder = new StreamSetpointEncoder();
@@ -154,6 +156,28 @@ public final class PlannerClient implements AutoCloseable
         plannerHeader(modeEncoder.header(), sequence);
         modeEncoder.request(request).controller(controller);
         return exchange(sequence, modeEncoder.encodedLength());
+    }
+
+    /**
+     * Sends a PayloadCommand and waits for its reply: the controller ramps its model to the robot
+     * with this payload on {@code link} (it replaces the previous payload; mass 0 clears it).
+     *
+     * @param link body index in the robot description, or 255 for the last link (the flange).
+     * @param massKg payload mass, kg.
+     * @param comM centre of mass in the link's frame, m (3).
+     * @param inertiaAtComKgM2 inertia about the centre of mass, link axes: xx, xy, xz, yy, yz, zz, kg·m².
+     * @param rampNs ramp duration, ns.
+     */
+    public CommandResult setPayload(final int link, final double massKg, final double[] comM,
+        final double[] inertiaAtComKgM2, final long rampNs)
+    {
+        final long sequence = nextSequence++;
+        payloadEncoder.wrapAndApplyHeader(sendBuffer, 0, headerEncoder);
+        plannerHeader(payloadEncoder.header(), sequence);
+        final double[] i = inertiaAtComKgM2;
+        payloadEncoder.rampNs(rampNs).mass(massKg).comX(comM[0]).comY(comM[1]).comZ(comM[2])
+            .ixx(i[0]).ixy(i[1]).ixz(i[2]).iyy(i[3]).iyz(i[4]).izz(i[5]).link((short)link);
+        return exchange(sequence, payloadEncoder.encodedLength());
     }
 
     /** Sends an EStop (the controller goes to FAULT) and waits for its reply. */

@@ -235,6 +235,36 @@ final class PlanCommandTest
     }
 
     @Test
+    void setPayloadIsSentAfterTheEnableAndClearPayloadSendsMassZero()
+    {
+        assertEquals(0, plan("--enable", "--set-payload", "mass=1.5,com=0.05,0,0.02,inertia=3e-3,0,0,3e-3,0,2e-3",
+            "--payload-ramp-s", "0.5"), err.toString());
+        assertEquals(0, plan("--clear-payload", "--payload-link", "7"), err.toString());
+        final List<String> events = rig.drain().events();
+        assertEquals(3, events.size(), events.toString());
+        assertTrue(events.get(1).endsWith(" link 255 1.500 kg at 0.050,0.000,0.020 inertia 0.0030,0.0000,0.0000,0.0030,0.0000,0.0020"
+            + " ramp 500000000 ns"), events.get(1));
+        assertTrue(events.get(2).endsWith(" link 7 0.000 kg at 0.000,0.000,0.000 inertia 0.0000,0.0000,0.0000,0.0000,0.0000,0.0000"
+            + " ramp 1000000000 ns"), events.get(2));
+        assertTrue(out.toString().contains("payload 1.5 kg at (0.05, 0, 0.02) m on flange: sequence "), out.toString());
+        assertTrue(out.toString().contains("clear payload on link 7: sequence "), out.toString());
+    }
+
+    @Test
+    void aPayloadTheGatewayRejectsGivesExitStatus1AndBadPayloadOptionsExitStatus2()
+    {
+        assertEquals(PlanCommand.REJECTED_EXIT_STATUS, plan("--set-payload", "mass=25,com=0,0,0"));
+        assertTrue(out.toString().contains("LIMIT_EXCEEDED"), out.toString());
+        assertRefused("nectl plan: --set-payload needs mass=KG and com=X,Y,Z, got 'mass=1'", "--set-payload", "mass=1");
+        assertRefused("nectl plan: --set-payload: com 'x' is not a finite number", "--set-payload", "mass=1,com=x,0,0");
+        assertRefused("nectl plan: --payload-link must be a body index or flange, got 'hand'", "--set-payload",
+            "mass=1,com=0,0,0", "--payload-link", "hand");
+        assertRefused("nectl plan: --set-payload and --clear-payload exclude each other", "--set-payload", "mass=1,com=0,0,0",
+            "--clear-payload");
+        assertEquals(List.of(), rig.drain().events());
+    }
+
+    @Test
     void badOptionsGiveExitStatus2()
     {
         assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--enable", "--controller", "fuzzy"));

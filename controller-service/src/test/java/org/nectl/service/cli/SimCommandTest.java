@@ -44,6 +44,9 @@ class SimCommandTest
         assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--initial-q", "0.1"));
         assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--external-wrench", "nolink,1,0,0,0,0,0@0-1"));
         assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--external-wrench", "link2,1,0,0,0,0@0-1"));
+        assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--payload", "nolink,1.5,0.05,0,0"));
+        assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--payload", "flange,-1,0,0,0"));
+        assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--payload", "flange,1.5,0.05,0"));
         assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", "no-such-robot.yaml"));
         // The drives brake after they zero the torque, never before.
         assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--watchdog-ms", "200"));

@@ -52,7 +52,8 @@ class PlanOutcomeServiceTest
      * changes the state): ENABLE applied, a second ENABLE refused, a HOLD asking for a law the
      * service cannot run and a segment of a single waypoint refused (by the preparer, reported by the
      * loop), two segments applied (the second
-     * replacing the first in TRACKING), EStop applied, ENABLE in ESTOP refused, RESET and ENABLE applied.
+     * replacing the first in TRACKING), EStop applied, ENABLE in ESTOP refused, RESET and ENABLE applied;
+     * a payload applied in ENABLED (its ramp starts) and refused in ESTOP.
      */
     @Test
     void loopOutcomeOfEveryCommandIsReportedAndARefusalGivesExitStatus4() throws IOException
@@ -68,6 +69,8 @@ class PlanOutcomeServiceTest
             assertOutcome(0, "enable: sequence \\d+ accepted; loop: applied, IDLE -> ENABLED", plan(rig, keyFile, "--enable"));
             assertOutcome(4, "enable: sequence \\d+ accepted; loop: refused in ENABLED, code 1 \\(not allowed in this state\\)",
                 plan(rig, keyFile, "--enable"));
+            assertOutcome(0, "payload 1.5 kg at \\(0.05, 0, 0\\) m on flange: sequence \\d+ accepted; loop: applied, ENABLED -> ENABLED",
+                plan(rig, keyFile, "--set-payload", "mass=1.5,com=0.05,0,0"));
             assertOutcome(4, "hold: sequence \\d+ accepted; loop: refused in ENABLED, code 5 "
                 + "\\(control law needs a robot with elastic joints\\)", plan(rig, keyFile, "--hold", "--controller", "mixed_elastic"));
             final String start = DoubleStream.of(ServiceRig.READY).mapToObj(q -> String.format(Locale.ROOT, "%.17g", q))
@@ -84,6 +87,8 @@ class PlanOutcomeServiceTest
             assertOutcome(0, "estop: sequence \\d+ accepted; loop: applied, TRACKING -> ESTOP", plan(rig, keyFile, "--estop"));
             assertOutcome(4, "enable: sequence \\d+ accepted; loop: refused in ESTOP, code 1 \\(not allowed in this state\\)",
                 plan(rig, keyFile, "--enable"));
+            assertOutcome(4, "clear payload on flange: sequence \\d+ accepted; loop: refused in ESTOP, code 1 \\(not allowed in this state\\)",
+                plan(rig, keyFile, "--clear-payload"));
             assertOutcome(0, "reset: sequence \\d+ accepted; loop: applied, ESTOP -> IDLE\n"
                 + "enable: sequence \\d+ accepted; loop: applied, IDLE -> ENABLED", plan(rig, keyFile, "--reset", "--enable"));
         }

@@ -23,6 +23,7 @@ import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulatedArmConfig;
 import org.nectl.hw.SimulationMode;
+import org.nectl.service.planner.CommandResult;
 import org.nectl.service.planner.JointTrajectory;
 import org.nectl.service.planner.PlannerClient;
 import org.nectl.transport.AdapterLink;
@@ -228,6 +229,12 @@ final class ServiceRig implements AutoCloseable
         awaitApplied(2);
         assertEquals(ControllerMode.TRACKING, service.loop().mode(), "rejected: " + service.lastTrajectoryRejection());
         stepTo(steps, arm, adapter);
+    }
+
+    /** Sends a PayloadCommand for the flange. */
+    CommandResult setPayload(final double massKg, final double[] comM, final double[] inertiaAtComKgM2, final long rampNs)
+    {
+        return planner.setPayload(255, massKg, comM, inertiaAtComKgM2, rampNs);
     }
 
     /** Waits until the loop has taken {@code count} planner commands in all. */

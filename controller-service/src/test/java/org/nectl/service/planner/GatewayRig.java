@@ -27,6 +27,7 @@ import org.nectl.transport.PlannerGatewayConfig;
 import org.nectl.transport.PlannerKeys;
 import org.nectl.transport.sbe.EStopDecoder;
 import org.nectl.transport.sbe.ModeRequestDecoder;
+import org.nectl.transport.sbe.PayloadCommandDecoder;
 import org.nectl.transport.sbe.StreamSetpointDecoder;
 import org.nectl.transport.sbe.TrajectorySegmentDecoder;
 
@@ -217,6 +218,14 @@ public final class GatewayRig implements AutoCloseable
         public void onEStop(final EStopDecoder stop)
         {
             events.add("estop " + stop.header().sequence());
+        }
+
+        @Override
+        public void onPayload(final PayloadCommandDecoder payload)
+        {
+            events.add(String.format(java.util.Locale.ROOT, "payload %d link %d %.3f kg at %.3f,%.3f,%.3f inertia %.4f,%.4f,%.4f,%.4f,%.4f,%.4f ramp %d ns",
+                payload.header().sequence(), payload.link(), payload.mass(), payload.comX(), payload.comY(), payload.comZ(),
+                payload.ixx(), payload.ixy(), payload.ixz(), payload.iyy(), payload.iyz(), payload.izz(), payload.rampNs()));
         }
     }
 }
