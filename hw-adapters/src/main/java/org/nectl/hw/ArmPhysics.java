@@ -22,14 +22,24 @@ interface ArmPhysics
     /** @param out receives the link velocities by coordinate. */
     void velocities(double[] out);
 
-    /** @param out receives the motor positions by coordinate, elastic joints only (others untouched), rad or m. */
-    void motorPositions(double[] out);
+    /**
+     * @param out receives the motor positions by coordinate, elastic joints only (others untouched),
+     *     rad or m; a rigid arm has no motor-side state and leaves it untouched.
+     */
+    default void motorPositions(final double[] out)
+    {
+    }
 
-    /** @param out receives the motor velocities by coordinate, elastic joints only. */
-    void motorVelocities(double[] out);
+    /** @param out receives the motor velocities by coordinate, elastic joints only; untouched by a rigid arm. */
+    default void motorVelocities(final double[] out)
+    {
+    }
 
-    /** @return bit k set: coordinate k is an elastic joint. */
-    int elasticMask();
+    /** @return bit k set: coordinate k is an elastic joint; 0 for a rigid arm. */
+    default int elasticMask()
+    {
+        return 0;
+    }
 
     /** @return periods integrated since start. */
     long stepCount();

@@ -50,24 +50,6 @@ final class MujocoArmPhysics implements ArmPhysics
     }
 
     @Override
-    public void motorPositions(final double[] out)
-    {
-        // Rigid joints only: no motor-side state.
-    }
-
-    @Override
-    public void motorVelocities(final double[] out)
-    {
-        // Rigid joints only: no motor-side state.
-    }
-
-    @Override
-    public int elasticMask()
-    {
-        return 0;
-    }
-
-    @Override
     public long stepCount()
     {
         return plant.stepCount();

@@ -94,24 +94,6 @@ final class RigidArmPhysics implements ArmPhysics
     }
 
     @Override
-    public void motorPositions(final double[] out)
-    {
-        // No elastic joints: no motor-side state.
-    }
-
-    @Override
-    public void motorVelocities(final double[] out)
-    {
-        // No elastic joints: no motor-side state.
-    }
-
-    @Override
-    public int elasticMask()
-    {
-        return 0;
-    }
-
-    @Override
     public long stepCount()
     {
         return simulator.stepCount();
