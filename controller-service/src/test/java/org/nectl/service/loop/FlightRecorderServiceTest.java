@@ -42,6 +42,7 @@ import org.nectl.transport.Wire;
 import org.nectl.transport.sbe.ControllerEventDecoder;
 import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
+import org.nectl.transport.sbe.TelemetryEncoder;
 import org.nectl.transport.sbe.ControllerState;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.TelemetryDecoder;
@@ -62,7 +63,7 @@ final class FlightRecorderServiceTest
     /** Ticks per stepping call: each call must finish within the rig's 120 s. */
     private static final int STEP_CHUNK = 10_000;
 
-    /** Ticks of the unwritable-directory run: past the first 4 MiB segment (about 1950 ticks) and on. */
+    /** Ticks of the unwritable-directory run: past the first 4 MiB segment (about 1850 ticks of the version 3 message) and on. */
     private static final int UNWRITABLE_STEPS = 2_600;
     private static final int UNWRITABLE_AT_STEP = 300;
 
@@ -103,7 +104,12 @@ final class FlightRecorderServiceTest
             final List<TelemetryRecorder.Event> stops = rig.telemetry.events.stream()
                 .filter(e -> e.kind() == ControllerEventKind.RECORDING_STOPPED).toList();
             assertEquals(1, stops.size(), "one RECORDING_STOPPED event: " + rig.telemetry.events);
-            assertTrue(stops.get(0).tickCount() > 1_900, "stopped at the second segment, tick " + stops.get(0).tickCount());
+            // A tick records at most one Telemetry message in two fragments, each behind a 32-byte
+            // frame header and padded to 32 bytes: the first 4 MiB segment holds at least this many.
+            final long ticksInFirstSegment = FlightRecorderConfig.TERM_LENGTH
+                / (Wire.HEADER_LENGTH + TelemetryEncoder.BLOCK_LENGTH + 2 * (32 + 31));
+            assertTrue(stops.get(0).tickCount() > ticksInFirstSegment,
+                "stopped at the second segment (after tick " + ticksInFirstSegment + "), tick " + stops.get(0).tickCount());
             final TelemetryRecorder.Sample last = rig.telemetry.last();
             assertEquals(UNWRITABLE_STEPS + 101L, last.tickCount(), "every tick ran");
             assertEquals(ControllerState.ENABLED, last.state(), "the controller runs on");
