@@ -87,14 +87,28 @@ public final class FlightRecorder implements Agent, AutoCloseable
     private volatile boolean released;
     private boolean closed;
 
+    /** Directory, inside the service's Aeron directory, of the archive's mark file. */
+    static final String MARK_FILE_DIRECTORY = "nectl-archive-mark";
+
+    private final java.io.File markDirectory;
+
     private FlightRecorder(final Aeron aeron, final String aeronDirectory, final FlightRecorderConfig config)
     {
         this.config = config;
         this.aeron = aeron;
         this.counters = aeron.countersReader();
+        // The archive's mark file (its error log) lives beside the media driver's files, in memory, not
+        // on the recording's disk: a full disk left its unwritten pages unbacked, and logging the
+        // archive's "no space" error there faulted (SIGBUS) and killed the archive's thread silently.
+        markDirectory = new java.io.File(aeronDirectory, MARK_FILE_DIRECTORY);
+        if (!markDirectory.isDirectory() && !markDirectory.mkdirs())
+        {
+            throw new SetupException("cannot create the archive's mark file directory " + markDirectory);
+        }
         final Archive.Context context = new Archive.Context()
             .aeronDirectoryName(aeronDirectory)
             .archiveDir(config.directory().toFile())
+            .markFileDir(markDirectory)
             .deleteArchiveOnStart(false)
             .controlChannelEnabled(false)
             .localControlChannel("aeron:ipc")
@@ -324,6 +338,25 @@ public final class FlightRecorder implements Agent, AutoCloseable
             onArchiveError(e);
         }
         CloseHelper.closeAll(client, archive);
+        removeMarkFile();
+    }
+
+    /** Removes the stopped archive's mark file and its directory, which this recorder made, from the Aeron directory. */
+    private void removeMarkFile()
+    {
+        try
+        {
+            final Path markFile = markDirectory.toPath().resolve(io.aeron.archive.ArchiveMarkFile.FILENAME);
+            if (Files.isRegularFile(markFile, LinkOption.NOFOLLOW_LINKS))
+            {
+                Files.delete(markFile);
+            }
+            Files.deleteIfExists(markDirectory.toPath());
+        }
+        catch (final IOException e)
+        {
+            System.err.println("nectl: flight recorder: cannot remove the archive's mark file in " + markDirectory + ": " + e);
+        }
     }
 
     private int writeMarks()
