@@ -87,8 +87,8 @@ public final class FlightRecorder implements Agent, AutoCloseable
     private volatile boolean released;
     private boolean closed;
 
-    /** Directory, inside the service's Aeron directory, of the archive's mark file. */
-    static final String MARK_FILE_DIRECTORY = "nectl-archive-mark";
+    /** Suffix to the service's Aeron directory of the directory of the archive's mark file. */
+    static final String MARK_FILE_DIRECTORY_SUFFIX = "-nectl-archive-mark";
 
     private final java.io.File markDirectory;
 
@@ -97,10 +97,11 @@ public final class FlightRecorder implements Agent, AutoCloseable
         this.config = config;
         this.aeron = aeron;
         this.counters = aeron.countersReader();
-        // The archive's mark file (its error log) lives beside the media driver's files, in memory, not
-        // on the recording's disk: a full disk left its unwritten pages unbacked, and logging the
+        // The archive's mark file (its error log) lives beside the media driver's directory, in memory,
+        // not on the recording's disk: a full disk left its unwritten pages unbacked, and logging the
         // archive's "no space" error there faulted (SIGBUS) and killed the archive's thread silently.
-        markDirectory = new java.io.File(aeronDirectory, MARK_FILE_DIRECTORY);
+        // Beside, not inside: the driver's directory holds only what a media driver makes (DriverDirectory).
+        markDirectory = new java.io.File(aeronDirectory + MARK_FILE_DIRECTORY_SUFFIX);
         if (!markDirectory.isDirectory() && !markDirectory.mkdirs())
         {
             throw new SetupException("cannot create the archive's mark file directory " + markDirectory);
@@ -341,7 +342,7 @@ public final class FlightRecorder implements Agent, AutoCloseable
         removeMarkFile();
     }
 
-    /** Removes the stopped archive's mark file and its directory, which this recorder made, from the Aeron directory. */
+    /** Removes the stopped archive's mark file and its directory, which this recorder made. */
     private void removeMarkFile()
     {
         try

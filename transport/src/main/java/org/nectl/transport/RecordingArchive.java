@@ -111,7 +111,7 @@ public final class RecordingArchive implements AutoCloseable
     }
 
     /**
-     * A running service keeps the archive's mark file in its Aeron directory and links it from the
+     * A running service keeps the archive's mark file beside its Aeron directory and links it from the
      * recording directory (Aeron's archive-mark.lnk): refuses while that media driver is active.
      */
     private static void refuseIfRecording(final Path directory)
@@ -124,7 +124,9 @@ public final class RecordingArchive implements AutoCloseable
         try
         {
             final java.io.File markDirectory = new java.io.File(Files.readString(link, StandardCharsets.US_ASCII).strip());
-            final java.io.File aeronDirectory = markDirectory.getParentFile();
+            final String markPath = markDirectory.getPath();
+            final java.io.File aeronDirectory = markPath.endsWith(FlightRecorder.MARK_FILE_DIRECTORY_SUFFIX)
+                ? new java.io.File(markPath.substring(0, markPath.length() - FlightRecorder.MARK_FILE_DIRECTORY_SUFFIX.length())) : null;
             if (new java.io.File(markDirectory, io.aeron.archive.ArchiveMarkFile.FILENAME).isFile() && aeronDirectory != null
                 && new java.io.File(aeronDirectory, io.aeron.CncFileDescriptor.CNC_FILE).isFile()
                 && io.aeron.CommonContext.isDriverActive(aeronDirectory, AeronConfig.DEFAULT_DRIVER_TIMEOUT_MS, line -> { }))
