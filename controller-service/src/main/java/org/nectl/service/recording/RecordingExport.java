@@ -112,7 +112,7 @@ public final class RecordingExport
             McapWriter writer = new McapWriter(file, "", "nectl"))
         {
             writer.schema(EVENTS_ID, "nectl.ControllerEvent", JsonRows.schema("nectl.ControllerEvent",
-                ControllerEventText.CSV_HEADER, "1,0,0,FAULT,IDLE,IDLE,NONE,0,0,0,0"));
+                ControllerEventText.CSV_HEADER, "1,0,0,FAULT,IDLE,IDLE,NONE,0,0,0,0,0,0.0"));
             writer.channel(EVENTS_ID, EVENTS_ID, EVENTS_TOPIC, Map.of());
             final StringWriter line = new StringWriter();
             final TelemetryCsv rows = new TelemetryCsv(line);
