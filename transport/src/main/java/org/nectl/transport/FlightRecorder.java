@@ -129,19 +129,29 @@ public final class FlightRecorder implements Agent, AutoCloseable
             throw new SetupException("recording.directory " + config.directory() + ": the archive cannot start there: "
                 + e.getMessage(), e);
         }
+        AeronArchive connected = null;
         try
         {
-            client = AeronArchive.connect(new AeronArchive.Context()
+            connected = AeronArchive.connect(new AeronArchive.Context()
                 .aeron(aeron)
                 .ownsAeronClient(false)
                 .controlRequestChannel(context.localControlChannel())
                 .controlRequestStreamId(context.localControlStreamId())
                 .controlResponseChannel("aeron:ipc"));
-            subscriptionId = client.startRecording(FlightRecorderConfig.RECORDED_CHANNEL, config.streamId(), SourceLocation.LOCAL);
+            subscriptionId = connected.startRecording(FlightRecorderConfig.RECORDED_CHANNEL, config.streamId(), SourceLocation.LOCAL);
+            client = connected;
+        }
+        catch (final io.aeron.archive.client.ArchiveException e)
+        {
+            // Refused by the archive, typically less free space than its low-storage threshold (128 MiB).
+            CloseHelper.quietCloseAll(connected, archive);
+            removeMarkFile();
+            throw new SetupException("recording.directory " + config.directory() + ": the archive refuses to record there ("
+                + config.directory().toFile().getUsableSpace() + " bytes free): " + e.getMessage(), e);
         }
         catch (final RuntimeException e)
         {
-            CloseHelper.quietClose(archive);
+            CloseHelper.quietCloseAll(connected, archive);
             throw e;
         }
     }

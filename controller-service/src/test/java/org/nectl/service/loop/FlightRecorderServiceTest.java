@@ -198,6 +198,33 @@ final class FlightRecorderServiceTest
         disk.unmount();
     }
 
+    /**
+     * A disk with less free space than the archive's low-storage threshold (128 MiB): the service
+     * does not start, with a message naming the directory and the free space, and leaves no mount
+     * file open.
+     */
+    @Test
+    void aDiskBelowTheArchivesThresholdRefusesToStartWithAPreciseMessage() throws Exception
+    {
+        final SmallDisk disk = SmallDisk.mount(temp.resolve("tiny-disk"), 3);
+        try
+        {
+            final Path directory = disk.path().resolve("recordings");
+            final SetupException refused = assertThrows(SetupException.class, () -> new ServiceRig(
+                ServiceRig.heldLockstepSettings(), new FlightRecorderConfig(directory, 1L << 30, 3_600_000L,
+                    FlightRecorderConfig.TERM_LENGTH, 1011)).close());
+            assertTrue(refused.getMessage().startsWith("recording.directory " + directory + ": the archive refuses to record "
+                + "there (") && refused.getMessage().contains("low storage threshold"), refused.getMessage());
+            System.out.println("disk below the threshold: " + refused.getMessage());
+        }
+        catch (final Throwable failure)
+        {
+            disk.unmountAfter(failure);
+            throw failure;
+        }
+        disk.unmount();
+    }
+
     /** Writes {@code file} until its file system has {@code leftFree} bytes usable. @return the bytes written. */
     private static long fillToLeaveFree(final Path file, final long leftFree) throws IOException
     {
