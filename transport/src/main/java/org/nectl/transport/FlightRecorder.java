@@ -87,14 +87,29 @@ public final class FlightRecorder implements Agent, AutoCloseable
     private volatile boolean released;
     private boolean closed;
 
+    /** Suffix to the service's Aeron directory of the directory of the archive's mark file. */
+    static final String MARK_FILE_DIRECTORY_SUFFIX = "-nectl-archive-mark";
+
+    private final java.io.File markDirectory;
+
     private FlightRecorder(final Aeron aeron, final String aeronDirectory, final FlightRecorderConfig config)
     {
         this.config = config;
         this.aeron = aeron;
         this.counters = aeron.countersReader();
+        // The archive's mark file (its error log) lives beside the media driver's directory, in memory,
+        // not on the recording's disk: a full disk left its unwritten pages unbacked, and logging the
+        // archive's "no space" error there faulted (SIGBUS) and killed the archive's thread silently.
+        // Beside, not inside: the driver's directory holds only what a media driver makes (DriverDirectory).
+        markDirectory = new java.io.File(aeronDirectory + MARK_FILE_DIRECTORY_SUFFIX);
+        if (!markDirectory.isDirectory() && !markDirectory.mkdirs())
+        {
+            throw new SetupException("cannot create the archive's mark file directory " + markDirectory);
+        }
         final Archive.Context context = new Archive.Context()
             .aeronDirectoryName(aeronDirectory)
             .archiveDir(config.directory().toFile())
+            .markFileDir(markDirectory)
             .deleteArchiveOnStart(false)
             .controlChannelEnabled(false)
             .localControlChannel("aeron:ipc")
@@ -114,19 +129,29 @@ public final class FlightRecorder implements Agent, AutoCloseable
             throw new SetupException("recording.directory " + config.directory() + ": the archive cannot start there: "
                 + e.getMessage(), e);
         }
+        AeronArchive connected = null;
         try
         {
-            client = AeronArchive.connect(new AeronArchive.Context()
+            connected = AeronArchive.connect(new AeronArchive.Context()
                 .aeron(aeron)
                 .ownsAeronClient(false)
                 .controlRequestChannel(context.localControlChannel())
                 .controlRequestStreamId(context.localControlStreamId())
                 .controlResponseChannel("aeron:ipc"));
-            subscriptionId = client.startRecording(FlightRecorderConfig.RECORDED_CHANNEL, config.streamId(), SourceLocation.LOCAL);
+            subscriptionId = connected.startRecording(FlightRecorderConfig.RECORDED_CHANNEL, config.streamId(), SourceLocation.LOCAL);
+            client = connected;
+        }
+        catch (final io.aeron.archive.client.ArchiveException e)
+        {
+            // Refused by the archive, typically less free space than its low-storage threshold (128 MiB).
+            CloseHelper.quietCloseAll(connected, archive);
+            removeMarkFile();
+            throw new SetupException("recording.directory " + config.directory() + ": the archive refuses to record there ("
+                + config.directory().toFile().getUsableSpace() + " bytes free): " + e.getMessage(), e);
         }
         catch (final RuntimeException e)
         {
-            CloseHelper.quietClose(archive);
+            CloseHelper.quietCloseAll(connected, archive);
             throw e;
         }
     }
@@ -324,6 +349,25 @@ public final class FlightRecorder implements Agent, AutoCloseable
             onArchiveError(e);
         }
         CloseHelper.closeAll(client, archive);
+        removeMarkFile();
+    }
+
+    /** Removes the stopped archive's mark file and its directory, which this recorder made. */
+    private void removeMarkFile()
+    {
+        try
+        {
+            final Path markFile = markDirectory.toPath().resolve(io.aeron.archive.ArchiveMarkFile.FILENAME);
+            if (Files.isRegularFile(markFile, LinkOption.NOFOLLOW_LINKS))
+            {
+                Files.delete(markFile);
+            }
+            Files.deleteIfExists(markDirectory.toPath());
+        }
+        catch (final IOException e)
+        {
+            System.err.println("nectl: flight recorder: cannot remove the archive's mark file in " + markDirectory + ": " + e);
+        }
     }
 
     private int writeMarks()

@@ -73,6 +73,7 @@ public final class RecordingArchive implements AutoCloseable
 
     private RecordingArchive(final Path directory)
     {
+        refuseIfRecording(directory);
         transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
         Archive started = null;
         try
@@ -106,6 +107,37 @@ public final class RecordingArchive implements AutoCloseable
         {
             CloseHelper.quietCloseAll(started, transport);
             throw e;
+        }
+    }
+
+    /**
+     * A running service keeps the archive's mark file beside its Aeron directory and links it from the
+     * recording directory (Aeron's archive-mark.lnk): refuses while that media driver is active.
+     */
+    private static void refuseIfRecording(final Path directory)
+    {
+        final Path link = directory.resolve(io.aeron.archive.ArchiveMarkFile.LINK_FILENAME);
+        if (!Files.isRegularFile(link, LinkOption.NOFOLLOW_LINKS))
+        {
+            return;
+        }
+        try
+        {
+            final java.io.File markDirectory = new java.io.File(Files.readString(link, StandardCharsets.US_ASCII).strip());
+            final String markPath = markDirectory.getPath();
+            final java.io.File aeronDirectory = markPath.endsWith(FlightRecorder.MARK_FILE_DIRECTORY_SUFFIX)
+                ? new java.io.File(markPath.substring(0, markPath.length() - FlightRecorder.MARK_FILE_DIRECTORY_SUFFIX.length())) : null;
+            if (new java.io.File(markDirectory, io.aeron.archive.ArchiveMarkFile.FILENAME).isFile() && aeronDirectory != null
+                && new java.io.File(aeronDirectory, io.aeron.CncFileDescriptor.CNC_FILE).isFile()
+                && io.aeron.CommonContext.isDriverActive(aeronDirectory, AeronConfig.DEFAULT_DRIVER_TIMEOUT_MS, line -> { }))
+            {
+                throw new SetupException("cannot open the recordings in " + directory + ": a service records there (its "
+                    + "archive runs on the media driver at " + aeronDirectory + "); stop it first");
+            }
+        }
+        catch (final IOException e)
+        {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -3,6 +3,7 @@ package org.nectl.service.loop;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -37,12 +38,12 @@ import org.nectl.transport.FlightRecorder;
 import org.nectl.transport.FlightRecorderConfig;
 import org.nectl.transport.RecordingArchive;
 import org.nectl.transport.ServiceCounters;
+import org.nectl.transport.SetupException;
 import org.nectl.transport.TelemetryConfig;
 import org.nectl.transport.Wire;
 import org.nectl.transport.sbe.ControllerEventDecoder;
 import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
-import org.nectl.transport.sbe.TelemetryEncoder;
 import org.nectl.transport.sbe.ControllerState;
 import org.nectl.transport.sbe.MessageHeaderDecoder;
 import org.nectl.transport.sbe.TelemetryDecoder;
@@ -63,9 +64,14 @@ final class FlightRecorderServiceTest
     /** Ticks per stepping call: each call must finish within the rig's 120 s. */
     private static final int STEP_CHUNK = 10_000;
 
-    /** Ticks of the unwritable-directory run: past the first 4 MiB segment (about 1850 ticks of the version 3 message) and on. */
+    /** Ticks of the unwritable-directory run: past the first 4 MiB segment (about 1750 ticks) and on. */
     private static final int UNWRITABLE_STEPS = 2_600;
     private static final int UNWRITABLE_AT_STEP = 300;
+
+    /** Size of the file system of the full-disk run, and the ticks within which it must fill. */
+    private static final int FULL_DISK_MIB = 136;
+    private static final long FULL_DISK_LEFT_FREE = 1L << 20;
+    private static final int FULL_DISK_MAX_STEPS = 6_000;
 
     @TempDir
     Path temp;
@@ -104,12 +110,8 @@ final class FlightRecorderServiceTest
             final List<TelemetryRecorder.Event> stops = rig.telemetry.events.stream()
                 .filter(e -> e.kind() == ControllerEventKind.RECORDING_STOPPED).toList();
             assertEquals(1, stops.size(), "one RECORDING_STOPPED event: " + rig.telemetry.events);
-            // A tick records at most one Telemetry message in two fragments, each behind a 32-byte
-            // frame header and padded to 32 bytes: the first 4 MiB segment holds at least this many.
-            final long ticksInFirstSegment = FlightRecorderConfig.TERM_LENGTH
-                / (Wire.HEADER_LENGTH + TelemetryEncoder.BLOCK_LENGTH + 2 * (32 + 31));
-            assertTrue(stops.get(0).tickCount() > ticksInFirstSegment,
-                "stopped at the second segment (after tick " + ticksInFirstSegment + "), tick " + stops.get(0).tickCount());
+            // A version 3 sample (2335 bytes) takes two frames, about 2.4 kB: the first 4 MiB segment holds about 1750 ticks.
+            assertTrue(stops.get(0).tickCount() > 1_700, "stopped at the second segment, tick " + stops.get(0).tickCount());
             final TelemetryRecorder.Sample last = rig.telemetry.last();
             assertEquals(UNWRITABLE_STEPS + 101L, last.tickCount(), "every tick ran");
             assertEquals(ControllerState.ENABLED, last.state(), "the controller runs on");
@@ -120,6 +122,215 @@ final class FlightRecorderServiceTest
             System.out.println("unwritable directory: recording stopped at tick " + stops.get(0).tickCount() + ", "
                 + rig.service.recorder().recordedPosition() + " bytes recorded; archive error: "
                 + rig.service.recorder().firstError());
+        }
+    }
+
+    /**
+     * A full disk: the recorder writes into a small tmpfs mounted under the test's temporary
+     * directory, beside a file of the operator's. The archive starts a recording only with more
+     * than its low-storage threshold free (128 MiB), so the test starts on a 136 MiB file system and,
+     * once the recording runs, fills it to 1 MiB free with a file of its own. The recording stops
+     * when the file system has no room left, the loop reports RECORDING_STOPPED once and the
+     * counters say so, the controller ticks on without a fault, and the operator's file is as it was.
+     */
+    @Test
+    void aFullDiskStopsTheRecordingWithAnEventAndACounterAndTheControllerRunsOn() throws Exception
+    {
+        final SmallDisk disk = SmallDisk.mount(temp.resolve("small-disk"), FULL_DISK_MIB);
+        try
+        {
+            final byte[] operatorBytes = new byte[64 * 1024];
+            Arrays.fill(operatorBytes, (byte)'n');
+            final Path notes = Files.write(disk.path().resolve("operator-notes.txt"), operatorBytes);
+            final Path directory = disk.path().resolve("recordings");
+            final FlightRecorderConfig recording = new FlightRecorderConfig(directory, 1L << 30, 3_600_000L,
+                FlightRecorderConfig.TERM_LENGTH, 1011);
+            final long stoppedAt;
+            try (ServiceRig rig = new ServiceRig(ServiceRig.heldLockstepSettings(), recording))
+            {
+                final SimulatedArm arm = new SimulatedArm(ServiceRig.PANDA, ServiceRig.armConfig());
+                final SimulatedArmAdapter adapter = rig.adapter(arm, SimulationMode.LOCKSTEP);
+                rig.stepTo(0, arm, adapter);
+                assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted(), "enable acknowledged");
+                rig.awaitApplied(1);
+                rig.stepTo(100, arm, adapter);
+                // The archive's mark file is in the service's Aeron directory; its link still tells replay the directory is in use.
+                final String refused = assertThrows(SetupException.class, () -> RecordingArchive.open(directory)).getMessage();
+                assertTrue(refused.contains("a service records there"), refused);
+                final long filled = fillToLeaveFree(disk.path().resolve("filler"), FULL_DISK_LEFT_FREE);
+                // 1 MiB holds about 500 ticks of recording: step until the recorder reports it stopped.
+                long step = 100;
+                while (!rig.service.recorder().stopped().get())
+                {
+                    assertTrue(step < FULL_DISK_MAX_STEPS, "the recording did not stop within " + step + " ticks with "
+                        + FULL_DISK_LEFT_FREE + " bytes left free; recorded " + rig.service.recorder().recordedPosition() + " bytes, "
+                        + rig.service.recorder().errorCount() + " archive errors, first: " + rig.service.recorder().firstError());
+                    step += 100;
+                    rig.stepTo(step, arm, adapter);
+                }
+                stoppedAt = step;
+                final long endStep = step + 500;
+                rig.stepTo(endStep, arm, adapter);
+                final List<TelemetryRecorder.Event> stops = rig.telemetry.events.stream()
+                    .filter(e -> e.kind() == ControllerEventKind.RECORDING_STOPPED).toList();
+                assertEquals(1, stops.size(), "one RECORDING_STOPPED event: " + rig.telemetry.events);
+                final TelemetryRecorder.Sample last = rig.telemetry.last();
+                assertEquals(endStep + 1, last.tickCount(), "every tick ran");
+                assertEquals(ControllerState.ENABLED, last.state(), "the controller runs on");
+                assertEquals(0L, last.faults(), "no fault");
+                assertEquals(0L, last.deadlineMissCount(), "no deadline missed");
+                final CountersReader counters = rig.client.aeron().countersReader();
+                ServiceRig.await(() -> counter(counters, "recording_stopped") == 1 && counter(counters, "recording_errors") >= 1
+                    && counter(counters, "ticks") == endStep + 1, "the recording counters and the tick counter");
+                System.out.println("full disk (" + FULL_DISK_MIB + " MiB tmpfs, " + filled + " bytes filled at tick 100): recording stopped at tick " + stops.get(0).tickCount()
+                    + " (stepped to tick " + stoppedAt + "), " + rig.service.recorder().recordedPosition() + " bytes recorded, "
+                    + Files.getFileStore(disk.path()).getUsableSpace() + " bytes left free, ticked on to " + last.tickCount()
+                    + "; recording_errors " + counter(counters, "recording_errors") + "; archive error: "
+                    + rig.service.recorder().firstError());
+            }
+            assertArrayEquals(operatorBytes, Files.readAllBytes(notes), "the operator's file untouched");
+        }
+        catch (final Throwable failure)
+        {
+            disk.unmountAfter(failure);
+            throw failure;
+        }
+        disk.unmount();
+    }
+
+    /**
+     * A disk with less free space than the archive's low-storage threshold (128 MiB): the service
+     * does not start, with a message naming the directory and the free space, and leaves no mount
+     * file open.
+     */
+    @Test
+    void aDiskBelowTheArchivesThresholdRefusesToStartWithAPreciseMessage() throws Exception
+    {
+        final SmallDisk disk = SmallDisk.mount(temp.resolve("tiny-disk"), 3);
+        try
+        {
+            final Path directory = disk.path().resolve("recordings");
+            final SetupException refused = assertThrows(SetupException.class, () -> new ServiceRig(
+                ServiceRig.heldLockstepSettings(), new FlightRecorderConfig(directory, 1L << 30, 3_600_000L,
+                    FlightRecorderConfig.TERM_LENGTH, 1011)).close());
+            assertTrue(refused.getMessage().startsWith("recording.directory " + directory + ": the archive refuses to record "
+                + "there (") && refused.getMessage().contains("low storage threshold"), refused.getMessage());
+            System.out.println("disk below the threshold: " + refused.getMessage());
+        }
+        catch (final Throwable failure)
+        {
+            disk.unmountAfter(failure);
+            throw failure;
+        }
+        disk.unmount();
+    }
+
+    /** Writes {@code file} until its file system has {@code leftFree} bytes usable. @return the bytes written. */
+    private static long fillToLeaveFree(final Path file, final long leftFree) throws IOException
+    {
+        final byte[] chunk = new byte[64 * 1024];
+        Arrays.fill(chunk, (byte)0x5a);
+        long written = 0;
+        try (java.io.OutputStream out = Files.newOutputStream(file))
+        {
+            long toWrite = Files.getFileStore(file).getUsableSpace() - leftFree;
+            while (toWrite > 0)
+            {
+                final int length = (int)Math.min(chunk.length, toWrite);
+                out.write(chunk, 0, length);
+                written += length;
+                toWrite -= length;
+            }
+        }
+        return written;
+    }
+
+    /**
+     * A small tmpfs mounted for one test, so that the disk really fills (ENOSPC), unlike a
+     * directory made unwritable. Mounting needs root (CAP_SYS_ADMIN), as the test runs in CI; a
+     * file-backed file system would need root too (a loop device) and mkfs besides, and a file-size
+     * limit (RLIMIT_FSIZE) would fail writes with EFBIG and a signal to the whole JVM, not as a full disk.
+     */
+    private record SmallDisk(Path path)
+    {
+        static SmallDisk mount(final Path path, final int mebibytes) throws IOException, InterruptedException
+        {
+            Files.createDirectories(path);
+            final String result = run("mount", "-t", "tmpfs", "-o", "size=" + mebibytes + "m,mode=0700,nosuid,nodev,noexec",
+                "nectl-test-full-disk", path.toString());
+            if (result != null)
+            {
+                fail("the full-disk test mounts a " + mebibytes + " MiB tmpfs at " + path + " and needs root (CAP_SYS_ADMIN) "
+                    + "for it: mount failed: " + result);
+            }
+            final SmallDisk disk = new SmallDisk(path);
+            if (!"tmpfs".equals(Files.getFileStore(path).type()))
+            {
+                disk.unmount();
+                fail(path + " is not a tmpfs after mount");
+            }
+            return disk;
+        }
+
+        /**
+         * Unmounts, waiting up to 10 s for files still closing, then lazily, so that no mount
+         * outlives the test; fails naming the files this process still holds open there.
+         */
+        void unmount() throws IOException, InterruptedException
+        {
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            String result;
+            while ((result = run("umount", path.toString())) != null && System.nanoTime() - deadlineNs < 0)
+            {
+                Thread.onSpinWait();
+            }
+            if (result != null)
+            {
+                final String open = openFilesUnder(path);
+                final String lazy = run("umount", "-l", path.toString());
+                fail("umount " + path + ": " + result + (lazy == null ? " (unmounted lazily)" : "; umount -l: " + lazy)
+                    + "; open here: " + open);
+            }
+        }
+
+        /** Unmounts after {@code failure}, adding an unmount failure to it rather than hiding it. */
+        void unmountAfter(final Throwable failure)
+        {
+            try
+            {
+                unmount();
+            }
+            catch (final Throwable unmountFailure)
+            {
+                failure.addSuppressed(unmountFailure);
+            }
+        }
+
+        private static String openFilesUnder(final Path path) throws IOException
+        {
+            try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd")))
+            {
+                return fds.map(fd ->
+                {
+                    try
+                    {
+                        return Files.readSymbolicLink(fd).toString();
+                    }
+                    catch (final IOException e)
+                    {
+                        return "";
+                    }
+                }).filter(target -> target.startsWith(path.toString())).toList().toString();
+            }
+        }
+
+        /** @return null on success, else the exit status and the command's output. */
+        private static String run(final String... command) throws IOException, InterruptedException
+        {
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            final String output = new String(process.getInputStream().readAllBytes()).strip();
+            final int status = process.waitFor();
+            return status == 0 ? null : "exit " + status + ": " + output;
         }
     }
 
