@@ -39,6 +39,8 @@ public final class YamlField
     public static final int MAX_NESTING_DEPTH = 64;
 
     private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
+    /** Longest scalar quoted whole in a message. */
+    private static final int DESCRIBED_LENGTH = 60;
 
     private final String file;
     private final String path;
@@ -402,6 +404,9 @@ public final class YamlField
         {
             return "nothing";
         }
-        return "'" + ((ScalarNode) node).getValue() + "'";
+        final String value = ((ScalarNode) node).getValue();
+        // a whole non-YAML file parses as one scalar: quote its start, not all of it
+        return value.length() <= DESCRIBED_LENGTH ? "'" + value + "'"
+            : "'" + value.substring(0, DESCRIBED_LENGTH) + "...' (" + value.length() + " characters)";
     }
 }

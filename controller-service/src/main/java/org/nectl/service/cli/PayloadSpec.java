@@ -53,6 +53,10 @@ record PayloadSpec(int link, double massKg, double[] comM, double[] inertiaAtCom
         {
             throw new IllegalArgumentException("--set-payload needs mass=KG and com=X,Y,Z, got '" + spec + "'");
         }
+        if (mass < 0.0)
+        {
+            throw new IllegalArgumentException("--set-payload: mass must be at least 0 kg (0 clears the payload), got " + mass);
+        }
         return new PayloadSpec(parseLink(link), mass, com, inertia);
     }
 
