@@ -102,6 +102,11 @@ public final class FlightRecorder implements Agent, AutoCloseable
         // archive's "no space" error there faulted (SIGBUS) and killed the archive's thread silently.
         // Beside, not inside: the driver's directory holds only what a media driver makes (DriverDirectory).
         markDirectory = new java.io.File(aeronDirectory + MARK_FILE_DIRECTORY_SUFFIX);
+        if (Files.isSymbolicLink(markDirectory.toPath()))
+        {
+            // never write, nor later delete, through a link someone else placed there
+            throw new SetupException("the archive's mark file directory " + markDirectory + " is a symbolic link: remove it");
+        }
         if (!markDirectory.isDirectory() && !markDirectory.mkdirs())
         {
             throw new SetupException("cannot create the archive's mark file directory " + markDirectory);
