@@ -2,7 +2,6 @@ package org.nectl.service.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,11 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.nectl.hw.mujoco.MujocoLibrary;
+import org.nectl.service.loop.MujocoRequired;
 
 /**
  * {@code nectl sim --engine mujoco} set-up: the scene is read and the MuJoCo plant built before
@@ -34,16 +32,7 @@ class SimMujocoEngineTest
     @BeforeAll
     static void mujoco()
     {
-        Assumptions.assumeFalse("off".equals(System.getProperty("nectl.mujoco.tests")),
-            "MuJoCo tests switched off by -Dnectl.mujoco.tests=off");
-        try
-        {
-            MujocoLibrary.load();
-        }
-        catch (final IllegalStateException e)
-        {
-            fail("MuJoCo tests cannot run: " + e.getMessage() + " (or pass -Dnectl.mujoco.tests=off on a machine without MuJoCo)");
-        }
+        MujocoRequired.check();
     }
 
     @Test

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,7 +19,6 @@ import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +40,6 @@ import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulatedArmConfig;
 import org.nectl.hw.SimulationMode;
-import org.nectl.hw.mujoco.MujocoLibrary;
 import org.nectl.hw.mujoco.MujocoPlant;
 import org.nectl.hw.mujoco.MujocoScene;
 import org.nectl.service.cli.NectlCommand;
@@ -95,16 +92,7 @@ class MujocoContactServiceTest
     @BeforeAll
     static void mujoco()
     {
-        Assumptions.assumeFalse("off".equals(System.getProperty("nectl.mujoco.tests")),
-            "MuJoCo tests switched off by -Dnectl.mujoco.tests=off");
-        try
-        {
-            MujocoLibrary.load();
-        }
-        catch (final IllegalStateException e)
-        {
-            fail("MuJoCo tests cannot run: " + e.getMessage() + " (or pass -Dnectl.mujoco.tests=off on a machine without MuJoCo)");
-        }
+        MujocoRequired.check();
     }
 
     @Test

@@ -2,13 +2,11 @@ package org.nectl.service.loop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Function;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.nectl.core.runtime.Faults;
@@ -16,7 +14,6 @@ import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulatedArmConfig;
 import org.nectl.hw.SimulationMode;
-import org.nectl.hw.mujoco.MujocoLibrary;
 import org.nectl.hw.mujoco.MujocoPlant;
 import org.nectl.hw.mujoco.MujocoScene;
 import org.nectl.service.planner.DemoTrajectory;
@@ -46,16 +43,7 @@ class MujocoPlantServiceTest
     @BeforeAll
     static void mujoco()
     {
-        Assumptions.assumeFalse("off".equals(System.getProperty("nectl.mujoco.tests")),
-            "MuJoCo tests switched off by -Dnectl.mujoco.tests=off");
-        try
-        {
-            MujocoLibrary.load();
-        }
-        catch (final IllegalStateException e)
-        {
-            fail("MuJoCo tests cannot run: " + e.getMessage() + " (or pass -Dnectl.mujoco.tests=off on a machine without MuJoCo)");
-        }
+        MujocoRequired.check();
     }
 
     @Test
