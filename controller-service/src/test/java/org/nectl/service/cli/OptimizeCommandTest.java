@@ -4,21 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import picocli.CommandLine;
 
 class OptimizeCommandTest
 {
@@ -32,9 +26,9 @@ class OptimizeCommandTest
     {
         final Path csv = directory.resolve("move.csv");
         final Path report = directory.resolve("move.json");
-        final Run run = run("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--control-points", "8",
+        final CommandRun run = CommandRun.of("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--control-points", "8",
             "-o", csv.toString(), "--report", report.toString());
-        assertEquals(0, run.status, run.err);
+        assertEquals(0, run.status(), run.err());
         final List<String> lines = Files.readAllLines(csv);
         assertEquals("t,q1,q2", lines.get(1));
         assertEquals("0.000000,0.000000000,-2.000000000", lines.get(2));
@@ -59,23 +53,23 @@ class OptimizeCommandTest
     void badRequestsExitTwoAndNonConvergenceExitsOneWithoutWritingAnything() throws Exception
     {
         final Path csv = directory.resolve("move.csv");
-        final Run same = run("optimize", "--model", RR, "--start", "1,-1", "--end", "1,-1", "-o", csv.toString());
-        assertEquals(2, same.status);
-        assertTrue(same.err.contains("start equals end"), same.err);
+        final CommandRun same = CommandRun.of("optimize", "--model", RR, "--start", "1,-1", "--end", "1,-1", "-o", csv.toString());
+        assertEquals(2, same.status());
+        assertTrue(same.err().contains("start equals end"), same.err());
 
-        final Run count = run("optimize", "--model", RR, "--start", "0,-2,3", "--end", "1,-1", "-o", csv.toString());
-        assertEquals(2, count.status);
-        assertTrue(count.err.contains("start and end need 2 values"), count.err);
+        final CommandRun count = CommandRun.of("optimize", "--model", RR, "--start", "0,-2,3", "--end", "1,-1", "-o", csv.toString());
+        assertEquals(2, count.status());
+        assertTrue(count.err().contains("start and end need 2 values"), count.err());
 
-        final Run gravity = run("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--gravity", "50,50,0",
+        final CommandRun gravity = CommandRun.of("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--gravity", "50,50,0",
             "-o", csv.toString());
-        assertEquals(2, gravity.status, gravity.err);
-        assertTrue(gravity.err.contains("infeasible"), gravity.err);
+        assertEquals(2, gravity.status(), gravity.err());
+        assertTrue(gravity.err().contains("infeasible"), gravity.err());
 
-        final Run stuck = run("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--control-points", "8",
+        final CommandRun stuck = CommandRun.of("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--control-points", "8",
             "--max-iterations", "2", "-o", csv.toString());
-        assertEquals(1, stuck.status, stuck.err);
-        assertTrue(stuck.err.contains("did not converge in 2 iterations"), stuck.err);
+        assertEquals(1, stuck.status(), stuck.err());
+        assertTrue(stuck.err().contains("did not converge in 2 iterations"), stuck.err());
         assertEquals(List.of(), names());
     }
 
@@ -84,43 +78,20 @@ class OptimizeCommandTest
     {
         final Path csv = directory.resolve("move.csv");
         Files.writeString(csv, "mine\n");
-        final Run refused = run("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--control-points", "8",
+        final CommandRun refused = CommandRun.of("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--control-points", "8",
             "-o", csv.toString());
-        assertEquals(2, refused.status);
-        assertTrue(refused.err.contains("exists (use --force to replace it)"), refused.err);
+        assertEquals(2, refused.status());
+        assertTrue(refused.err().contains("exists (use --force to replace it)"), refused.err());
         assertEquals("mine\n", Files.readString(csv));
-        final Run forced = run("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--control-points", "8",
+        final CommandRun forced = CommandRun.of("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--control-points", "8",
             "-o", csv.toString(), "--force");
-        assertEquals(0, forced.status, forced.err);
+        assertEquals(0, forced.status(), forced.err());
         assertFalse(Files.readString(csv).startsWith("mine"));
         assertEquals(List.of("move.csv"), names());
     }
 
     private List<String> names() throws Exception
     {
-        try (Stream<Path> files = Files.list(directory))
-        {
-            return files.map(p -> p.getFileName().toString()).sorted().toList();
-        }
-    }
-
-    private record Run(int status, String err)
-    {
-    }
-
-    private static Run run(final String... args)
-    {
-        final PrintStream saved = System.err;
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try
-        {
-            final int status = new CommandLine(new NectlCommand()).execute(args);
-            return new Run(status, err.toString(StandardCharsets.UTF_8));
-        }
-        finally
-        {
-            System.setErr(saved);
-        }
+        return CommandRun.names(directory);
     }
 }

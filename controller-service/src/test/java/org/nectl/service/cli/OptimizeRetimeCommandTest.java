@@ -3,13 +3,9 @@ package org.nectl.service.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,8 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nectl.service.planner.JointTrajectory;
 import org.nectl.service.planner.TrajectoryCsv;
-
-import picocli.CommandLine;
 
 /** {@code nectl optimize --retime}: the Panda through five waypoints, and refused or failed requests. */
 class OptimizeRetimeCommandTest
@@ -43,9 +37,9 @@ class OptimizeRetimeCommandTest
         final Path path = Files.writeString(directory.resolve("path.csv"), PANDA_PATH);
         final Path csv = directory.resolve("fast.csv");
         final Path report = directory.resolve("fast.json");
-        final Run run = run("optimize", "--model", PANDA, "--retime", path.toString(), "--torque-rate-limits",
+        final CommandRun run = CommandRun.of("optimize", "--model", PANDA, "--retime", path.toString(), "--torque-rate-limits",
             "--waypoint-ms", "1", "-o", csv.toString(), "--report", report.toString());
-        assertEquals(0, run.status, run.err);
+        assertEquals(0, run.status(), run.err());
         final JointTrajectory read = TrajectoryCsv.read(csv);
         final JsonNode json = new ObjectMapper().readTree(report.toFile());
         final double duration = json.get("durationS").doubleValue();
@@ -73,57 +67,34 @@ class OptimizeRetimeCommandTest
         final Path csv = directory.resolve("fast.csv");
         final Path repeated = Files.writeString(directory.resolve("repeated.csv"),
             "t,q1,q2,q3,q4,q5,q6,q7\n0,0,0,0,-2,0,1.5,0\n1,0,0,0,-2,0,1.5,0\n");
-        final Run same = run("optimize", "--model", PANDA, "--retime", repeated.toString(), "-o", csv.toString());
-        assertEquals(2, same.status, same.err);
-        assertTrue(same.err.contains("repeated.csv: waypoints 1 and 2 coincide"), same.err);
+        final CommandRun same = CommandRun.of("optimize", "--model", PANDA, "--retime", repeated.toString(), "-o", csv.toString());
+        assertEquals(2, same.status(), same.err());
+        assertTrue(same.err().contains("repeated.csv: waypoints 1 and 2 coincide"), same.err());
 
         final Path narrow = Files.writeString(directory.resolve("narrow.csv"), "t,q1,q2\n0,0,0\n1,1,1\n");
-        final Run columns = run("optimize", "--model", PANDA, "--retime", narrow.toString(), "-o", csv.toString());
-        assertEquals(2, columns.status, columns.err);
-        assertTrue(columns.err.contains("narrow.csv: 2 coordinates, panda has 7"), columns.err);
+        final CommandRun columns = CommandRun.of("optimize", "--model", PANDA, "--retime", narrow.toString(), "-o", csv.toString());
+        assertEquals(2, columns.status(), columns.err());
+        assertTrue(columns.err().contains("narrow.csv: 2 coordinates, panda has 7"), columns.err());
 
         final Path path = Files.writeString(directory.resolve("path.csv"), PANDA_PATH);
-        final Run heavy = run("optimize", "--model", PANDA, "--retime", path.toString(), "--gravity", "0,0,-200",
+        final CommandRun heavy = CommandRun.of("optimize", "--model", PANDA, "--retime", path.toString(), "--gravity", "0,0,-200",
             "-o", csv.toString());
-        assertEquals(2, heavy.status, heavy.err);
-        assertTrue(heavy.err.contains("the limits cannot be met along the path"), heavy.err);
+        assertEquals(2, heavy.status(), heavy.err());
+        assertTrue(heavy.err().contains("the limits cannot be met along the path"), heavy.err());
 
-        final Run stuck = run("optimize", "--model", PANDA, "--retime", path.toString(), "--torque-rate-limits",
+        final CommandRun stuck = CommandRun.of("optimize", "--model", PANDA, "--retime", path.toString(), "--torque-rate-limits",
             "--max-iterations", "2", "-o", csv.toString());
-        assertEquals(1, stuck.status, stuck.err);
-        assertTrue(stuck.err.contains("did not settle in 2 passes"), stuck.err);
+        assertEquals(1, stuck.status(), stuck.err());
+        assertTrue(stuck.err().contains("did not settle in 2 passes"), stuck.err());
 
-        final Run mixed = run("optimize", "--model", PANDA, "--retime", path.toString(), "--start", "0,0,0,0,0,0,0",
+        final CommandRun mixed = CommandRun.of("optimize", "--model", PANDA, "--retime", path.toString(), "--start", "0,0,0,0,0,0,0",
             "-o", csv.toString());
-        assertEquals(2, mixed.status, mixed.err);
+        assertEquals(2, mixed.status(), mixed.err());
         assertEquals(List.of("narrow.csv", "path.csv", "repeated.csv"), names());
     }
 
     private List<String> names() throws Exception
     {
-        try (Stream<Path> files = Files.list(directory))
-        {
-            return files.map(p -> p.getFileName().toString()).sorted().toList();
-        }
-    }
-
-    private record Run(int status, String err)
-    {
-    }
-
-    private static Run run(final String... args)
-    {
-        final PrintStream saved = System.err;
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try
-        {
-            final int status = new CommandLine(new NectlCommand()).execute(args);
-            return new Run(status, err.toString(StandardCharsets.UTF_8));
-        }
-        finally
-        {
-            System.setErr(saved);
-        }
+        return CommandRun.names(directory);
     }
 }
