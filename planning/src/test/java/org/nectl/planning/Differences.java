@@ -43,6 +43,42 @@ final class Differences
         return jacobian;
     }
 
+    /** A vector function of a trajectory's state (q, qd, qdd, qddd) writing into a caller-owned array. */
+    interface StateFunction
+    {
+        void apply(double[] q, double[] qd, double[] qdd, double[] qddd, double[] out);
+    }
+
+    /**
+     * @param spline the basis.
+     * @param dof joints.
+     * @param points control points, dof per point (unchanged).
+     * @param duration T, s.
+     * @param u normalised time t / T the state is taken at.
+     * @param f the function of the state.
+     * @return d f / d (points, T), dof x (points.length + 1) row-major, by {@link #jacobian} with
+     *     the step 1e-4 min(1, T).
+     */
+    static double[] ofTrajectory(final ClampedBSpline spline, final int dof, final double[] points, final double duration,
+        final double u, final StateFunction f)
+    {
+        final int columns = points.length;
+        final double[] x = new double[columns + 1];
+        System.arraycopy(points, 0, x, 0, columns);
+        x[columns] = duration;
+        final SplineTrajectory probe = new SplineTrajectory(spline, dof, points, duration);
+        final double[] q = new double[dof];
+        final double[] qd = new double[dof];
+        final double[] qdd = new double[dof];
+        final double[] qddd = new double[dof];
+        return jacobian((xs, out) ->
+        {
+            probe.set(xs, xs[columns]);
+            probe.evaluate(u, q, qd, qdd, qddd);
+            f.apply(q, qd, qdd, qddd, out);
+        }, x, dof, 1e-4 * Math.min(1.0, duration));
+    }
+
     /** @return max |a - b| / max(max |b|, floor): the error relative to the Jacobian's scale. */
     static double relativeError(final double[] a, final double[] b, final double floor)
     {

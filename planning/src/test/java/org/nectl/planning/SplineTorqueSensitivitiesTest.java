@@ -37,21 +37,9 @@ class SplineTorqueSensitivitiesTest
                 final double[] dTauDT = new double[dof];
                 sensitivities.compute(new SplineTrajectory(spline, dof, points, duration), u, tau, dTauDp, dTauDT);
 
-                final double[] x = new double[columns + 1];
-                System.arraycopy(points, 0, x, 0, columns);
-                x[columns] = duration;
-                final SplineTrajectory probe = new SplineTrajectory(spline, dof, points, duration);
-                final double[] q = new double[dof];
-                final double[] qd = new double[dof];
-                final double[] qdd = new double[dof];
-                final double[] qddd = new double[dof];
-                final double[] numeric = Differences.jacobian((xs, out) ->
-                {
-                    probe.set(xs, xs[columns]);
-                    probe.evaluate(u, q, qd, qdd, qddd);
-                    // the independent plain RNEA as the oracle's function
-                    dynamics.torque(q, qd, qdd, out);
-                }, x, dof, 1e-4 * Math.min(1.0, duration));
+                // the independent plain RNEA as the oracle's function
+                final double[] numeric = Differences.ofTrajectory(spline, dof, points, duration, u,
+                    (q, qd, qdd, qddd, out) -> dynamics.torque(q, qd, qdd, out));
                 final double[] analytic = new double[dof * (columns + 1)];
                 for (int r = 0; r < dof; r++)
                 {
