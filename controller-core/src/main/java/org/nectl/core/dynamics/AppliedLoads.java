@@ -6,7 +6,8 @@ import java.util.Arrays;
  * The loads one dynamics call is given, passed as an argument (e.g.
  * {@link InverseDynamics#compute(double[], double[], double[], AppliedLoads, double[])}) rather than
  * set on each algorithm: a gravity override and the wrenches the environment applies ON the bodies,
- * with their rates for {@link TorqueDerivative}. Two kinds of load (Barman, "Analytical sensitivities
+ * with their rates for {@link TorqueDerivative} (and second rates of the body-fixed wrenches for
+ * {@link TorqueSecondDerivative}). Two kinds of load (Barman, "Analytical sensitivities
  * of inverse dynamics", Oklahoma State 2020, eqs. 3.76-3.91):
  * <ul>
  * <li><b>body-fixed</b>: a wrench whose body-frame components are given (force, then moment about
@@ -31,6 +32,8 @@ public final class AppliedLoads
     final double[] bodyWrench;
     /** Rate of the body-frame components of each body-fixed wrench, N/s and N m/s, 6 per body. */
     final double[] bodyWrenchRate;
+    /** Second rate of those components, N/s^2 and N m/s^2, 6 per body. */
+    final double[] bodyWrenchSecondRate;
     /** Point of each world-fixed force, body frame, m, 3 per body. */
     final double[] worldPoint;
     /** World-fixed force per body, base frame, N, 3 per body. */
@@ -64,6 +67,7 @@ public final class AppliedLoads
         final int n = model.bodyCount;
         bodyWrench = new double[6 * n];
         bodyWrenchRate = new double[6 * n];
+        bodyWrenchSecondRate = new double[6 * n];
         worldPoint = new double[3 * n];
         worldForce = new double[3 * n];
         worldMoment = new double[3 * n];
@@ -125,6 +129,20 @@ public final class AppliedLoads
     public AppliedLoads bodyWrenchRate(final int body, final double... six)
     {
         System.arraycopy(six, 0, bodyWrenchRate, 6 * body, 6);
+        bodyLoads = true;
+        return this;
+    }
+
+    /**
+     * Sets the second time derivative of the body-frame components of a body-fixed wrench.
+     *
+     * @param body body index.
+     * @param six d2/dt2 of (fx, fy, fz) in N/s^2 then (mx, my, mz) in N m/s^2, body-frame components.
+     * @return this.
+     */
+    public AppliedLoads bodyWrenchSecondRate(final int body, final double... six)
+    {
+        System.arraycopy(six, 0, bodyWrenchSecondRate, 6 * body, 6);
         bodyLoads = true;
         return this;
     }
@@ -197,6 +215,7 @@ public final class AppliedLoads
     {
         Arrays.fill(bodyWrench, 0.0);
         Arrays.fill(bodyWrenchRate, 0.0);
+        Arrays.fill(bodyWrenchSecondRate, 0.0);
         Arrays.fill(worldPoint, 0.0);
         Arrays.fill(worldForce, 0.0);
         Arrays.fill(worldMoment, 0.0);
@@ -211,6 +230,20 @@ public final class AppliedLoads
     boolean any()
     {
         return bodyLoads || worldLoads;
+    }
+
+    /**
+     * For the algorithms that take body-fixed wrenches only. Real-time safe.
+     *
+     * @param algorithm the refusing algorithm's name, for the message.
+     * @throws IllegalArgumentException if a world-fixed load is set.
+     */
+    void requireBodyFixed(final String algorithm)
+    {
+        if (worldLoads)
+        {
+            throw new IllegalArgumentException(algorithm + " takes body-fixed wrenches only; a world-fixed force or moment is set");
+        }
     }
 
     /**

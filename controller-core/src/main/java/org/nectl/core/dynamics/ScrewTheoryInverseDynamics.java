@@ -44,9 +44,9 @@ public final class ScrewTheoryInverseDynamics
     private final double[] coulombFriction;
     private final double[] viscousFriction;
 
-    /** External wrench on each body (moment, force), body frame, about its origin. */
-    private final double[] externalWrench;
-    /** Base twist (zero) and base acceleration (0, -g), base frame. */
+    /** Default gravity (0, 0, -9.81) and no wrench, for calls without loads. */
+    private final AppliedLoads noLoads;
+    /** Base twist (zero) and base acceleration (0, -g), base frame, -g set from each call's loads. */
     private final double[] baseTwist = new double[SIX];
     private final double[] baseTwistRate = new double[SIX];
     private boolean frictionEnabled = true;
@@ -88,7 +88,6 @@ public final class ScrewTheoryInverseDynamics
         bodyScrew = new double[SIX * bodyCount];
         homePoseOfParent = new double[TRANSFORM * bodyCount];
         spatialInertia = new double[INERTIA * bodyCount];
-        externalWrench = new double[SIX * bodyCount];
         poseOfParent = new double[TRANSFORM * bodyCount];
         twist = new double[SIX * bodyCount];
         twistRate = new double[SIX * bodyCount];
@@ -98,52 +97,7 @@ public final class ScrewTheoryInverseDynamics
         {
             SpatialInertia.ofBody(model.inertialParameters(i), spatialInertia, INERTIA * i);
         }
-        gravity(0.0, 0.0, -9.81);
-    }
-
-    /**
-     * Sets gravity, entered as the base acceleration -g. Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        baseTwistRate[3] = -gx;
-        baseTwistRate[4] = -gy;
-        baseTwistRate[5] = -gz;
-    }
-
-    /**
-     * Sets the wrench applied on a body by the environment, kept until changed or cleared.
-     * Real-time safe.
-     *
-     * @param body body index.
-     * @param fx force x, N, body frame.
-     * @param fy force y, N, body frame.
-     * @param fz force z, N, body frame.
-     * @param mx moment x about the body frame origin, N m, body frame.
-     * @param my moment y, N m.
-     * @param mz moment z, N m.
-     */
-    public void externalWrench(
-        final int body, final double fx, final double fy, final double fz, final double mx, final double my,
-        final double mz)
-    {
-        final int o = SIX * body;
-        externalWrench[o] = mx;
-        externalWrench[o + 1] = my;
-        externalWrench[o + 2] = mz;
-        externalWrench[o + 3] = fx;
-        externalWrench[o + 4] = fy;
-        externalWrench[o + 5] = fz;
-    }
-
-    /** Sets every external wrench to zero. Real-time safe. */
-    public void clearExternalWrenches()
-    {
-        Arrays.fill(externalWrench, 0.0);
+        noLoads = new AppliedLoads(CompiledModel.of(model));
     }
 
     /**
@@ -167,8 +121,28 @@ public final class ScrewTheoryInverseDynamics
      */
     public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
     {
+        compute(q, qd, qdd, noLoads, tau);
+    }
+
+    /**
+     * Computes the joint torques under the given gravity and body-fixed wrenches. Real-time safe:
+     * allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities by coordinate.
+     * @param qdd joint accelerations by coordinate.
+     * @param loads gravity and the body-fixed wrenches the environment applies on the bodies.
+     * @param tau destination, N m or N, by coordinate.
+     * @throws IllegalArgumentException if the loads hold a world-fixed force or moment.
+     */
+    public void compute(final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau)
+    {
+        loads.requireBodyFixed("ScrewTheoryInverseDynamics");
+        baseTwistRate[3] = -loads.gravity[0];
+        baseTwistRate[4] = -loads.gravity[1];
+        baseTwistRate[5] = -loads.gravity[2];
         forwardPass(q, qd, qdd);
-        backwardPass();
+        backwardPass(loads.bodyWrench);
         jointTorques(qd, qdd, tau);
     }
 
@@ -280,18 +254,20 @@ public final class ScrewTheoryInverseDynamics
     }
 
     /** Joint wrenches from the leaves inwards: children are added before their parent is reached. */
-    private void backwardPass()
+    private void backwardPass(final double[] external)
     {
         for (int i = 0; i < bodyCount; i++)
         {
             final int s = SIX * i;
-            // F_i = G_i dV_i - [ad_{V_i}]^T (G_i V_i) - F_ext,i  (children added below)
+            // F_i = G_i dV_i - [ad_{V_i}]^T (G_i V_i) - F_ext,i  (children added below); F_ext is
+            // given as (force, moment), a wrench here is (moment, force)
             SpatialInertia.apply(spatialInertia, INERTIA * i, twistRate, s, jointWrench, s);
             SpatialInertia.apply(spatialInertia, INERTIA * i, twist, s, momentum, 0);
             LieBrackets.adTranspose(twist, s, momentum, 0, scratch, 0);
-            for (int c = 0; c < SIX; c++)
+            for (int c = 0; c < 3; c++)
             {
-                jointWrench[s + c] -= scratch[c] + externalWrench[s + c];
+                jointWrench[s + c] -= scratch[c] + external[s + 3 + c];
+                jointWrench[s + 3 + c] -= scratch[3 + c] + external[s + c];
             }
         }
         for (int i = bodyCount - 1; i >= 0; i--)

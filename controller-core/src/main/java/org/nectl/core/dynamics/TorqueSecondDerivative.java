@@ -36,8 +36,10 @@ public final class TorqueSecondDerivative
     /** Force and moment the parent exerts on the body, about its origin, body frame. */
     private final double[][] force;
     private final double[][] moment;
-    /** External wrench jets, 6 per body (force, moment about the origin), body-frame components. */
-    private final double[][] externalWrench;
+    /** The call's body-fixed wrench jets (value, rate, second rate; 6 per body), body-frame components. */
+    private final double[][] externalWrench = new double[ORDERS][];
+    /** The model's gravity and no wrench, for calls without loads. */
+    private final AppliedLoads noLoads;
     private final double[][] offset = new double[OFFSET_ORDERS][3];
     private final double[][] work = new double[ORDERS][3];
     private final double[][] cross = new double[ORDERS][3];
@@ -74,39 +76,7 @@ public final class TorqueSecondDerivative
         linearAcceleration = new double[ORDERS][slots];
         force = new double[ORDERS][slots];
         moment = new double[ORDERS][slots];
-        externalWrench = new double[ORDERS][6 * model.bodyCount];
-        gravity(model.gravity[0], model.gravity[1], model.gravity[2]);
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81), constant in time. Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        linearAcceleration[0][0] = -gx;
-        linearAcceleration[0][1] = -gy;
-        linearAcceleration[0][2] = -gz;
-    }
-
-    /**
-     * Sets the wrench applied ON a body BY the environment and the first and second derivatives of its
-     * body-frame components, kept until changed. Real-time safe.
-     *
-     * @param body body index.
-     * @param wrench (fx, fy, fz) in N then (mx, my, mz) about the body-frame origin in N m, body frame.
-     * @param wrenchRate d/dt of those components, N/s and N m/s.
-     * @param wrenchSecondRate d2/dt2 of those components, N/s^2 and N m/s^2.
-     */
-    public void externalWrench(
-        final int body, final double[] wrench, final double[] wrenchRate, final double[] wrenchSecondRate)
-    {
-        System.arraycopy(wrench, 0, externalWrench[0], 6 * body, 6);
-        System.arraycopy(wrenchRate, 0, externalWrench[1], 6 * body, 6);
-        System.arraycopy(wrenchSecondRate, 0, externalWrench[2], 6 * body, 6);
+        noLoads = new AppliedLoads(model);
     }
 
     /**
@@ -126,6 +96,35 @@ public final class TorqueSecondDerivative
     public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] qddd,
         final double[] qdddd, final double[] tau, final double[] tauDot, final double[] tauDdot)
     {
+        compute(q, qd, qdd, qddd, qdddd, noLoads, tau, tauDot, tauDdot);
+    }
+
+    /**
+     * Computes joint torques and their first and second time derivatives under the given gravity and
+     * body-fixed wrenches with their first and second rates (gravity constant in time). Real-time
+     * safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities.
+     * @param qdd joint accelerations.
+     * @param qddd joint jerks.
+     * @param qdddd joint snaps (4th derivatives), rad/s^4 or m/s^4.
+     * @param loads gravity and body-fixed wrenches with their rates and second rates.
+     * @param tau output joint torques or forces, N m or N.
+     * @param tauDot output their first derivatives, N m/s or N/s.
+     * @param tauDdot output their second derivatives, N m/s^2 or N/s^2.
+     * @throws IllegalArgumentException if the loads hold a world-fixed force or moment.
+     */
+    public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] qddd,
+        final double[] qdddd, final AppliedLoads loads, final double[] tau, final double[] tauDot, final double[] tauDdot)
+    {
+        loads.requireBodyFixed("TorqueSecondDerivative");
+        linearAcceleration[0][0] = -loads.gravity[0];
+        linearAcceleration[0][1] = -loads.gravity[1];
+        linearAcceleration[0][2] = -loads.gravity[2];
+        externalWrench[0] = loads.bodyWrench;
+        externalWrench[1] = loads.bodyWrenchRate;
+        externalWrench[2] = loads.bodyWrenchSecondRate;
         joints.update(q);
         for (int j = 0; j < model.bodyCount; j++)
         {

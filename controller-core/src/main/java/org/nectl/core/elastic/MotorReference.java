@@ -1,5 +1,6 @@
 package org.nectl.core.elastic;
 
+import org.nectl.core.dynamics.AppliedLoads;
 import org.nectl.core.dynamics.TorqueSecondDerivative;
 
 /**
@@ -41,6 +42,8 @@ public final class MotorReference
 
     private final UnifiedBodies bodies;
     private final TorqueSecondDerivative torques;
+    /** Gravity for {@link #torques}; no wrench. */
+    private final AppliedLoads loads;
     private final int[] coordinateOfElastic;
     private final double[] stiffness;
     /** Tree coordinates and their derivatives up to the 4th along the reference. */
@@ -59,6 +62,7 @@ public final class MotorReference
     {
         bodies = new UnifiedBodies(model);
         torques = new TorqueSecondDerivative(bodies.compiledTree);
+        loads = new AppliedLoads(bodies.compiledTree);
         final int ne = model.elasticCount();
         coordinateOfElastic = new int[ne];
         stiffness = new double[ne];
@@ -89,7 +93,7 @@ public final class MotorReference
      */
     public void gravity(final double gx, final double gy, final double gz)
     {
-        torques.gravity(gx, gy, gz);
+        loads.gravity(gx, gy, gz);
     }
 
     /**
@@ -114,7 +118,7 @@ public final class MotorReference
                 y[i] = bodies.scale[i] * x[k];
             }
         }
-        torques.compute(tree[0], tree[1], tree[2], tree[3], tree[4], tau, tauDot, tauDdot);
+        torques.compute(tree[0], tree[1], tree[2], tree[3], tree[4], loads, tau, tauDot, tauDdot);
         for (int e = 0; e < stiffness.length; e++)
         {
             final int k = coordinateOfElastic[e];

@@ -35,19 +35,17 @@ public final class FormulationCrossCheck
         final InverseDynamics modifiedDh = new InverseDynamics(model);
         final ScrewTheoryInverseDynamics screw = new ScrewTheoryInverseDynamics(model);
         final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
-        screw.gravity(g[0], g[1], g[2]);
         modifiedDh.jointFriction(friction);
         screw.jointFriction(friction);
         for (int i = 0; i < model.bodyCount(); i++)
         {
             final double[] w = RandomRobots.vector(rnd, 6, 20);
             loads.bodyWrench(i, w[0], w[1], w[2], w[3], w[4], w[5]);
-            screw.externalWrench(i, w[0], w[1], w[2], w[3], w[4], w[5]);
         }
         final double[] tauDh = new double[model.dof()];
         final double[] tauScrew = new double[model.dof()];
         modifiedDh.compute(state.q, state.qd, state.qdd, loads, tauDh);
-        screw.compute(state.q, state.qd, state.qdd, tauScrew);
+        screw.compute(state.q, state.qd, state.qdd, loads, tauScrew);
         double worst = discrepancy(tauDh, tauScrew);
         final double[] wrenchDh = new double[6];
         final double[] wrenchScrew = new double[6];

@@ -29,14 +29,15 @@ final class ScrewTheoryInverseDynamicsTest
     {
         final ScrewTheoryInverseDynamics dynamics =
             new ScrewTheoryInverseDynamics(InverseDynamicsTest.twoLinkArm(JointActuation.NONE));
+        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(InverseDynamicsTest.twoLinkArm(JointActuation.NONE)));
         final double[] tau = new double[2];
         for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final SplittableRandom rnd = new SplittableRandom(seed);
             final PolynomialMotion s = new PolynomialMotion(rnd, 2);
             // Gravity along -y in the plane of motion; a z component does no work about the z axes.
-            dynamics.gravity(0.0, -InverseDynamicsTest.G, rnd.nextDouble(-5, 5));
-            dynamics.compute(s.q, s.qd, s.qdd, tau);
+            loads.gravity(0.0, -InverseDynamicsTest.G, rnd.nextDouble(-5, 5));
+            dynamics.compute(s.q, s.qd, s.qdd, loads, tau);
             // A few dozen flops on values of order 10: rounding stays near 1e-14.
             InverseDynamicsTest.assertClose(
                 InverseDynamicsTest.spongTwoLinkTorques(s.q, s.qd, s.qdd), tau, 1e-12, "seed " + seed);
@@ -54,10 +55,10 @@ final class ScrewTheoryInverseDynamicsTest
             final PolynomialMotion s = new PolynomialMotion(rnd, n);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
             final ScrewTheoryInverseDynamics dynamics = new ScrewTheoryInverseDynamics(model);
-            dynamics.gravity(g[0], g[1], g[2]);
+            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
             dynamics.jointFriction(false);
             final double[] tau = new double[n];
-            dynamics.compute(s.q, s.qd, s.qdd, tau);
+            dynamics.compute(s.q, s.qd, s.qdd, loads, tau);
             double power = 0.0;
             for (int k = 0; k < n; k++)
             {
@@ -91,14 +92,14 @@ final class ScrewTheoryInverseDynamicsTest
             final double[] free = new double[n];
             dynamics.compute(s.q, s.qd, s.qdd, free);
             final double[][] wrench = new double[model.bodyCount()][];
+            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model));
             for (int i = 0; i < model.bodyCount(); i++)
             {
                 wrench[i] = RandomRobots.vector(rnd, 6, 20);
-                dynamics.externalWrench(i, wrench[i][0], wrench[i][1], wrench[i][2], wrench[i][3], wrench[i][4],
-                    wrench[i][5]);
+                loads.bodyWrench(i, wrench[i][0], wrench[i][1], wrench[i][2], wrench[i][3], wrench[i][4], wrench[i][5]);
             }
             final double[] loaded = new double[n];
-            dynamics.compute(s.q, s.qd, s.qdd, loaded);
+            dynamics.compute(s.q, s.qd, s.qdd, loads, loaded);
             final double[] expected = new double[n];
             for (int k = 0; k < n; k++)
             {
@@ -117,9 +118,9 @@ final class ScrewTheoryInverseDynamicsTest
                 expected[k] = free[k] - work;
             }
             InverseDynamicsTest.assertClose(expected, loaded, 1e-9, "seed " + seed);
-            dynamics.clearExternalWrenches();
+            loads.clear();
             final double[] cleared = new double[n];
-            dynamics.compute(s.q, s.qd, s.qdd, cleared);
+            dynamics.compute(s.q, s.qd, s.qdd, loads, cleared);
             InverseDynamicsTest.assertClose(free, cleared, 0.0, "seed " + seed + " after clearing");
         }
     }
@@ -133,13 +134,13 @@ final class ScrewTheoryInverseDynamicsTest
             final int n = model.dof();
             final double[] q = RandomRobots.vector(new SplittableRandom(seed), n, Math.PI);
             final ScrewTheoryInverseDynamics dynamics = new ScrewTheoryInverseDynamics(model);
-            dynamics.gravity(0, 0, 0);
+            final AppliedLoads noGravity = new AppliedLoads(CompiledModel.of(model)).gravity(0, 0, 0);
             final double[][] mass = new double[n][n];
             for (int k = 0; k < n; k++)
             {
                 final double[] unit = new double[n];
                 unit[k] = 1.0;
-                dynamics.compute(q, new double[n], unit, mass[k]);
+                dynamics.compute(q, new double[n], unit, noGravity, mass[k]);
             }
             for (int r = 0; r < n; r++)
             {
@@ -165,8 +166,8 @@ final class ScrewTheoryInverseDynamicsTest
             final double[] q = RandomRobots.vector(rnd, n, Math.PI);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
             final ScrewTheoryInverseDynamics dynamics = new ScrewTheoryInverseDynamics(model);
-            dynamics.gravity(g[0], g[1], g[2]);
-            dynamics.compute(q, new double[n], new double[n], new double[n]);
+            dynamics.compute(q, new double[n], new double[n], new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]),
+                new double[n]);
             final double[] reaction = new double[6];
             dynamics.reactionWrench(0, reaction);
             final double[] rotation = Arrays.copyOfRange(CompositionKinematics.poses(model, q)[0], 0, 9);

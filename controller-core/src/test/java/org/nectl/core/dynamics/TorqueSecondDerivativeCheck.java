@@ -74,22 +74,18 @@ public final class TorqueSecondDerivativeCheck
         derivative.compute(state[0], state[1], state[2], state[3], loads, tau, tauDot);
         final InverseDynamics rnea = new InverseDynamics(model);
         final TorqueSecondDerivative second = new TorqueSecondDerivative(model);
-        second.gravity(g[0], g[1], g[2]);
-        final double[][] six = new double[3][6];
+        final double[] secondRate = new double[6];
         for (int b = 0; b < n; b++)
         {
-            for (int order = 0; order < 3; order++)
-            {
-                System.arraycopy(wrench[order], 6 * b, six[order], 0, 6);
-            }
-            second.externalWrench(b, six[0], six[1], six[2]);
+            System.arraycopy(wrench[2], 6 * b, secondRate, 0, 6);
+            loads.bodyWrenchSecondRate(b, secondRate);
         }
         final double[] tauRnea = new double[dof];
         rnea.compute(state[0], state[1], state[2], loads, tauRnea);
         final double[] tau2 = new double[dof];
         final double[] tauDot2 = new double[dof];
         final double[] tauDdot = new double[dof];
-        second.compute(state[0], state[1], state[2], state[3], state[4], tau2, tauDot2, tauDdot);
+        second.compute(state[0], state[1], state[2], state[3], state[4], loads, tau2, tauDot2, tauDdot);
         final double lowerOrders = Math.max(
             FormulationCrossCheck.discrepancy(tauRnea, tau2), FormulationCrossCheck.discrepancy(tauDot, tauDot2));
         return new Errors(lowerOrders, FormulationCrossCheck.discrepancy(differenced, tauDdot));

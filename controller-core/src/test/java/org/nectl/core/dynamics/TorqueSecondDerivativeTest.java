@@ -59,9 +59,10 @@ class TorqueSecondDerivativeTest
         final double[] tauDot = new double[dof];
         final double[] tauDdot = new double[dof];
         final TorqueSecondDerivative second = new TorqueSecondDerivative(model);
-        second.externalWrench(3, new double[] {1, 2, 3, 4, 5, 6}, new double[] {6, 5, 4, 3, 2, 1}, new double[6]);
+        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(3, 1, 2, 3, 4, 5, 6)
+            .bodyWrenchRate(3, 6, 5, 4, 3, 2, 1).bodyWrenchSecondRate(3, 0, 0, 0, 0, 0, 0);
         final long bytes = AllocationMeter.bytesAllocated(
-            () -> second.compute(state[0], state[1], state[2], state[3], state[4], tau, tauDot, tauDdot), 20_000, 100_000);
+            () -> second.compute(state[0], state[1], state[2], state[3], state[4], loads, tau, tauDot, tauDdot), 20_000, 100_000);
         assertEquals(0L, bytes, "seed " + seed + ": bytes allocated over 100000 calls");
     }
 }
