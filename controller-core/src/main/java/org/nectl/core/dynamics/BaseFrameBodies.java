@@ -319,29 +319,6 @@ final class BaseFrameBodies
     }
 
     /**
-     * a_i = a_parent + S_i qdd_i + S_i-dot qd_i, base frame (Featherstone 2008, §5.3, in base
-     * coordinates), the base's acceleration being (-g, 0). Requires {@link #velocities}. Real-time safe.
-     *
-     * @param i body index.
-     * @param baseAcceleration the base's spatial acceleration, 6 doubles.
-     * @param acceleration per-body accelerations, 6 per body; entry i is written.
-     * @param jointAcceleration qdd_i (0 for fixed joints).
-     */
-    void accelerationFromParent(
-        final int i, final double[] baseAcceleration, final double[] acceleration, final double jointAcceleration)
-    {
-        final int s = 6 * i;
-        final int p = parent[i];
-        final double[] from = p < 0 ? baseAcceleration : acceleration;
-        final int fromOffset = p < 0 ? 0 : 6 * p;
-        final double rate = jointRate[i];
-        for (int c = 0; c < 6; c++)
-        {
-            acceleration[s + c] = from[fromOffset + c] + axis[s + c] * jointAcceleration + axisRate[s + c] * rate;
-        }
-    }
-
-    /**
      * Backward pass: composite rigid-body inertias, each body's inertia plus its children's
      * composites (Featherstone 2008, §6.2); no transform is needed in base coordinates.
      * Requires {@link #placements}. Real-time safe.

@@ -7,14 +7,14 @@ import org.nectl.core.model.RobotModel;
  * torques, minus the joint torques of the external wrenches, plus joint friction when it is on.
  * Computed as the recursive Newton-Euler algorithm with qdd = 0 (Khalil, "Dynamic modeling of
  * robots using recursive Newton-Euler techniques", ICINCO 2010, §3.3.1: "H equals Gamma if
- * qdd = 0"), in base coordinates (see {@link BaseFrameNewtonEuler}). Gravity, external wrench
+ * qdd = 0"), by the same Newton-Euler passes ({@link NewtonEulerPasses}). Gravity, external wrench
  * and friction conventions are those of {@link InverseDynamics}.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
 public final class BiasForces
 {
-    private final BaseFrameNewtonEuler newtonEuler;
+    private final NewtonEulerPasses passes;
     /** The model's gravity and no wrench, for calls without loads. */
     private final AppliedLoads noLoads;
     private final double[] zeroAcceleration;
@@ -37,7 +37,7 @@ public final class BiasForces
      */
     public BiasForces(final CompiledModel model)
     {
-        newtonEuler = new BaseFrameNewtonEuler(model);
+        passes = new NewtonEulerPasses(model);
         noLoads = new AppliedLoads(model);
         zeroAcceleration = new double[model.dof()];
     }
@@ -49,7 +49,7 @@ public final class BiasForces
      */
     public void jointFriction(final boolean enabled)
     {
-        newtonEuler.friction = enabled;
+        passes.friction = enabled;
     }
 
     /**
@@ -74,6 +74,6 @@ public final class BiasForces
      */
     public void compute(final double[] q, final double[] qd, final AppliedLoads loads, final double[] bias)
     {
-        newtonEuler.compute(q, qd, zeroAcceleration, loads, bias);
+        passes.compute(q, qd, zeroAcceleration, loads, bias);
     }
 }

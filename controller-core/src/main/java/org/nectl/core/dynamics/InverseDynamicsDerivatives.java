@@ -47,8 +47,14 @@ import org.nectl.core.model.RobotModel;
  */
 public final class InverseDynamicsDerivatives
 {
-    private final BaseFrameNewtonEuler newtonEuler;
     private final BaseFrameBodies bodies;
+    /** The base's spatial acceleration (-g, 0), base frame, set from each call's loads. */
+    private final double[] baseAcceleration = new double[6];
+    /** Spatial acceleration a_i, base frame, 6 per body. */
+    private final double[] acceleration;
+    /** Body wrench f_i, then (after the backward sweep) the wrench its parent exerts on it, base frame, about the base origin, 6 per body. */
+    private final double[] wrench;
+    private boolean friction = true;
     /** da_j = -S_j x a_j - S_j-dot x v_j, base frame, 6 per body. */
     private final double[] accelerationShift;
     /** S_j x* F_j + Ic_j da_j + Bc_j S_j-dot: dF_i/dq_j for every i that supports j, base frame, 6 per body. */
@@ -85,8 +91,9 @@ public final class InverseDynamicsDerivatives
      */
     public InverseDynamicsDerivatives(final CompiledModel model)
     {
-        newtonEuler = new BaseFrameNewtonEuler(model);
-        bodies = newtonEuler.bodies;
+        bodies = new BaseFrameBodies(model);
+        acceleration = new double[6 * bodies.bodyCount];
+        wrench = new double[6 * bodies.bodyCount];
         accelerationShift = new double[6 * bodies.bodyCount];
         subtreeWrenchRate = new double[6 * bodies.bodyCount];
         worldForceSum = new double[3 * bodies.bodyCount];
@@ -104,7 +111,7 @@ public final class InverseDynamicsDerivatives
      */
     public void jointFriction(final boolean enabled)
     {
-        newtonEuler.friction = enabled;
+        friction = enabled;
     }
 
     /**
@@ -143,7 +150,7 @@ public final class InverseDynamicsDerivatives
         final double[] dtauDq, final double[] dtauDqd, final double[] dtauDqdd)
     {
         this.loads = loads;
-        newtonEuler.gravity(loads);
+        NewtonEulerPasses.rootMotion(loads, bodies.baseVelocity, 3, baseAcceleration, 3, baseAcceleration, 0);
         if (bodies.branched())
         {
             // On a tree most entries couple different branches: one block fill is cheaper than
@@ -175,7 +182,7 @@ public final class InverseDynamicsDerivatives
     public void reactionWrench(final int body, final double[] wrench6)
     {
         SpatialAlgebra.wrenchToFrame(
-            bodies.rotation, 9 * body, bodies.position, 3 * body, newtonEuler.wrench, 6 * body, wrench6, 0);
+            bodies.rotation, 9 * body, bodies.position, 3 * body, wrench, 6 * body, wrench6, 0);
     }
 
     /**
@@ -365,7 +372,7 @@ public final class InverseDynamicsDerivatives
         final double jointAcceleration = k >= 0 ? qdd[k] : 0.0;
         final double[] axis = b.axis;
         final double[] vel = b.velocity;
-        final double[] acc = newtonEuler.acceleration;
+        final double[] acc = acceleration;
         final int s = 6 * i;
         final double sx = axis[s];
         final double sy = axis[s + 1];
@@ -419,7 +426,7 @@ public final class InverseDynamicsDerivatives
             rb = 0.0;
             rc = 0.0;
         }
-        final double[] fromA = p < 0 ? newtonEuler.baseAcceleration : acc;
+        final double[] fromA = p < 0 ? baseAcceleration : acc;
         final double ax = fromA[fp] + sx * jointAcceleration + rx * rate;
         final double ay = fromA[fp + 1] + sy * jointAcceleration + ry * rate;
         final double az = fromA[fp + 2] + sz * jointAcceleration + rz * rate;
@@ -481,7 +488,7 @@ public final class InverseDynamicsDerivatives
         final double ny = angular[t + 1];
         final double nz = angular[t + 2];
         // f = I a + v x* I v = (m a - h x a_w + w x p, O a_w + h x a + w x n + v x p)
-        final double[] f = newtonEuler.wrench;
+        final double[] f = wrench;
         f[s] = m * ax + ab * hz - ac * hy + wy * pz - wz * py;
         f[s + 1] = m * ay + ac * hx - aa * hz + wz * px - wx * pz;
         f[s + 2] = m * az + aa * hy - ab * hx + wx * py - wy * px;
@@ -519,12 +526,12 @@ public final class InverseDynamicsDerivatives
         final double[] co = b.compositeInertia;
         final double[] cp = b.compositeMomentum;
         final double[] cx = b.compositeCoupling;
-        final double[] f = newtonEuler.wrench;
+        final double[] f = wrench;
         final double[] axis = b.axis;
         final double[] rate = b.axisRate;
         final double[] da = accelerationShift;
         final double[] psi = subtreeWrenchRate;
-        final boolean friction = newtonEuler.friction;
+        final boolean friction = this.friction;
         final CompiledModel model = b.model;
         final double[] rotor = model.rotorInertia;
         for (int i = b.bodyCount - 1; i >= 0; i--)

@@ -2,9 +2,11 @@ package org.nectl.core.dynamics;
 
 /**
  * The recursive Newton-Euler passes for a tree (Khalil, "Dynamic modeling of robots using recursive
- * Newton-Euler techniques", ICINCO 2010, eqs. 13-31) and their workspace: the body-frame
- * Newton-Euler forward step (eqs. 18-23, 26-27) is the loop body of {@link #forwardPass}, the
- * backward step (eqs. 28-30) that of {@link #backwardPass}. {@link InverseDynamics} runs these
+ * Newton-Euler techniques", ICINCO 2010, eqs. 13-31) and their workspace: the root's motion
+ * ({@link #rootMotion}), the body-frame Newton-Euler forward step as two passes, the motion
+ * (eqs. 18-21, {@link #motionPass}) and the link wrenches (eqs. 22-23, 26-27,
+ * {@link #linkWrenchPass}), the backward step (eqs. 28-30, {@link #backwardPass}) and the joint
+ * forces (eq. 31, {@link #jointForces}). {@link InverseDynamics} and {@link BiasForces} run these
  * passes; {@link TorqueDerivative} is the one fused variant (see its class comment).
  *
  * <p>Why the steps are loop bodies and not per-body methods: written as a method called once per
@@ -54,18 +56,28 @@ final class NewtonEulerPasses
     }
 
     /**
-     * Base acceleration = -g (Khalil 2010, initialisation of eqs. 18-23) and the world-fixed loads
-     * resolved in the body frames; requires the joint transforms at q. Real-time safe.
+     * The root's motion, the initial condition of the forward pass (Khalil 2010, initialisation of
+     * eqs. 18-23): the base at rest, omega_0 = omegaDot_0 = 0, with gravity entered as the base
+     * acceleration vdot_0 = -g. The one place every Newton-Euler forward pass (body or base frame)
+     * takes its root from. Real-time safe.
+     *
+     * @param loads the call's loads (their gravity).
+     * @param omega receives omega_0 at {@code io}.
+     * @param omegaDot receives omegaDot_0 at {@code iod}.
+     * @param acceleration receives vdot_0 at {@code ia}.
      */
-    void applyLoads(final AppliedLoads loads)
+    static void rootMotion(final AppliedLoads loads, final double[] omega, final int io, final double[] omegaDot,
+        final int iod, final double[] acceleration, final int ia)
     {
-        linearAcceleration[0] = -loads.gravity[0];
-        linearAcceleration[1] = -loads.gravity[1];
-        linearAcceleration[2] = -loads.gravity[2];
-        if (loads.worldLoads)
-        {
-            loads.resolveInBodyFrames(joints);
-        }
+        omega[io] = 0.0;
+        omega[io + 1] = 0.0;
+        omega[io + 2] = 0.0;
+        omegaDot[iod] = 0.0;
+        omegaDot[iod + 1] = 0.0;
+        omegaDot[iod + 2] = 0.0;
+        acceleration[ia] = -loads.gravity[0];
+        acceleration[ia + 1] = -loads.gravity[1];
+        acceleration[ia + 2] = -loads.gravity[2];
     }
 
     /** Real-time safe. */
@@ -80,34 +92,33 @@ final class NewtonEulerPasses
     void compute(final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau)
     {
         joints.update(q);
-        applyLoads(loads);
-        forwardPass(qd, qdd, loads);
+        rootMotion(loads, omega, 0, omegaDot, 0, linearAcceleration, 0);
+        if (loads.worldLoads)
+        {
+            loads.resolveInBodyFrames(joints);
+        }
+        motionPass(qd, qdd);
+        linkWrenchPass(loads);
         backwardPass();
         jointForces(qd, qdd, tau);
     }
 
     /**
-     * Velocities, accelerations and link wrenches from the base outwards (eqs. 18-23). One loop
-     * body per body on locals, each input read once and each result stored once: with kernels
-     * writing to arrays that may alias, the compiler reloaded every input after each store, and with
-     * the step split into methods too big to inline, every call reloaded the workspace.
-     * Over 80 lines on purpose: the forward step as one loop body on locals, measured in the class comment.
+     * Velocities and accelerations from the base outwards (eqs. 18-21). One loop body per body on
+     * locals, each input read once and each result stored once: with kernels writing to arrays that
+     * may alias, the compiler reloaded every input after each store, and with the step split into
+     * methods too big to inline, every call reloaded the workspace (class comment).
      */
-    void forwardPass(final double[] qd, final double[] qdd, final AppliedLoads loads)
+    void motionPass(final double[] qd, final double[] qdd)
     {
-        final CompiledModel model = this.model;
         final double[] r = joints.rotation;
         final double[] position = joints.position;
-        final double[] firstMoment = model.firstMoment;
-        final double[] mass = model.mass;
-        final double[] in = model.inertia;
         final int[] parent = model.parent;
         final int[] sigmas = model.sigma;
         final int[] coordinate = model.coordinate;
         final double[] omega = this.omega;
         final double[] omegaDot = this.omegaDot;
         final double[] acc = linearAcceleration;
-        final boolean loaded = loads.any();
         for (int j = 0; j < model.bodyCount; j++)
         {
             final int s = slot(j);
@@ -131,11 +142,11 @@ final class NewtonEulerPasses
             // (18) jR_i omega_i
             final double px = r00 * wix + r10 * wiy + r20 * wiz;
             final double py = r01 * wix + r11 * wiy + r21 * wiz;
-            final double pz = r02 * wix + r12 * wiy + r22 * wiz;
+            double pz = r02 * wix + r12 * wiy + r22 * wiz;
             // (20) jR_i omegaDot_i
-            final double bx = r00 * aix + r10 * aiy + r20 * aiz;
-            final double by = r01 * aix + r11 * aiy + r21 * aiz;
-            final double bz = r02 * aix + r12 * aiy + r22 * aiz;
+            double bx = r00 * aix + r10 * aiy + r20 * aiz;
+            double by = r01 * aix + r11 * aiy + r21 * aiz;
+            double bz = r02 * aix + r12 * aiy + r22 * aiz;
             // (21) vdot_i + U_i iP_j, then into frame j
             final int t = 3 * j;
             final double ox = position[t];
@@ -150,41 +161,63 @@ final class NewtonEulerPasses
             double vx = r00 * ux + r10 * uy + r20 * uz;
             double vy = r01 * ux + r11 * uy + r21 * uz;
             double vz = r02 * ux + r12 * uy + r22 * uz;
-            final double wx = px;
-            final double wy = py;
-            double wz = pz;
-            double ax = bx;
-            double ay = by;
-            double az = bz;
             final int sigma = sigmas[j];
             if (sigma == CompiledModel.REVOLUTE)
             {
-                // qd z and qdd z + qd (jomega_i x z)
+                // (18), (20): qd z and qdd z + qd (jomega_i x z)
                 final int k = coordinate[j];
-                wz += qd[k];
-                ax += qd[k] * py;
-                ay -= qd[k] * px;
-                az += qdd[k];
+                bx += qd[k] * py;
+                by -= qd[k] * px;
+                bz += qdd[k];
+                pz += qd[k];
             }
             else if (sigma == CompiledModel.PRISMATIC)
             {
-                // qdd z + 2 qd (jomega_i x z)
+                // (21): qdd z + 2 qd (jomega_i x z)
                 final int k = coordinate[j];
                 vx += 2.0 * qd[k] * py;
                 vy -= 2.0 * qd[k] * px;
                 vz += qdd[k];
             }
-            omega[s] = wx;
-            omega[s + 1] = wy;
-            omega[s + 2] = wz;
-            omegaDot[s] = ax;
-            omegaDot[s + 1] = ay;
-            omegaDot[s + 2] = az;
+            omega[s] = px;
+            omega[s + 1] = py;
+            omega[s + 2] = pz;
+            omegaDot[s] = bx;
+            omegaDot[s + 1] = by;
+            omegaDot[s + 2] = bz;
             acc[s] = vx;
             acc[s + 1] = vy;
             acc[s + 2] = vz;
+        }
+    }
 
-            // Link wrench about the origin minus the external wrench (eqs. 22-23, 26-27)
+    /**
+     * Each link's wrench about its origin from its motion (eqs. 22-23), minus the external wrench
+     * (eqs. 26-27 before the children are added).
+     */
+    void linkWrenchPass(final AppliedLoads loads)
+    {
+        final double[] firstMoment = model.firstMoment;
+        final double[] mass = model.mass;
+        final double[] in = model.inertia;
+        final double[] omega = this.omega;
+        final double[] omegaDot = this.omegaDot;
+        final double[] acc = linearAcceleration;
+        final boolean loaded = loads.any();
+        for (int j = 0; j < model.bodyCount; j++)
+        {
+            final int s = slot(j);
+            final int t = 3 * j;
+            final int rj = 9 * j;
+            final double wx = omega[s];
+            final double wy = omega[s + 1];
+            final double wz = omega[s + 2];
+            final double ax = omegaDot[s];
+            final double ay = omegaDot[s + 1];
+            final double az = omegaDot[s + 2];
+            final double vx = acc[s];
+            final double vy = acc[s + 1];
+            final double vz = acc[s + 2];
             final double hx = firstMoment[t];
             final double hy = firstMoment[t + 1];
             final double hz = firstMoment[t + 2];

@@ -119,9 +119,7 @@ public final class RecursiveForwardDynamics
      */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final AppliedLoads loads, final double[] qdd)
     {
-        baseAcceleration[0] = -loads.gravity[0];
-        baseAcceleration[1] = -loads.gravity[1];
-        baseAcceleration[2] = -loads.gravity[2];
+        NewtonEulerPasses.rootMotion(loads, bodies.baseVelocity, 3, baseAcceleration, 3, baseAcceleration, 0);
         bodies.jointTransforms(q);
         for (int i = 0; i < bodies.bodyCount; i++)
         {
@@ -153,13 +151,6 @@ public final class RecursiveForwardDynamics
         final int s = 6 * i;
         bodies.velocity(i, qd);
         final double rate = bodies.jointRate[i];
-        final double[] v = bodies.velocity;
-        final double vx = v[s];
-        final double vy = v[s + 1];
-        final double vz = v[s + 2];
-        final double wx = v[s + 3];
-        final double wy = v[s + 4];
-        final double wz = v[s + 5];
         // gamma = S-dot qd
         final double[] sdot = bodies.axisRate;
         final double[] g = velocityProduct;
@@ -167,37 +158,18 @@ public final class RecursiveForwardDynamics
         {
             g[s + c] = sdot[s + c] * rate;
         }
+        // -beta = v x* (J v) - f_ext (eq. 35)
+        bodies.inertiaTimes(i, bodies.velocity, s, scratch, 0);
+        SpatialAlgebra.crossForce(bodies.velocity, s, scratch, 0, biasWrench, s);
+        if (loads.any())
+        {
+            loads.subtractInBase(i, bodies.rotation, bodies.position, scratch, biasWrench, s);
+        }
         final double m = bodies.mass[i];
         final double hx = bodies.firstMoment[t];
         final double hy = bodies.firstMoment[t + 1];
         final double hz = bodies.firstMoment[t + 2];
         final double[] o = bodies.inertia;
-        final double o00 = o[r];
-        final double o01 = o[r + 1];
-        final double o02 = o[r + 2];
-        final double o11 = o[r + 4];
-        final double o12 = o[r + 5];
-        final double o22 = o[r + 8];
-        // J v = (f, n), then v x* (J v) = (w x f, w x n + v x f)
-        final double[] momentum = scratch;
-        bodies.inertiaTimes(i, v, s, momentum, 0);
-        final double fx = momentum[0];
-        final double fy = momentum[1];
-        final double fz = momentum[2];
-        final double nx = momentum[3];
-        final double ny = momentum[4];
-        final double nz = momentum[5];
-        final double[] b = biasWrench;
-        b[s] = wy * fz - wz * fy;
-        b[s + 1] = wz * fx - wx * fz;
-        b[s + 2] = wx * fy - wy * fx;
-        b[s + 3] = wy * nz - wz * ny + vy * fz - vz * fy;
-        b[s + 4] = wz * nx - wx * nz + vz * fx - vx * fz;
-        b[s + 5] = wx * ny - wy * nx + vx * fy - vy * fx;
-        if (loads.any())
-        {
-            loads.subtractInBase(i, bodies.rotation, bodies.position, scratch, b, s);
-        }
         // J = [[m 1, -h^], [h^, O]] (eq. 11), packed as documented at articulatedInertia
         final int a = PACKED * i;
         final double[] j = articulatedInertia;
@@ -216,12 +188,12 @@ public final class RecursiveForwardDynamics
         j[a + 12] = hy;
         j[a + 13] = -hx;
         j[a + 14] = 0.0;
-        j[a + 15] = o00;
-        j[a + 16] = o01;
-        j[a + 17] = o02;
-        j[a + 18] = o11;
-        j[a + 19] = o12;
-        j[a + 20] = o22;
+        j[a + 15] = o[r];
+        j[a + 16] = o[r + 1];
+        j[a + 17] = o[r + 2];
+        j[a + 18] = o[r + 4];
+        j[a + 19] = o[r + 5];
+        j[a + 20] = o[r + 8];
     }
 
     /**

@@ -44,8 +44,8 @@ final class SpatialAlgebra
         out[io + 5] = wx * bwy - wy * bwx;
     }
 
-    /** out += m x* f, force cross product: (wm x f, wm x n + vm x f). Inputs read once into locals. */
-    static void addCrossForce(final double[] m, final int im, final double[] f, final int jf, final double[] out, final int io)
+    /** out = m x* f, force cross product: (wm x f, wm x n + vm x f). Inputs read once into locals; out may not alias f. */
+    static void crossForce(final double[] m, final int im, final double[] f, final int jf, final double[] out, final int io)
     {
         final double vx = m[im];
         final double vy = m[im + 1];
@@ -59,12 +59,12 @@ final class SpatialAlgebra
         final double nx = f[jf + 3];
         final double ny = f[jf + 4];
         final double nz = f[jf + 5];
-        out[io] += wy * fz - wz * fy;
-        out[io + 1] += wz * fx - wx * fz;
-        out[io + 2] += wx * fy - wy * fx;
-        out[io + 3] += wy * nz - wz * ny + vy * fz - vz * fy;
-        out[io + 4] += wz * nx - wx * nz + vz * fx - vx * fz;
-        out[io + 5] += wx * ny - wy * nx + vx * fy - vy * fx;
+        out[io] = wy * fz - wz * fy;
+        out[io + 1] = wz * fx - wx * fz;
+        out[io + 2] = wx * fy - wy * fx;
+        out[io + 3] = wy * nz - wz * ny + vy * fz - vz * fy;
+        out[io + 4] = wz * nx - wx * nz + vz * fx - vx * fz;
+        out[io + 5] = wx * ny - wy * nx + vx * fy - vy * fx;
     }
 
     /**

@@ -123,9 +123,7 @@ public final class TorqueDerivative
         final AppliedLoads loads, final double[] tau, final double[] tauDot)
     {
         joints.update(q);
-        motion[6] = -loads.gravity[0];
-        motion[7] = -loads.gravity[1];
-        motion[8] = -loads.gravity[2];
+        NewtonEulerPasses.rootMotion(loads, motion, 0, motion, 3, motion, 6);
         if (loads.worldLoads)
         {
             loads.resolveInBodyFrames(joints);
@@ -136,7 +134,7 @@ public final class TorqueDerivative
 
     /**
      * Velocities, accelerations, jerks, link wrenches and their rates from the base outwards: the
-     * Newton-Euler forward step of {@link NewtonEulerPasses#forwardPass} (same expressions, so tau
+     * Newton-Euler forward step of {@link NewtonEulerPasses#motionPass} and {@link NewtonEulerPasses#linkWrenchPass} (same expressions, so tau
      * is the same to the bit) and the jerk step in one loop body on locals. The two share the
      * rotation, the offset iP_j, the parent's omega and omegaDot, and the transport terms
      * omega x r and omegaDot x r + omega x (omega x r) of iP_j and of MS_j, which the jerk and
