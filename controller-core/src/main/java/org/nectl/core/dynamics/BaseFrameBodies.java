@@ -358,6 +358,12 @@ final class BaseFrameBodies
         {
             coupling(i);
         }
+        sumCouplings();
+    }
+
+    /** The leaves-first subtree sums of {@link #compositeCouplings}, each body's own {@link #coupling} stored. Real-time safe. */
+    void sumCouplings()
+    {
         for (int i = bodyCount - 1; i >= 0; i--)
         {
             final int p = parent[i];

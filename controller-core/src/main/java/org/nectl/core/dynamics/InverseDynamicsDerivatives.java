@@ -57,8 +57,14 @@ public final class InverseDynamicsDerivatives
     private boolean friction = true;
     /** da_j = -S_j x a_j - S_j-dot x v_j, base frame, 6 per body. */
     private final double[] accelerationShift;
-    /** S_j x* F_j + Ic_j da_j + Bc_j S_j-dot: dF_i/dq_j for every i that supports j, base frame, 6 per body. */
+    /** psi_j = S_j x* F_j + Ic_j da_j + Bc_j S_j-dot: dF_i/dq_j for every i that supports j, base frame, 6 per body. */
     private final double[] subtreeWrenchRate;
+    /** phi_j = Bc_j S_j + 2 Ic_j S_j-dot: dF_i/dqd_j for every i that supports j, base frame, 6 per body. */
+    private final double[] subtreeWrenchByVelocity;
+    /** u_j = Ic_j S_j, base frame, 6 per body. */
+    private final double[] inertiaAxis;
+    /** w_j = the angular part of Bc_j^T S_j (its linear part is 0), base frame, 3 per body. */
+    private final double[] couplingAxis;
     private final double[] scratch = new double[CoriolisMatrix.SCRATCH];
     private final double[] column = new double[12];
     private final double[] shift = new double[6];
@@ -96,6 +102,9 @@ public final class InverseDynamicsDerivatives
         wrench = new double[6 * bodies.bodyCount];
         accelerationShift = new double[6 * bodies.bodyCount];
         subtreeWrenchRate = new double[6 * bodies.bodyCount];
+        subtreeWrenchByVelocity = new double[6 * bodies.bodyCount];
+        inertiaAxis = new double[6 * bodies.bodyCount];
+        couplingAxis = new double[3 * bodies.bodyCount];
         worldForceSum = new double[3 * bodies.bodyCount];
         worldMomentSum = new double[3 * bodies.bodyCount];
         worldSpread = new double[9 * bodies.bodyCount];
@@ -163,9 +172,15 @@ public final class InverseDynamicsDerivatives
         for (int i = 0; i < bodies.bodyCount; i++)
         {
             bodies.place(i);
-            bodyMotion(i, qd, qdd);
+            bodies.velocity(i, qd);
+            bodyMotion(i, qdd);
         }
-        backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
+        bodies.compositeInertias();
+        bodies.sumCouplings();
+        subtreeWrenches();
+        jointProducts(qd, qdd, tau);
+        subtreeWrenchDerivatives();
+        entries(dtauDq, dtauDqd, dtauDqdd);
         if (loads.worldLoads)
         {
             worldLoadTerms(dtauDq);
@@ -353,25 +368,22 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Forward, after {@link BaseFrameBodies#place}: body i's velocity v_i = v_p + S_i qd_i, axis rate
-     * S_i-dot = v_i x S_i, acceleration a_i = a_p + S_i qdd_i + S_i-dot qd_i, wrench
-     * f_i = I_i a_i + v_i x* I_i v_i - f_ext,i (Featherstone 2008, §5.3, base coordinates), its
-     * momentum and coupling block X into the composite arrays with its inertia, and
-     * da_i = -S_i x a_i - S_i-dot x v_i, which every descendant reads. On locals, each input read
-     * once and each result stored once: v and S-dot repeat {@link BaseFrameBodies#velocity} because
-     * storing them there and reading them back here made the whole call 4-6 % slower on the Panda
-     * (the store-to-load round trip sits on the chain v, a, f).
-     * Over 80 lines on purpose: one body step on locals (the 4-6 % above).
+     * Forward, after {@link BaseFrameBodies#place} and {@link BaseFrameBodies#velocity}: body i's
+     * acceleration a_i = a_p + S_i qdd_i + S_i-dot qd_i, its wrench f_i = I_i a_i + v_i x* I_i v_i
+     * - f_ext,i (Featherstone 2008, §5.3, base coordinates; I_i v_i from its momentum and coupling
+     * block, {@link BaseFrameBodies#coupling}) and da_i = -S_i x a_i - S_i-dot x v_i, which every
+     * descendant reads. On locals, each input read once and each result stored once.
      */
-    private void bodyMotion(final int i, final double[] qd, final double[] qdd)
+    private void bodyMotion(final int i, final double[] qdd)
     {
         final BaseFrameBodies b = bodies;
         final int p = b.parent[i];
         final int k = b.coordinate[i];
-        final double rate = k >= 0 ? qd[k] : 0.0;
         final double jointAcceleration = k >= 0 ? qdd[k] : 0.0;
+        final double rate = b.jointRate[i];
         final double[] axis = b.axis;
-        final double[] vel = b.velocity;
+        final double[] rate6 = b.axisRate;
+        final double[] v6 = b.velocity;
         final double[] acc = acceleration;
         final int s = 6 * i;
         final double sx = axis[s];
@@ -380,76 +392,39 @@ public final class InverseDynamicsDerivatives
         final double sa = axis[s + 3];
         final double sb = axis[s + 4];
         final double sc = axis[s + 5];
-        final double[] from = p < 0 ? b.baseVelocity : vel;
+        final double rx = rate6[s];
+        final double ry = rate6[s + 1];
+        final double rz = rate6[s + 2];
+        final double ra = rate6[s + 3];
+        final double rb = rate6[s + 4];
+        final double rc = rate6[s + 5];
+        final double vx = v6[s];
+        final double vy = v6[s + 1];
+        final double vz = v6[s + 2];
+        final double wx = v6[s + 3];
+        final double wy = v6[s + 4];
+        final double wz = v6[s + 5];
+        final double[] from = p < 0 ? baseAcceleration : acc;
         final int fp = p < 0 ? 0 : 6 * p;
-        final double vx = from[fp] + sx * rate;
-        final double vy = from[fp + 1] + sy * rate;
-        final double vz = from[fp + 2] + sz * rate;
-        final double wx = from[fp + 3] + sa * rate;
-        final double wy = from[fp + 4] + sb * rate;
-        final double wz = from[fp + 5] + sc * rate;
-        vel[s] = vx;
-        vel[s + 1] = vy;
-        vel[s + 2] = vz;
-        vel[s + 3] = wx;
-        vel[s + 4] = wy;
-        vel[s + 5] = wz;
-        final double rx;
-        final double ry;
-        final double rz;
-        final double ra;
-        final double rb;
-        final double rc;
-        if (k >= 0)
-        {
-            // S-dot = v x S, motion cross product (w x S_v + v x S_w, w x S_w); a fixed joint's is 0
-            rx = wy * sz - wz * sy + vy * sc - vz * sb;
-            ry = wz * sx - wx * sz + vz * sa - vx * sc;
-            rz = wx * sy - wy * sx + vx * sb - vy * sa;
-            ra = wy * sc - wz * sb;
-            rb = wz * sa - wx * sc;
-            rc = wx * sb - wy * sa;
-            final double[] rate6 = b.axisRate;
-            rate6[s] = rx;
-            rate6[s + 1] = ry;
-            rate6[s + 2] = rz;
-            rate6[s + 3] = ra;
-            rate6[s + 4] = rb;
-            rate6[s + 5] = rc;
-        }
-        else
-        {
-            rx = 0.0;
-            ry = 0.0;
-            rz = 0.0;
-            ra = 0.0;
-            rb = 0.0;
-            rc = 0.0;
-        }
-        final double[] fromA = p < 0 ? baseAcceleration : acc;
-        final double ax = fromA[fp] + sx * jointAcceleration + rx * rate;
-        final double ay = fromA[fp + 1] + sy * jointAcceleration + ry * rate;
-        final double az = fromA[fp + 2] + sz * jointAcceleration + rz * rate;
-        final double aa = fromA[fp + 3] + sa * jointAcceleration + ra * rate;
-        final double ab = fromA[fp + 4] + sb * jointAcceleration + rb * rate;
-        final double ac = fromA[fp + 5] + sc * jointAcceleration + rc * rate;
-        acc[s] = ax;
-        acc[s + 1] = ay;
-        acc[s + 2] = az;
-        acc[s + 3] = aa;
-        acc[s + 4] = ab;
-        acc[s + 5] = ac;
+        final double ax = from[fp] + sx * jointAcceleration + rx * rate;
+        final double ay = from[fp + 1] + sy * jointAcceleration + ry * rate;
+        final double az = from[fp + 2] + sz * jointAcceleration + rz * rate;
+        final double aa = from[fp + 3] + sa * jointAcceleration + ra * rate;
+        final double ab = from[fp + 4] + sb * jointAcceleration + rb * rate;
+        final double ac = from[fp + 5] + sc * jointAcceleration + rc * rate;
+        SpatialAlgebra.set(acc, s, ax, ay, az, aa, ab, ac);
         if (k >= 0)
         {
             // -(S x a) - (S-dot x v), motion cross products; only joints with a coordinate are read
-            final double[] da = accelerationShift;
-            da[s] = -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * wz - rz * wy);
-            da[s + 1] = -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * wx - rx * wz);
-            da[s + 2] = -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * wy - ry * wx);
-            da[s + 3] = -(sb * ac - sc * ab) - (rb * wz - rc * wy);
-            da[s + 4] = -(sc * aa - sa * ac) - (rc * wx - ra * wz);
-            da[s + 5] = -(sa * ab - sb * aa) - (ra * wy - rb * wx);
+            SpatialAlgebra.set(accelerationShift, s,
+                -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * wz - rz * wy),
+                -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * wx - rx * wz),
+                -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * wy - ry * wx),
+                -(sb * ac - sc * ab) - (rb * wz - rc * wy),
+                -(sc * aa - sa * ac) - (rc * wx - ra * wz),
+                -(sa * ab - sb * aa) - (ra * wy - rb * wx));
         }
+        b.coupling(i);
         final int t = 3 * i;
         final int r = 9 * i;
         final double m = b.mass[i];
@@ -457,228 +432,205 @@ public final class InverseDynamicsDerivatives
         final double hy = b.firstMoment[t + 1];
         final double hz = b.firstMoment[t + 2];
         final double[] o = b.inertia;
-        final double o00 = o[r];
-        final double o01 = o[r + 1];
-        final double o02 = o[r + 2];
-        final double o11 = o[r + 4];
-        final double o12 = o[r + 5];
-        final double o22 = o[r + 8];
-        b.compositeMass[i] = m;
-        final double[] ch = b.compositeFirstMoment;
-        ch[t] = hx;
-        ch[t + 1] = hy;
-        ch[t + 2] = hz;
-        final double[] co = b.compositeInertia;
-        co[r] = o00;
-        co[r + 1] = o01;
-        co[r + 2] = o02;
-        co[r + 3] = o01;
-        co[r + 4] = o11;
-        co[r + 5] = o12;
-        co[r + 6] = o02;
-        co[r + 7] = o12;
-        co[r + 8] = o22;
-        b.coupling(i);
         final double[] cp = b.compositeMomentum;
-        final double px = cp[t];
-        final double py = cp[t + 1];
-        final double pz = cp[t + 2];
-        final double[] angular = b.angularMomentum;
-        final double nx = angular[t];
-        final double ny = angular[t + 1];
-        final double nz = angular[t + 2];
-        // f = I a + v x* I v = (m a - h x a_w + w x p, O a_w + h x a + w x n + v x p)
-        final double[] f = wrench;
-        f[s] = m * ax + ab * hz - ac * hy + wy * pz - wz * py;
-        f[s + 1] = m * ay + ac * hx - aa * hz + wz * px - wx * pz;
-        f[s + 2] = m * az + aa * hy - ab * hx + wx * py - wy * px;
-        f[s + 3] = o00 * aa + o01 * ab + o02 * ac + hy * az - hz * ay + wy * nz - wz * ny + vy * pz - vz * py;
-        f[s + 4] = o01 * aa + o11 * ab + o12 * ac + hz * ax - hx * az + wz * nx - wx * nz + vz * px - vx * pz;
-        f[s + 5] = o02 * aa + o12 * ab + o22 * ac + hx * ay - hy * ax + wx * ny - wy * nx + vx * py - vy * px;
+        final double[] n = b.angularMomentum;
+        // f = I a + v x* I v = (m a - h x a_w + w x p, O a_w + h x a + w x n + v x p), p, n the momentum
+        SpatialAlgebra.set(wrench, s,
+            m * ax + ab * hz - ac * hy + wy * cp[t + 2] - wz * cp[t + 1],
+            m * ay + ac * hx - aa * hz + wz * cp[t] - wx * cp[t + 2],
+            m * az + aa * hy - ab * hx + wx * cp[t + 1] - wy * cp[t],
+            o[r] * aa + o[r + 1] * ab + o[r + 2] * ac + hy * az - hz * ay + wy * n[t + 2] - wz * n[t + 1] + vy * cp[t + 2] - vz * cp[t + 1],
+            o[r + 1] * aa + o[r + 4] * ab + o[r + 5] * ac + hz * ax - hx * az + wz * n[t] - wx * n[t + 2] + vz * cp[t] - vx * cp[t + 2],
+            o[r + 2] * aa + o[r + 5] * ab + o[r + 8] * ac + hx * ay - hy * ax + wx * n[t + 1] - wy * n[t] + vx * cp[t + 1] - vy * cp[t]);
         if (loads.any())
         {
-            loads.subtractInBase(i, b.rotation, b.position, scratch, f, s);
+            loads.subtractInBase(i, b.rotation, b.position, scratch, wrench, s);
+        }
+    }
+
+    /** The subtree sums of the body wrenches, leaves first: F_parent += F_i (no transform in base coordinates). */
+    private void subtreeWrenches()
+    {
+        final int[] parent = bodies.parent;
+        final double[] f = wrench;
+        for (int i = bodies.bodyCount - 1; i >= 0; i--)
+        {
+            final int p = parent[i];
+            if (p >= 0)
+            {
+                for (int c = 0; c < 6; c++)
+                {
+                    f[6 * p + c] += f[6 * i + c];
+                }
+            }
         }
     }
 
     /**
-     * Backward: subtree sums of the inertias, couplings and wrenches (each body's are complete when
-     * it is reached, its children having higher indices), tau, and every (joint, ancestor) entry
-     * of M, d tau/d qd and d tau/d q. Per joint i the four 6-vectors u = Ic_i S_i,
-     * w = Bc_i^T S_i (angular part; its linear part is 0), phi = Bc_i S_i + 2 Ic_i S_i-dot and
-     * psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot are formed once; for every ancestor j (or j = i)
-     * M_ij = M_ji = u . S_j, d tau_i/d qd_j = w . S_j + 2 u . S_j-dot, d tau_j/d qd_i = phi . S_j,
-     * d tau_i/d q_j = u . da_j + w . S_j-dot, d tau_j/d q_i = psi . S_j (Ic symmetric). phi and psi
-     * feed only entries of ancestors (and psi the reaction derivatives of ancestor bodies), so a
-     * joint that hangs from the base skips them. Each body's sums are added into its parent's
-     * from the values already loaded for its own entries.
-     * Over 80 lines on purpose: one sweep on locals, each subtree sum loaded once for its own entries and its parent.
+     * Per joint i, from its subtree's sums: tau_i = S_i . F_i + Ia qdd + friction (Khalil 2010,
+     * eq. 31), u = Ic_i S_i and w = angular part of Bc_i^T S_i = X^T S_w + 2 p x S_v (its linear
+     * part is 0), stored for {@link #entries}.
      */
-    private void backwardSweep(final double[] qd, final double[] qdd, final double[] tau,
-        final double[] dtauDq, final double[] dtauDqd, final double[] massMatrix)
+    private void jointProducts(final double[] qd, final double[] qdd, final double[] tau)
     {
         final BaseFrameBodies b = bodies;
-        final int n = b.dof;
-        final int[] parent = b.parent;
-        final int[] coordinate = b.coordinate;
-        final double[] cm = b.compositeMass;
-        final double[] ch = b.compositeFirstMoment;
         final double[] co = b.compositeInertia;
         final double[] cp = b.compositeMomentum;
         final double[] cx = b.compositeCoupling;
-        final double[] f = wrench;
         final double[] axis = b.axis;
-        final double[] rate = b.axisRate;
-        final double[] da = accelerationShift;
-        final double[] psi = subtreeWrenchRate;
-        final boolean friction = this.friction;
+        final double[] f = wrench;
         final CompiledModel model = b.model;
-        final double[] rotor = model.rotorInertia;
-        for (int i = b.bodyCount - 1; i >= 0; i--)
+        for (int ci = 0; ci < b.dof; ci++)
         {
-            final int p = parent[i];
+            final int i = b.bodyOfCoordinate[ci];
             final int t = 3 * i;
             final int r = 9 * i;
             final int s = 6 * i;
-            final double m = cm[i];
-            final double hx = ch[t];
-            final double hy = ch[t + 1];
-            final double hz = ch[t + 2];
-            final double o00 = co[r];
-            final double o01 = co[r + 1];
-            final double o02 = co[r + 2];
-            final double o11 = co[r + 4];
-            final double o12 = co[r + 5];
-            final double o22 = co[r + 8];
-            final double px = cp[t];
-            final double py = cp[t + 1];
-            final double pz = cp[t + 2];
-            final double x00 = cx[r];
-            final double x01 = cx[r + 1];
-            final double x02 = cx[r + 2];
-            final double x10 = cx[r + 3];
-            final double x11 = cx[r + 4];
-            final double x12 = cx[r + 5];
-            final double x20 = cx[r + 6];
-            final double x21 = cx[r + 7];
-            final double x22 = cx[r + 8];
-            final double fx = f[s];
-            final double fy = f[s + 1];
-            final double fz = f[s + 2];
-            final double fa = f[s + 3];
-            final double fb = f[s + 4];
-            final double fc = f[s + 5];
-            if (p >= 0)
-            {
-                // the subtree's sums, complete now (children have higher indices), into the parent's
-                final int tp = 3 * p;
-                final int rp = 9 * p;
-                final int sp = 6 * p;
-                cm[p] += m;
-                ch[tp] += hx;
-                ch[tp + 1] += hy;
-                ch[tp + 2] += hz;
-                co[rp] += o00;
-                co[rp + 1] += o01;
-                co[rp + 2] += o02;
-                co[rp + 3] += o01;
-                co[rp + 4] += o11;
-                co[rp + 5] += o12;
-                co[rp + 6] += o02;
-                co[rp + 7] += o12;
-                co[rp + 8] += o22;
-                cp[tp] += px;
-                cp[tp + 1] += py;
-                cp[tp + 2] += pz;
-                cx[rp] += x00;
-                cx[rp + 1] += x01;
-                cx[rp + 2] += x02;
-                cx[rp + 3] += x10;
-                cx[rp + 4] += x11;
-                cx[rp + 5] += x12;
-                cx[rp + 6] += x20;
-                cx[rp + 7] += x21;
-                cx[rp + 8] += x22;
-                f[sp] += fx;
-                f[sp + 1] += fy;
-                f[sp + 2] += fz;
-                f[sp + 3] += fa;
-                f[sp + 4] += fb;
-                f[sp + 5] += fc;
-            }
-            final int ci = coordinate[i];
-            if (ci < 0)
-            {
-                continue;
-            }
-            final double px2 = 2.0 * px;
-            final double py2 = 2.0 * py;
-            final double pz2 = 2.0 * pz;
+            final double m = b.compositeMass[i];
+            final double hx = b.compositeFirstMoment[t];
+            final double hy = b.compositeFirstMoment[t + 1];
+            final double hz = b.compositeFirstMoment[t + 2];
+            final double px2 = 2.0 * cp[t];
+            final double py2 = 2.0 * cp[t + 1];
+            final double pz2 = 2.0 * cp[t + 2];
             final double sx = axis[s];
             final double sy = axis[s + 1];
             final double sz = axis[s + 2];
             final double sa = axis[s + 3];
             final double sb = axis[s + 4];
             final double sc = axis[s + 5];
-            tau[ci] = sx * fx + sy * fy + sz * fz + sa * fa + sb * fb + sc * fc
-                + rotor[ci] * qdd[ci] + model.friction(ci, qd[ci], friction);
-            // u = Ic S
-            final double ux = m * sx + sb * hz - sc * hy;
-            final double uy = m * sy + sc * hx - sa * hz;
-            final double uz = m * sz + sa * hy - sb * hx;
-            final double ua = o00 * sa + o01 * sb + o02 * sc + hy * sz - hz * sy;
-            final double ub = o01 * sa + o11 * sb + o12 * sc + hz * sx - hx * sz;
-            final double uc = o02 * sa + o12 * sb + o22 * sc + hx * sy - hy * sx;
-            // w = angular part of Bc^T S = X^T S_w + 2 p x S_v
-            final double wa = x00 * sa + x10 * sb + x20 * sc + py2 * sz - pz2 * sy;
-            final double wb = x01 * sa + x11 * sb + x21 * sc + pz2 * sx - px2 * sz;
-            final double wc = x02 * sa + x12 * sb + x22 * sc + px2 * sy - py2 * sx;
+            tau[ci] = sx * f[s] + sy * f[s + 1] + sz * f[s + 2] + sa * f[s + 3] + sb * f[s + 4] + sc * f[s + 5]
+                + model.rotorInertia[ci] * qdd[ci] + model.friction(ci, qd[ci], friction);
+            SpatialAlgebra.set(inertiaAxis, s,
+                m * sx + sb * hz - sc * hy,
+                m * sy + sc * hx - sa * hz,
+                m * sz + sa * hy - sb * hx,
+                co[r] * sa + co[r + 1] * sb + co[r + 2] * sc + hy * sz - hz * sy,
+                co[r + 1] * sa + co[r + 4] * sb + co[r + 5] * sc + hz * sx - hx * sz,
+                co[r + 2] * sa + co[r + 5] * sb + co[r + 8] * sc + hx * sy - hy * sx);
+            Vec3.set(couplingAxis, t,
+                cx[r] * sa + cx[r + 3] * sb + cx[r + 6] * sc + py2 * sz - pz2 * sy,
+                cx[r + 1] * sa + cx[r + 4] * sb + cx[r + 7] * sc + pz2 * sx - px2 * sz,
+                cx[r + 2] * sa + cx[r + 5] * sb + cx[r + 8] * sc + px2 * sy - py2 * sx);
+        }
+    }
+
+    /**
+     * Per joint i below another joint, the derivatives of its subtree wrench F_i with respect to its
+     * own qd_i and q_i: phi = Bc_i S_i + 2 Ic_i S_i-dot with Bc m = (2 m_w x p, X m_w), and
+     * psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot with S x* F = (S_w x f, S_w x n + S_v x f), stored
+     * for {@link #entries} (and psi for the reaction-wrench derivatives). A joint that hangs from the
+     * base has no ancestor to feed and no reaction wrench moving with it: skipped.
+     */
+    private void subtreeWrenchDerivatives()
+    {
+        final BaseFrameBodies b = bodies;
+        final double[] co = b.compositeInertia;
+        final double[] cp = b.compositeMomentum;
+        final double[] cx = b.compositeCoupling;
+        final double[] axis = b.axis;
+        final double[] rate = b.axisRate;
+        final double[] da = accelerationShift;
+        final double[] f = wrench;
+        for (int ci = 0; ci < b.dof; ci++)
+        {
+            final int i = b.bodyOfCoordinate[ci];
+            if (b.parent[i] < 0)
+            {
+                continue;
+            }
+            final int t = 3 * i;
+            final int r = 9 * i;
+            final int s = 6 * i;
+            final double m = b.compositeMass[i];
+            final double hx = b.compositeFirstMoment[t];
+            final double hy = b.compositeFirstMoment[t + 1];
+            final double hz = b.compositeFirstMoment[t + 2];
+            final double px2 = 2.0 * cp[t];
+            final double py2 = 2.0 * cp[t + 1];
+            final double pz2 = 2.0 * cp[t + 2];
+            final double sx = axis[s];
+            final double sy = axis[s + 1];
+            final double sz = axis[s + 2];
+            final double sa = axis[s + 3];
+            final double sb = axis[s + 4];
+            final double sc = axis[s + 5];
             final double rx = rate[s];
             final double ry = rate[s + 1];
             final double rz = rate[s + 2];
             final double ra = rate[s + 3];
             final double rb = rate[s + 4];
             final double rc = rate[s + 5];
-            final double dx = da[s];
-            final double dy = da[s + 1];
-            final double dz = da[s + 2];
             final double dA = da[s + 3];
             final double dB = da[s + 4];
             final double dC = da[s + 5];
-            final int d = ci * n + ci;
-            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + rotor[ci];
-            dtauDqd[d] = wa * sa + wb * sb + wc * sc + 2.0 * (ux * rx + uy * ry + uz * rz + ua * ra + ub * rb + uc * rc)
-                + model.frictionRate(ci, 1.0, friction);
-            dtauDq[d] = ux * dx + uy * dy + uz * dz + ua * dA + ub * dB + uc * dC + wa * ra + wb * rb + wc * rc;
-            if (p < 0)
-            {
-                // no ancestor: no off-diagonal entry, and no reaction wrench moves with this joint
-                continue;
-            }
-            // phi = Bc S + 2 Ic S-dot, Bc m = (2 m_w x p, X m_w)
-            final double phix = sb * pz2 - sc * py2 + 2.0 * (m * rx + rb * hz - rc * hy);
-            final double phiy = sc * px2 - sa * pz2 + 2.0 * (m * ry + rc * hx - ra * hz);
-            final double phiz = sa * py2 - sb * px2 + 2.0 * (m * rz + ra * hy - rb * hx);
-            final double phia = x00 * sa + x01 * sb + x02 * sc + 2.0 * (o00 * ra + o01 * rb + o02 * rc + hy * rz - hz * ry);
-            final double phib = x10 * sa + x11 * sb + x12 * sc + 2.0 * (o01 * ra + o11 * rb + o12 * rc + hz * rx - hx * rz);
-            final double phic = x20 * sa + x21 * sb + x22 * sc + 2.0 * (o02 * ra + o12 * rb + o22 * rc + hx * ry - hy * rx);
-            // psi = S x* F + Ic da + Bc S-dot, S x* F = (S_w x f, S_w x n + S_v x f)
-            final double psix = sb * fz - sc * fy + m * dx + dB * hz - dC * hy + rb * pz2 - rc * py2;
-            final double psiy = sc * fx - sa * fz + m * dy + dC * hx - dA * hz + rc * px2 - ra * pz2;
-            final double psiz = sa * fy - sb * fx + m * dz + dA * hy - dB * hx + ra * py2 - rb * px2;
-            final double psia = sb * fc - sc * fb + sy * fz - sz * fy
-                + o00 * dA + o01 * dB + o02 * dC + hy * dz - hz * dy + x00 * ra + x01 * rb + x02 * rc;
-            final double psib = sc * fa - sa * fc + sz * fx - sx * fz
-                + o01 * dA + o11 * dB + o12 * dC + hz * dx - hx * dz + x10 * ra + x11 * rb + x12 * rc;
-            final double psic = sa * fb - sb * fa + sx * fy - sy * fx
-                + o02 * dA + o12 * dB + o22 * dC + hx * dy - hy * dx + x20 * ra + x21 * rb + x22 * rc;
-            psi[s] = psix;
-            psi[s + 1] = psiy;
-            psi[s + 2] = psiz;
-            psi[s + 3] = psia;
-            psi[s + 4] = psib;
-            psi[s + 5] = psic;
-            for (int j = p; j >= 0; j = parent[j])
+            SpatialAlgebra.set(subtreeWrenchByVelocity, s,
+                sb * pz2 - sc * py2 + 2.0 * (m * rx + rb * hz - rc * hy),
+                sc * px2 - sa * pz2 + 2.0 * (m * ry + rc * hx - ra * hz),
+                sa * py2 - sb * px2 + 2.0 * (m * rz + ra * hy - rb * hx),
+                cx[r] * sa + cx[r + 1] * sb + cx[r + 2] * sc + 2.0 * (co[r] * ra + co[r + 1] * rb + co[r + 2] * rc + hy * rz - hz * ry),
+                cx[r + 3] * sa + cx[r + 4] * sb + cx[r + 5] * sc + 2.0 * (co[r + 1] * ra + co[r + 4] * rb + co[r + 5] * rc + hz * rx - hx * rz),
+                cx[r + 6] * sa + cx[r + 7] * sb + cx[r + 8] * sc + 2.0 * (co[r + 2] * ra + co[r + 5] * rb + co[r + 8] * rc + hx * ry - hy * rx));
+            SpatialAlgebra.set(subtreeWrenchRate, s,
+                sb * f[s + 2] - sc * f[s + 1] + m * da[s] + dB * hz - dC * hy + rb * pz2 - rc * py2,
+                sc * f[s] - sa * f[s + 2] + m * da[s + 1] + dC * hx - dA * hz + rc * px2 - ra * pz2,
+                sa * f[s + 1] - sb * f[s] + m * da[s + 2] + dA * hy - dB * hx + ra * py2 - rb * px2,
+                sb * f[s + 5] - sc * f[s + 4] + sy * f[s + 2] - sz * f[s + 1]
+                    + co[r] * dA + co[r + 1] * dB + co[r + 2] * dC + hy * da[s + 2] - hz * da[s + 1] + cx[r] * ra + cx[r + 1] * rb + cx[r + 2] * rc,
+                sc * f[s + 3] - sa * f[s + 5] + sz * f[s] - sx * f[s + 2]
+                    + co[r + 1] * dA + co[r + 4] * dB + co[r + 5] * dC + hz * da[s] - hx * da[s + 2] + cx[r + 3] * ra + cx[r + 4] * rb + cx[r + 5] * rc,
+                sa * f[s + 4] - sb * f[s + 3] + sx * f[s + 1] - sy * f[s]
+                    + co[r + 2] * dA + co[r + 5] * dB + co[r + 8] * dC + hx * da[s + 1] - hy * da[s] + cx[r + 6] * ra + cx[r + 7] * rb + cx[r + 8] * rc);
+        }
+    }
+
+    /**
+     * Every (joint i, ancestor j or j = i) entry from the products of {@link #jointProducts} and
+     * {@link #subtreeWrenchDerivatives} (class comment): M_ij = M_ji = u . S_j,
+     * d tau_i/d qd_j = w . S_j + 2 u . S_j-dot, d tau_j/d qd_i = phi . S_j,
+     * d tau_i/d q_j = u . da_j + w . S_j-dot, d tau_j/d q_i = psi . S_j (Ic symmetric); then the
+     * rotor inertia and viscous friction on the diagonal.
+     */
+    private void entries(final double[] dtauDq, final double[] dtauDqd, final double[] massMatrix)
+    {
+        final BaseFrameBodies b = bodies;
+        final int n = b.dof;
+        final int[] parent = b.parent;
+        final int[] coordinate = b.coordinate;
+        final double[] axis = b.axis;
+        final double[] rate = b.axisRate;
+        final double[] da = accelerationShift;
+        final double[] u6 = inertiaAxis;
+        final double[] w3 = couplingAxis;
+        for (int ci = 0; ci < n; ci++)
+        {
+            final int i = b.bodyOfCoordinate[ci];
+            final int s = 6 * i;
+            final int t = 3 * i;
+            final double[] phi = subtreeWrenchByVelocity;
+            final double[] psi = subtreeWrenchRate;
+            final double phix = phi[s];
+            final double phiy = phi[s + 1];
+            final double phiz = phi[s + 2];
+            final double phia = phi[s + 3];
+            final double phib = phi[s + 4];
+            final double phic = phi[s + 5];
+            final double psix = psi[s];
+            final double psiy = psi[s + 1];
+            final double psiz = psi[s + 2];
+            final double psia = psi[s + 3];
+            final double psib = psi[s + 4];
+            final double psic = psi[s + 5];
+            final double ux = u6[s];
+            final double uy = u6[s + 1];
+            final double uz = u6[s + 2];
+            final double ua = u6[s + 3];
+            final double ub = u6[s + 4];
+            final double uc = u6[s + 5];
+            final double wa = w3[t];
+            final double wb = w3[t + 1];
+            final double wc = w3[t + 2];
+            for (int j = i; j >= 0; j = parent[j])
             {
                 final int cj = coordinate[j];
                 if (cj < 0)
@@ -692,9 +644,6 @@ public final class InverseDynamicsDerivatives
                 final double ja = axis[sj + 3];
                 final double jb = axis[sj + 4];
                 final double jc = axis[sj + 5];
-                final double jrx = rate[sj];
-                final double jry = rate[sj + 1];
-                final double jrz = rate[sj + 2];
                 final double jra = rate[sj + 3];
                 final double jrb = rate[sj + 4];
                 final double jrc = rate[sj + 5];
@@ -702,14 +651,20 @@ public final class InverseDynamicsDerivatives
                 final int ji = cj * n + ci;
                 final double mij = ux * jx + uy * jy + uz * jz + ua * ja + ub * jb + uc * jc;
                 massMatrix[ij] = mij;
-                massMatrix[ji] = mij;
                 dtauDqd[ij] = wa * ja + wb * jb + wc * jc
-                    + 2.0 * (ux * jrx + uy * jry + uz * jrz + ua * jra + ub * jrb + uc * jrc);
-                dtauDqd[ji] = phix * jx + phiy * jy + phiz * jz + phia * ja + phib * jb + phic * jc;
+                    + 2.0 * (ux * rate[sj] + uy * rate[sj + 1] + uz * rate[sj + 2] + ua * jra + ub * jrb + uc * jrc);
                 dtauDq[ij] = ux * da[sj] + uy * da[sj + 1] + uz * da[sj + 2] + ua * da[sj + 3] + ub * da[sj + 4]
                     + uc * da[sj + 5] + wa * jra + wb * jrb + wc * jrc;
-                dtauDq[ji] = psix * jx + psiy * jy + psiz * jz + psia * ja + psib * jb + psic * jc;
+                if (j != i)
+                {
+                    massMatrix[ji] = mij;
+                    dtauDqd[ji] = phix * jx + phiy * jy + phiz * jz + phia * ja + phib * jb + phic * jc;
+                    dtauDq[ji] = psix * jx + psiy * jy + psiz * jz + psia * ja + psib * jb + psic * jc;
+                }
             }
+            final int d = ci * n + ci;
+            massMatrix[d] += b.model.rotorInertia[ci];
+            dtauDqd[d] += b.model.frictionRate(ci, 1.0, friction);
         }
     }
 }

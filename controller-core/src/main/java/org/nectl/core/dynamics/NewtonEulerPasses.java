@@ -139,11 +139,10 @@ final class NewtonEulerPasses
             final double aix = omegaDot[i];
             final double aiy = omegaDot[i + 1];
             final double aiz = omegaDot[i + 2];
-            // (18) jR_i omega_i
+            // (18), (20): jR_i omega_i, jR_i omegaDot_i
             final double px = r00 * wix + r10 * wiy + r20 * wiz;
             final double py = r01 * wix + r11 * wiy + r21 * wiz;
             double pz = r02 * wix + r12 * wiy + r22 * wiz;
-            // (20) jR_i omegaDot_i
             double bx = r00 * aix + r10 * aiy + r20 * aiz;
             double by = r01 * aix + r11 * aiy + r21 * aiz;
             double bz = r02 * aix + r12 * aiy + r22 * aiz;

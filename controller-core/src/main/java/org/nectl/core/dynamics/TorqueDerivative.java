@@ -128,33 +128,29 @@ public final class TorqueDerivative
         {
             loads.resolveInBodyFrames(joints);
         }
-        forwardPass(qd, qdd, qddd, loads);
+        motionPass(qd, qdd, qddd);
+        wrenchPass(loads);
         backwardPass(qd, qdd, qddd, tau, tauDot);
     }
 
     /**
-     * Velocities, accelerations, jerks, link wrenches and their rates from the base outwards: the
-     * Newton-Euler forward step of {@link NewtonEulerPasses#motionPass} and {@link NewtonEulerPasses#linkWrenchPass} (same expressions, so tau
-     * is the same to the bit) and the jerk step in one loop body on locals. The two share the
-     * rotation, the offset iP_j, the parent's omega and omegaDot, and the transport terms
-     * omega x r and omegaDot x r + omega x (omega x r) of iP_j and of MS_j, which the jerk and
-     * wrench-rate steps would otherwise recompute.
-     * Over 80 lines on purpose: the fused variant of the Newton-Euler step, measured in the class comment.
+     * Velocities, accelerations and jerks from the base outwards: the motion step of
+     * {@link NewtonEulerPasses#motionPass} (Khalil 18-21, the same expressions, so tau is the same
+     * to the bit) and the jerk step (eqs. 5, 8) in one loop body on locals. The two share the
+     * rotation, the offset iP_j, the parent's omega and omegaDot, e = omega_i x iP_j and its
+     * transport term d, which a separate jerk step would recompute; the inertial rate of iP_j for
+     * the backward pass's (17) falls out of e.
+     * Over 80 lines on purpose: the motion step and its derivative fused (class comment).
      */
-    private void forwardPass(final double[] qd, final double[] qdd, final double[] qddd, final AppliedLoads applied)
+    private void motionPass(final double[] qd, final double[] qdd, final double[] qddd)
     {
-        final CompiledModel model = this.model;
         final double[] r = joints.rotation;
         final double[] position = joints.position;
-        final double[] firstMoment = model.firstMoment;
-        final double[] mass = model.mass;
-        final double[] in = model.inertia;
         final int[] parent = model.parent;
         final int[] sigmas = model.sigma;
         final int[] coordinate = model.coordinate;
         final double[] state = motion;
         final double[] w = wrenches;
-        final boolean loads = applied.any();
         for (int j = 0; j < model.bodyCount; j++)
         {
             final int s = MOTION * (j + 1);
@@ -277,9 +273,45 @@ public final class TorqueDerivative
             state[s + 12] = lx;
             state[s + 13] = ly;
             state[s + 14] = lz;
+        }
+    }
 
-            // Link wrench (Khalil 22-23) and its inertial rate (eqs. 12-13 moved to the origin), both
-            // minus the external wrench when there is one; c = omega x MS and its transport term h
+    /**
+     * Each link's wrench (Khalil 22-23) and its inertial rate (eqs. 12-13 moved to the origin) from
+     * the body's motion and jerk, both minus the external wrench when there is one. The rate shares
+     * c = omega x MS, its transport term, J omega and J omegaDot with the wrench.
+     */
+    private void wrenchPass(final AppliedLoads applied)
+    {
+        final CompiledModel model = this.model;
+        final double[] firstMoment = model.firstMoment;
+        final double[] mass = model.mass;
+        final double[] in = model.inertia;
+        final double[] state = motion;
+        final double[] w = wrenches;
+        final boolean loads = applied.any();
+        for (int j = 0; j < model.bodyCount; j++)
+        {
+            final int s = MOTION * (j + 1);
+            final int ws = WRENCH * (j + 1);
+            final int t = 3 * j;
+            final int rj = 9 * j;
+            final double wx = state[s];
+            final double wy = state[s + 1];
+            final double wz = state[s + 2];
+            final double ax = state[s + 3];
+            final double ay = state[s + 4];
+            final double az = state[s + 5];
+            final double vx = state[s + 6];
+            final double vy = state[s + 7];
+            final double vz = state[s + 8];
+            final double jx = state[s + 9];
+            final double jy = state[s + 10];
+            final double jz = state[s + 11];
+            final double lx = state[s + 12];
+            final double ly = state[s + 13];
+            final double lz = state[s + 14];
+            // c = omega x MS and its transport term (mx, my, mz)
             final double hx = firstMoment[t];
             final double hy = firstMoment[t + 1];
             final double hz = firstMoment[t + 2];
