@@ -168,10 +168,9 @@ public final class InverseDynamicsDerivatives
             Arrays.fill(dtauDqd, 0, bodies.dof * bodies.dof, 0.0);
             Arrays.fill(dtauDqdd, 0, bodies.dof * bodies.dof, 0.0);
         }
-        bodies.jointTransforms(q);
+        bodies.placements(q);
         for (int i = 0; i < bodies.bodyCount; i++)
         {
-            bodies.place(i);
             bodies.velocity(i, qd);
             bodyMotion(i, qdd);
         }
@@ -368,7 +367,7 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Forward, after {@link BaseFrameBodies#place} and {@link BaseFrameBodies#velocity}: body i's
+     * Forward, after {@link BaseFrameBodies#placements} and {@link BaseFrameBodies#velocity}: body i's
      * acceleration a_i = a_p + S_i qdd_i + S_i-dot qd_i, its wrench f_i = I_i a_i + v_i x* I_i v_i
      * - f_ext,i (Featherstone 2008, §5.3, base coordinates; I_i v_i from its momentum and coupling
      * block, {@link BaseFrameBodies#coupling}) and da_i = -S_i x a_i - S_i-dot x v_i, which every

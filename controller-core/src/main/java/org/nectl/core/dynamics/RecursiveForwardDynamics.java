@@ -120,7 +120,7 @@ public final class RecursiveForwardDynamics
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final AppliedLoads loads, final double[] qdd)
     {
         NewtonEulerPasses.rootMotion(loads, bodies.baseVelocity, 3, baseAcceleration, 3, baseAcceleration, 0);
-        bodies.jointTransforms(q);
+        bodies.placements(q);
         for (int i = 0; i < bodies.bodyCount; i++)
         {
             firstForward(i, qd, loads);
@@ -139,13 +139,12 @@ public final class RecursiveForwardDynamics
     }
 
     /**
-     * Body i's pose, joint axis and rigid inertia in the base frame ({@link BaseFrameBodies#place})
-     * and v_i = v_parent + S_i qd_i ({@link BaseFrameBodies#velocity}), then gamma_i = (v_i x S_i) qd_i,
-     * -beta_i = v_i x* J_i v_i - f_ext,i and J*_i = J_i (eqs. 33-35).
+     * After {@link BaseFrameBodies#placements}: body i's v_i = v_parent + S_i qd_i
+     * ({@link BaseFrameBodies#velocity}), then gamma_i = (v_i x S_i) qd_i, -beta_i = v_i x* J_i v_i
+     * - f_ext,i and J*_i = J_i (eqs. 33-35).
      */
     private void firstForward(final int i, final double[] qd, final AppliedLoads loads)
     {
-        bodies.place(i);
         final int r = 9 * i;
         final int t = 3 * i;
         final int s = 6 * i;
