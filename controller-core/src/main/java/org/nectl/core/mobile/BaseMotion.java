@@ -132,9 +132,23 @@ public final class BaseMotion
      */
     public BaseMotion worldAcceleration(final double[] acceleration, final double[] gravity)
     {
-        final double ux = acceleration[0] - gravity[0];
-        final double uy = acceleration[1] - gravity[1];
-        final double uz = acceleration[2] - gravity[2];
+        return worldAcceleration(acceleration[0], acceleration[1], acceleration[2], gravity);
+    }
+
+    /**
+     * As {@link #worldAcceleration(double[], double[])}, the acceleration by components.
+     *
+     * @param ax world-frame x of the origin's acceleration, m/s^2.
+     * @param ay world-frame y, m/s^2.
+     * @param az world-frame z, m/s^2.
+     * @param gravity world gravity, m/s^2, 3 components.
+     * @return this.
+     */
+    public BaseMotion worldAcceleration(final double ax, final double ay, final double az, final double[] gravity)
+    {
+        final double ux = ax - gravity[0];
+        final double uy = ay - gravity[1];
+        final double uz = az - gravity[2];
         final double w = quaternion[0];
         final double x = quaternion[1];
         final double y = quaternion[2];
