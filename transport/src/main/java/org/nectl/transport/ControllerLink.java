@@ -31,6 +31,8 @@ public final class ControllerLink implements AutoCloseable
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final MotorCommandEncoder commandEncoder = new MotorCommandEncoder();
+    /** JointState blocks of versions 1-3 end where the version 4 base-motion block starts; they still decode. */
+    private static final int JOINT_STATE_V3_BLOCK_LENGTH = JointStateDecoder.baseMotionValidEncodingOffset();
     private final JointStateDecoder jointStateDecoder = new JointStateDecoder();
     private final AdapterHeartbeatDecoder heartbeatDecoder = new AdapterHeartbeatDecoder();
     private final FragmentHandler jointStateHandler = this::onJointState;
@@ -139,7 +141,7 @@ public final class ControllerLink implements AutoCloseable
     private void onJointState(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
         if (Wire.isWholeMessage(headerDecoder, buffer, offset, length, JointStateDecoder.TEMPLATE_ID,
-            JointStateDecoder.BLOCK_LENGTH))
+            JOINT_STATE_V3_BLOCK_LENGTH))
         {
             jointStateDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder);
             if (jointStateDecoder.jointCount() == jointCount)

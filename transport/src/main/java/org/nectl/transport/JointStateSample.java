@@ -1,5 +1,6 @@
 package org.nectl.transport;
 
+import org.nectl.transport.sbe.BooleanType;
 import org.nectl.transport.sbe.JointStateDecoder;
 import org.nectl.transport.sbe.JointStateEncoder;
 
@@ -21,6 +22,12 @@ public final class JointStateSample
     private long timestampNs;
     private int elasticMask;
     private short statusBits;
+    private boolean baseMotionValid;
+    /** Base orientation quaternion w, x, y, z, then angular velocity, angular acceleration, specific force (base frame). */
+    private final double[] baseMotion = new double[BASE_MOTION_LENGTH];
+
+    /** Length of {@link #baseMotion()}: quaternion (4), angular velocity, angular acceleration, specific force (3 each). */
+    public static final int BASE_MOTION_LENGTH = 13;
 
     /** @param jointCount number of joints, 1..{@value Wire#MAX_JOINTS}. */
     public JointStateSample(final int jointCount)
@@ -121,6 +128,33 @@ public final class JointStateSample
         return this;
     }
 
+    /**
+     * @return true if the base-motion block is present (a carried base; from schema version 4), false
+     *     for a fixed base or an older message.
+     */
+    public boolean baseMotionValid()
+    {
+        return baseMotionValid;
+    }
+
+    /** @param valid true to send the base-motion block, false for a fixed base. @return this. */
+    public JointStateSample baseMotionValid(final boolean valid)
+    {
+        baseMotionValid = valid;
+        return this;
+    }
+
+    /**
+     * @return the base-motion block, the live array of {@value #BASE_MOTION_LENGTH}: orientation
+     *     quaternion w, x, y, z of the base in the world; then, base frame, angular velocity (rad/s),
+     *     angular acceleration (rad/s^2) and specific force f = R^T (a - g) (m/s^2). Meaningful while
+     *     {@link #baseMotionValid()}.
+     */
+    public double[] baseMotion()
+    {
+        return baseMotion;
+    }
+
     void encode(final JointStateEncoder encoder)
     {
         encoder.sequence(sequence).timestampNs(timestampNs).elasticMask(elasticMask & 0xFFFF_FFFFL)
@@ -133,6 +167,17 @@ public final class JointStateSample
         for (int k = q.length; k < Wire.MAX_JOINTS; k++)
         {
             encoder.q(k, 0.0).qd(k, 0.0).theta(k, 0.0).thetaDot(k, 0.0);
+        }
+        encoder.baseMotionValid(baseMotionValid ? BooleanType.TRUE : BooleanType.FALSE);
+        for (int i = 0; i < 4; i++)
+        {
+            encoder.baseOrientation(i, baseMotionValid ? baseMotion[i] : 0.0);
+        }
+        for (int i = 0; i < 3; i++)
+        {
+            encoder.baseAngularVelocity(i, baseMotionValid ? baseMotion[4 + i] : 0.0)
+                .baseAngularAcceleration(i, baseMotionValid ? baseMotion[7 + i] : 0.0)
+                .baseSpecificForce(i, baseMotionValid ? baseMotion[10 + i] : 0.0);
         }
     }
 
@@ -148,6 +193,21 @@ public final class JointStateSample
             qd[k] = decoder.qd(k);
             theta[k] = decoder.theta(k);
             thetaDot[k] = decoder.thetaDot(k);
+        }
+        baseMotionValid = decoder.actingVersion() >= JointStateDecoder.baseMotionValidSinceVersion()
+            && decoder.baseMotionValid() == BooleanType.TRUE;
+        if (baseMotionValid)
+        {
+            for (int i = 0; i < 4; i++)
+            {
+                baseMotion[i] = decoder.baseOrientation(i);
+            }
+            for (int i = 0; i < 3; i++)
+            {
+                baseMotion[4 + i] = decoder.baseAngularVelocity(i);
+                baseMotion[7 + i] = decoder.baseAngularAcceleration(i);
+                baseMotion[10 + i] = decoder.baseSpecificForce(i);
+            }
         }
     }
 }

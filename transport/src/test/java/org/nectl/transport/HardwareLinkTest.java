@@ -11,13 +11,16 @@ import java.util.function.LongSupplier;
 
 import io.aeron.Publication;
 
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nectl.transport.sbe.AdapterState;
 import org.nectl.transport.sbe.DriveMode;
+import org.nectl.transport.sbe.JointStateEncoder;
 import org.nectl.transport.sbe.JointStateStatusDecoder;
 import org.nectl.transport.sbe.JointStateStatusEncoder;
+import org.nectl.transport.sbe.MessageHeaderEncoder;
 
 /** Controller and adapter ends of the hardware link over a real embedded media driver and aeron:ipc. */
 final class HardwareLinkTest
@@ -131,6 +134,46 @@ final class HardwareLinkTest
         assertArrayEquals(command.tau(), applied.tau(), 0.0, "seed " + SEED);
         assertEquals(0L, controller.invalidMessageCount());
         assertEquals(0L, adapter.invalidMessageCount());
+    }
+
+    @Test
+    void baseMotionBlockRoundTripsBitExact()
+    {
+        final SplittableRandom random = new SplittableRandom(SEED + 4);
+        final JointStateSample sent = new JointStateSample(DOF).sequence(5L).baseMotionValid(true);
+        fill(random, sent.baseMotion());
+        assertTrue(adapter.publishJointState(sent) > 0, "tryClaim of JointState");
+        final JointStateSample received = new JointStateSample(DOF);
+        Await.until(() -> controller.pollJointState(received) == 1, "JointState at the controller");
+        assertTrue(received.baseMotionValid());
+        assertArrayEquals(sent.baseMotion(), received.baseMotion(), 0.0, "seed " + SEED);
+
+        assertTrue(adapter.publishJointState(sent.sequence(6L).baseMotionValid(false)) > 0);
+        Await.until(() -> controller.pollJointState(received) == 1, "fixed-base JointState at the controller");
+        assertFalse(received.baseMotionValid(), "a fixed-base state clears the flag");
+    }
+
+    @Test
+    void versionThreeJointStateWithoutBaseBlockStillDecodes()
+    {
+        final int v3Block = JointStateEncoder.baseMotionValidEncodingOffset();
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[Wire.HEADER_LENGTH + JointStateEncoder.BLOCK_LENGTH]);
+        final MessageHeaderEncoder header = new MessageHeaderEncoder();
+        final JointStateEncoder encoder = new JointStateEncoder().wrapAndApplyHeader(buffer, 0, header);
+        encoder.sequence(33L).jointCount((short)DOF).q(2, 1.25);
+        header.blockLength(v3Block).version(3);
+        final LinkConfig link = LinkConfig.ipcDefaults();
+        try (Publication oldAdapter = transport.aeron().addPublication(link.channel(), link.jointStateStreamId()))
+        {
+            Await.until(oldAdapter::isConnected, "version 3 adapter connected");
+            final JointStateSample received = new JointStateSample(DOF).baseMotionValid(true);
+            Await.until(() -> oldAdapter.offer(buffer, 0, Wire.HEADER_LENGTH + v3Block) > 0, "version 3 JointState offered");
+            Await.until(() -> controller.pollJointState(received) == 1, "version 3 JointState at the controller");
+            assertEquals(33L, received.sequence());
+            assertEquals(1.25, received.q()[2]);
+            assertFalse(received.baseMotionValid(), "no base block before version 4");
+            assertEquals(0L, controller.invalidMessageCount());
+        }
     }
 
     @Test

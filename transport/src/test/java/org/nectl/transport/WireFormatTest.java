@@ -58,7 +58,7 @@ final class WireFormatTest
 
 
     @Test
-    void schemaIsVersionThreeLittleEndianAndEveryElementIsDescribed() throws Exception
+    void schemaIsVersionFourLittleEndianAndEveryElementIsDescribed() throws Exception
     {
         final Document schema;
         try (InputStream in = WireFormatTest.class.getResourceAsStream("/sbe/nectl-schema.xml"))
@@ -69,7 +69,7 @@ final class WireFormatTest
         }
         final Element root = schema.getDocumentElement();
         assertEquals("1", root.getAttribute("id"));
-        assertEquals("3", root.getAttribute("version"));
+        assertEquals("4", root.getAttribute("version"));
         final NodeList messages = schema.getElementsByTagNameNS("*", "message");
         for (int i = 0; i < messages.getLength(); i++)
         {
@@ -117,7 +117,7 @@ final class WireFormatTest
         {
             encoder.q(k, q[k]).qd(k, qd[k]).theta(k, theta[k]).thetaDot(k, thetaDot[k]);
         }
-        assertEquals(HEADER + 1047, HEADER + encoder.encodedLength(), "JointState is fixed size (PROTOCOL.md)");
+        assertEquals(HEADER + 1152, HEADER + encoder.encodedLength(), "JointState is fixed size (PROTOCOL.md)");
 
         final JointStateDecoder decoder = new JointStateDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder);
         assertEquals(42L, decoder.sequence());
@@ -139,7 +139,7 @@ final class WireFormatTest
             assertEquals(theta[k], buffer.getDouble(HEADER + 528 + 8 * k, ByteOrder.LITTLE_ENDIAN));
             assertEquals(thetaDot[k], buffer.getDouble(HEADER + 784 + 8 * k, ByteOrder.LITTLE_ENDIAN));
         }
-        assertHeader(1047, JointStateEncoder.TEMPLATE_ID);
+        assertHeader(1152, JointStateEncoder.TEMPLATE_ID);
         assertEquals(1, JointStateEncoder.TEMPLATE_ID);
         assertEquals(42L, buffer.getLong(HEADER, ByteOrder.LITTLE_ENDIAN));
         assertEquals(123_456_789L, buffer.getLong(HEADER + 8, ByteOrder.LITTLE_ENDIAN));

@@ -38,6 +38,7 @@ public final class DeploymentConfig
     private final ReferenceBlend.Settings referenceBlend;
     private final CollisionSettings collision;
     private final RecordingSettings recording;
+    private final boolean carriedBase;
 
     DeploymentConfig(
         final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
@@ -46,9 +47,10 @@ public final class DeploymentConfig
         final PlannerEndpoint planner, final PlannerAuthenticationSettings plannerAuthentication,
         final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw,
         final long lockstepLivenessNs, final ReferenceBlend.Settings referenceBlend, final CollisionSettings collision,
-        final RecordingSettings recording)
+        final RecordingSettings recording, final boolean carriedBase)
     {
         this.recording = recording;
+        this.carriedBase = carriedBase;
         this.file = file;
         this.modelFile = modelFile;
         this.model = model;
@@ -85,6 +87,15 @@ public final class DeploymentConfig
     public RobotModel model()
     {
         return model;
+    }
+
+    /**
+     * @return true if the arm's base is carried (section {@code base}): the controller takes the base's
+     *     measured motion from each JointState into its feedforward and its observer (docs/CONTROL.md).
+     */
+    public boolean carriedBase()
+    {
+        return carriedBase;
     }
 
     /** @return how the loop is clocked. */

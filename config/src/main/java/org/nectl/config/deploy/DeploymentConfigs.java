@@ -37,7 +37,8 @@ public final class DeploymentConfigs
 
     private static final List<String> KEYS = List.of("model", "mode", "period_us", "core", "realtime_priority", "aeron", "planner",
         "telemetry", "hardware", "control", "supervision", "gravity", "safety", "reference_blend", "collision",
-        "recording");
+        "recording", "base");
+    private static final List<String> BASE_KEYS = List.of("carried");
     private static final List<String> PLANNER_KEYS = List.of("bind", "keys", "allowed_sources", "time_window_ms");
     private static final List<String> MODES = List.of("realtime", "lockstep");
     private static final List<String> LAWS = List.of("computed_torque", "pd_gravity", "mixed_elastic");
@@ -96,7 +97,14 @@ public final class DeploymentConfigs
             CycleSettingsReader.lockstepLivenessNs(root.optional("supervision")),
             ReferenceBlendReader.read(root.optional("reference_blend"), model, periodNs),
             CollisionSettingsReader.read(root.optional("collision"), model.dof(), periodNs, robot.elasticCount() > 0),
-            section(root, "recording", r -> RecordingSettings.read(path, r), RecordingSettings.disabled()));
+            section(root, "recording", r -> RecordingSettings.read(path, r), RecordingSettings.disabled()),
+            carriedBase(root.optional("base")));
+    }
+
+    /** Section {@code base}: whether the arm's base is carried (a vehicle, a mobile platform, a ship). */
+    private static boolean carriedBase(final Optional<YamlField> base)
+    {
+        return base.map(b -> b.mapping(BASE_KEYS)).flatMap(b -> b.optional("carried")).map(YamlField::bool).orElse(false);
     }
 
     /** Every control law commands a torque at every joint: a passive joint has no motor to take it. */

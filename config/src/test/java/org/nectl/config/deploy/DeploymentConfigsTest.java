@@ -2,8 +2,10 @@ package org.nectl.config.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -112,6 +114,23 @@ final class DeploymentConfigsTest
         assertEquals(20.0, written.referenceBlend().pole());
         assertArrayEquals(new double[] {15, 7.5}, written.referenceBlend().accelerationMax());
         assertArrayEquals(new double[] {300, 300}, written.referenceBlend().jerkMax());
+    }
+
+    @Test
+    void aDeploymentStatesWhetherItsArmIsCarriedAndBadValuesNameFileAndLine() throws IOException
+    {
+        assertFalse(DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\n")).carriedBase());
+        assertTrue(DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\nbase:\n  carried: true\n")).carriedBase());
+        assertFalse(DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\nbase: {carried: false}\n")).carriedBase());
+        final Path notBoolean = TestDeployments.write(dir, "model: arm.yaml\nbase:\n  carried: ship\n");
+        final DescriptionException e = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(notBoolean));
+        assertEquals("base.carried", e.field(), e.getMessage());
+        assertEquals(3, e.line(), e.getMessage());
+        assertTrue(e.getMessage().contains("'ship' is not a boolean"), e.getMessage());
+        final Path unknownKey = TestDeployments.write(dir, "model: arm.yaml\nbase:\n  moving: true\n");
+        final DescriptionException u = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(unknownKey));
+        assertEquals(3, u.line(), u.getMessage());
+        assertTrue(u.getMessage().contains("moving"), u.getMessage());
     }
 
     @Test

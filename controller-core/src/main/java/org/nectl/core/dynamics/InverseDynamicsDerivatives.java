@@ -159,7 +159,7 @@ public final class InverseDynamicsDerivatives
         final double[] dtauDq, final double[] dtauDqd, final double[] dtauDqdd)
     {
         this.loads = loads;
-        NewtonEulerPasses.rootMotion(loads, bodies.baseVelocity, 3, baseAcceleration, 3, baseAcceleration, 0);
+        NewtonEulerPasses.rootMotion(loads, null, bodies.baseVelocity, 3, baseAcceleration, 3, baseAcceleration, 0);
         if (bodies.branched())
         {
             // On a tree most entries couple different branches: one block fill is cheaper than

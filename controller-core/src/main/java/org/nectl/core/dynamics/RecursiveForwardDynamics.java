@@ -119,7 +119,7 @@ public final class RecursiveForwardDynamics
      */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final AppliedLoads loads, final double[] qdd)
     {
-        NewtonEulerPasses.rootMotion(loads, bodies.baseVelocity, 3, baseAcceleration, 3, baseAcceleration, 0);
+        NewtonEulerPasses.rootMotion(loads, null, bodies.baseVelocity, 3, baseAcceleration, 3, baseAcceleration, 0);
         bodies.placements(q);
         for (int i = 0; i < bodies.bodyCount; i++)
         {

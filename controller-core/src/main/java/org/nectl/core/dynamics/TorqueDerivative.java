@@ -123,7 +123,7 @@ public final class TorqueDerivative
         final AppliedLoads loads, final double[] tau, final double[] tauDot)
     {
         joints.update(q);
-        NewtonEulerPasses.rootMotion(loads, motion, 0, motion, 3, motion, 6);
+        NewtonEulerPasses.rootMotion(loads, null, motion, 0, motion, 3, motion, 6);
         if (loads.worldLoads)
         {
             loads.resolveInBodyFrames(joints);

@@ -107,6 +107,8 @@ public final class ControlCycle
     private final double[] trackingError;
     private final double[] trackingSquareSum;
     private final int[] saturatedTicks;
+    /** The base's motion in the feedforward and the observer; adds nothing for a fixed base. */
+    private final CarriedBaseCompensation carriedBase;
     /** The momentum observer, or null for a robot with elastic joints (its links are driven by springs, not by tau). */
     private ExternalTorqueObserver observer;
     private final CollisionSettings collision;
@@ -269,6 +271,7 @@ public final class ControlCycle
         computedTorque = new ComputedTorqueController(dynamics, settings.kp(), settings.kd());
         pdGravity = new PdGravityController(dynamics, settings.pdKp(), settings.pdKd());
         computedTorque.frictionFeedforward(settings.frictionFeedforward());
+        carriedBase = new CarriedBaseCompensation(dynamics, g);
         limiter = new TorqueLimiter(model, settings.periodNs());
         timeScaling = new ReferenceTimeScaling(dynamics, timeScalingSettings);
         timeScaling.frictionFeedforward(settings.frictionFeedforward());
@@ -506,6 +509,15 @@ public final class ControlCycle
     }
 
     /**
+     * @return the carried-base compensation: declare the arm carried before the loop starts, feed it
+     *     each JointState's base block before {@link #tick}.
+     */
+    public CarriedBaseCompensation carriedBase()
+    {
+        return carriedBase;
+    }
+
+    /**
      * Runs one control tick.
      *
      * @param timeNs the controller clock at this tick, ns (wall clock, or simulated time in lockstep).
@@ -555,7 +567,7 @@ public final class ControlCycle
             zeroCommand();
             return;
         }
-        if (runControlLaw() != ControlStatus.OK)
+        if ((runControlLaw() | carriedBase.compensate(law, q, qd, tauLaw)) != ControlStatus.OK)
         {
             fault(Faults.NON_FINITE_COMMAND);
             zeroCommand();
@@ -608,7 +620,8 @@ public final class ControlCycle
         {
             for (int j = 0; j < dof; j++)
             {
-                appliedTorqueSum[j] += tauCommand[j];
+                // the base's share drives the base's motion, not the links as the observer's fixed-base model sees them
+                appliedTorqueSum[j] += tauCommand[j] - carriedBase.baseTorque()[j];
             }
             appliedPeriods++;
         }

@@ -3,6 +3,9 @@ package org.nectl.core.simulation;
 import org.nectl.core.dynamics.AppliedLoads;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
+import org.nectl.core.mobile.BaseMotion;
+import org.nectl.core.mobile.BaseMotionProfile;
+import org.nectl.core.mobile.CarriedBaseForwardDynamics;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -53,6 +56,13 @@ public final class ArmSimulator
     private final double[] sumQd;
     private final double[] sumQdd;
     private long stepCount;
+    /** The carried base's prescribed motion, or null for a fixed base. */
+    private BaseMotionProfile baseProfile;
+    private CarriedBaseForwardDynamics carriedDynamics;
+    private final BaseMotion baseMotion = new BaseMotion();
+    private final double[] gravity = {0.0, 0.0, -9.81};
+    private final CompiledModel compiled;
+    private boolean friction = true;
 
     /**
      * Not real-time safe: allocates the state and the workspace. Starts at rest at q = 0, time 0,
@@ -72,7 +82,7 @@ public final class ArmSimulator
         {
             throw new IllegalArgumentException("substeps must be at least 1, got " + substeps);
         }
-        final CompiledModel compiled = CompiledModel.of(model);
+        compiled = CompiledModel.of(model);
         forwardDynamics = new RecursiveForwardDynamics(compiled);
         loads = new AppliedLoads(compiled);
         dof = model.dof();
@@ -117,6 +127,45 @@ public final class ArmSimulator
     public void gravity(final double gx, final double gy, final double gz)
     {
         loads.gravity(gx, gy, gz);
+        gravity[0] = gx;
+        gravity[1] = gy;
+        gravity[2] = gz;
+    }
+
+    /**
+     * Puts the arm on a carried base moving along a prescribed profile (null: a fixed base, the
+     * default); the dynamics become M(q) qdd = tau - h(q, qd; base) ({@link CarriedBaseForwardDynamics})
+     * with the base's motion evaluated at each Runge-Kutta stage's time, simulated time 0 being the
+     * profile's start. Not real-time safe.
+     *
+     * @param profile the base's motion, or null.
+     */
+    public void baseMotion(final BaseMotionProfile profile)
+    {
+        baseProfile = profile;
+        carriedDynamics = profile == null ? null : new CarriedBaseForwardDynamics(compiled);
+        if (carriedDynamics != null)
+        {
+            carriedDynamics.jointFriction(friction);
+        }
+    }
+
+    /**
+     * The base's motion at simulated time t (a fixed base: at rest). Real-time safe.
+     *
+     * @param timeS simulated time, s.
+     * @param out receives the motion.
+     */
+    public void baseMotionAt(final double timeS, final BaseMotion out)
+    {
+        if (baseProfile == null)
+        {
+            out.atRest(gravity);
+        }
+        else
+        {
+            baseProfile.at(timeS, gravity, out);
+        }
     }
 
     /**
@@ -127,7 +176,12 @@ public final class ArmSimulator
      */
     public void jointFriction(final boolean enabled)
     {
+        friction = enabled;
         forwardDynamics.jointFriction(enabled);
+        if (carriedDynamics != null)
+        {
+            carriedDynamics.jointFriction(enabled);
+        }
     }
 
     /**
@@ -185,7 +239,7 @@ public final class ArmSimulator
         }
         for (int s = 0; s < substeps; s++)
         {
-            if (!rungeKuttaStep())
+            if (!rungeKuttaStep(timeNs() * 1e-9 + s * substepS))
             {
                 return allFinite(q) && allFinite(qd) ? STEP_SINGULAR : STEP_NON_FINITE;
             }
@@ -215,7 +269,18 @@ public final class ArmSimulator
      */
     public boolean accelerations(final double[] qddOut)
     {
-        return forwardDynamics.compute(q, qd, tauNm, loads, qddOut);
+        return accelerations(q, qd, timeNs() * 1e-9, qddOut);
+    }
+
+    /** Forward dynamics at a stage point and time: fixed base, or carried with the base's motion then. */
+    private boolean accelerations(final double[] positions, final double[] velocities, final double timeS, final double[] qddOut)
+    {
+        if (baseProfile == null)
+        {
+            return forwardDynamics.compute(positions, velocities, tauNm, loads, qddOut);
+        }
+        baseProfile.at(timeS, gravity, baseMotion);
+        return carriedDynamics.compute(positions, velocities, tauNm, loads, baseMotion, qddOut);
     }
 
     /** @param out receives q by coordinate, rad or m. Real-time safe. */
@@ -242,26 +307,26 @@ public final class ArmSimulator
         return stepCount * periodNs;
     }
 
-    /** One classical Runge-Kutta step of length h on (q, qd); false if FD failed at a stage. */
-    private boolean rungeKuttaStep()
+    /** One classical Runge-Kutta step of length h on (q, qd) from a time, s; false if FD failed at a stage. */
+    private boolean rungeKuttaStep(final double startS)
     {
         final double h = substepS;
-        if (!forwardDynamics.compute(q, qd, tauNm, loads, stageQdd))
+        if (!accelerations(q, qd, startS, stageQdd))
         {
             return false;
         }
         firstStage(0.5 * h);
-        if (!forwardDynamics.compute(stageQ, stageQd, tauNm, loads, stageQdd))
+        if (!accelerations(stageQ, stageQd, startS + 0.5 * h, stageQdd))
         {
             return false;
         }
         innerStage(0.5 * h);
-        if (!forwardDynamics.compute(stageQ, stageQd, tauNm, loads, stageQdd))
+        if (!accelerations(stageQ, stageQd, startS + 0.5 * h, stageQdd))
         {
             return false;
         }
         innerStage(h);
-        if (!forwardDynamics.compute(stageQ, stageQd, tauNm, loads, stageQdd))
+        if (!accelerations(stageQ, stageQd, startS + h, stageQdd))
         {
             return false;
         }

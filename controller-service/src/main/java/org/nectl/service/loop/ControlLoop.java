@@ -457,6 +457,10 @@ public final class ControlLoop implements Runnable
         cycle.measuredStateTimeNs(state.timestampNs());
         System.arraycopy(state.theta(), 0, cycle.measuredTheta(), 0, dof);
         System.arraycopy(state.thetaDot(), 0, cycle.measuredThetaDot(), 0, dof);
+        if (newState)
+        {
+            cycle.carriedBase().measure(state.baseMotionValid(), state.baseMotion());
+        }
         if (linkLost && !linkLostLatched())
         {
             // Latched again should an operator RESET clear it: without a link nothing can run.

@@ -50,6 +50,8 @@ import org.nectl.transport.TelemetryConfig;
  *     counts as dead (STATE_MISSING), ns; supervision otherwise runs on simulated time.
  * @param referenceBlend how the position step of a streamed setpoint or a new trajectory decays.
  * @param collision the momentum observer's tuning, the collision thresholds and the reaction.
+ * @param carriedBase true if the arm's base is carried: JointStates carry the base's motion, which
+ *     the feedforward and the momentum observer take in (docs/CONTROL.md, "Carried base").
  */
 public record ServiceSettings(
     RobotModel model,
@@ -65,7 +67,8 @@ public record ServiceSettings(
     MixedLawSettings mixedLaw,
     long lockstepLivenessNs,
     ReferenceBlend.Settings referenceBlend,
-    CollisionSettings collision)
+    CollisionSettings collision,
+    boolean carriedBase)
 {
     /** Default {@link #lockstepLivenessNs}: 2 s, far beyond a simulator descheduled on a loaded host. */
     public static final long DEFAULT_LOCKSTEP_LIVENESS_NS = 2_000_000_000L;
@@ -84,6 +87,33 @@ public record ServiceSettings(
         {
             throw new IllegalArgumentException("lockstep liveness timeout must be positive, got " + lockstepLivenessNs + " ns");
         }
+    }
+
+    /**
+     * Settings for a fixed base.
+     *
+     * @param model the controlled robot.
+     * @param cycle control-cycle settings.
+     * @param mode realtime or lockstep.
+     * @param loopThread CPU and SCHED_FIFO priority of the control loop thread.
+     * @param aeron media driver.
+     * @param link hardware link channel and streams.
+     * @param planner planner gateway UDP settings.
+     * @param telemetry telemetry publication settings.
+     * @param law the control law selected at start.
+     * @param safety stop categories per fault and the supervisor's reflex limits.
+     * @param mixedLaw the robot with its drives and the gains of the mixed rigid/elastic law.
+     * @param lockstepLivenessNs lockstep only: wall time without a JointState before STATE_MISSING, ns.
+     * @param referenceBlend how the position step of a streamed setpoint or a new trajectory decays.
+     * @param collision the momentum observer's tuning, the collision thresholds and the reaction.
+     */
+    public ServiceSettings(final RobotModel model, final CycleSettings cycle, final LoopMode mode, final ThreadPlacement loopThread,
+        final AeronConfig aeron, final LinkConfig link, final PlannerGatewayConfig planner, final TelemetryConfig telemetry,
+        final ControlLaw law, final SafetySettings safety, final MixedLawSettings mixedLaw, final long lockstepLivenessNs,
+        final ReferenceBlend.Settings referenceBlend, final CollisionSettings collision)
+    {
+        this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw, lockstepLivenessNs,
+            referenceBlend, collision, false);
     }
 
     /**
@@ -167,6 +197,7 @@ public record ServiceSettings(
     {
         final ControlCycle cycle = new ControlCycle(model, this.cycle, safety, ReferenceTimeScaling.Settings.defaults(), mixedLaw,
             referenceBlend, collision);
+        cycle.carriedBase().carried(carriedBase);
         if (cycle.selectLaw(law) != ControlCycle.ACCEPTED)
         {
             throw new IllegalArgumentException("control law " + law + " needs a robot with elastic joints; "
@@ -285,7 +316,8 @@ public record ServiceSettings(
             config.mixedLaw(),
             config.lockstepLivenessNs(),
             config.referenceBlend(),
-            config.collisionSettings());
+            config.collisionSettings(),
+            config.carriedBase());
     }
 
     /** The gateway's address, its host resolved now so that a name that does not resolve is refused before anything starts. */
@@ -311,55 +343,62 @@ public record ServiceSettings(
     public ServiceSettings withPlannerAuthentication(final PlannerAuthentication authentication)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner.withAuthentication(authentication), telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase);
+    }
+
+    /** @return a copy whose arm is carried (true) or on a fixed base (false). */
+    public ServiceSettings withCarriedBase(final boolean carried)
+    {
+        return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carried);
     }
 
     /** @return a copy in the given loop mode. */
     public ServiceSettings withMode(final LoopMode loopMode)
     {
         return new ServiceSettings(model, cycle, loopMode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase);
     }
 
     /** @return a copy whose control loop thread is placed as given. */
     public ServiceSettings withLoopThread(final ThreadPlacement placement)
     {
         return new ServiceSettings(model, cycle, mode, placement, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase);
     }
 
     /** @return a copy with other cycle settings. */
     public ServiceSettings withCycle(final CycleSettings cycleSettings)
     {
         return new ServiceSettings(model, cycleSettings, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase);
     }
 
     /** @return a copy whose robot has these drives and mixed-law gains (the same links). */
     public ServiceSettings withMixedLaw(final MixedLawSettings settings)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, settings, lockstepLivenessNs, referenceBlend, collision);
+            safety, settings, lockstepLivenessNs, referenceBlend, collision, carriedBase);
     }
 
     /** @return a copy whose lockstep loop declares the simulator dead after this long without a state, ns. */
     public ServiceSettings withLockstepLiveness(final long livenessNs)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, livenessNs, referenceBlend, collision);
+            safety, mixedLaw, livenessNs, referenceBlend, collision, carriedBase);
     }
 
     /** @return a copy with other collision settings. */
     public ServiceSettings withCollision(final CollisionSettings collisionSettings)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collisionSettings);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collisionSettings, carriedBase);
     }
 
     /** @return a copy with other safety settings. */
     public ServiceSettings withSafety(final SafetySettings safetySettings)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safetySettings, mixedLaw, lockstepLivenessNs, referenceBlend, collision);
+            safetySettings, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase);
     }
 }

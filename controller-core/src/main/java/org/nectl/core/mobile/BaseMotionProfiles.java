@@ -1,0 +1,165 @@
+package org.nectl.core.mobile;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a base-motion profile from its one-line form (docs/ADAPTERS.md, "Carried base"):
+ * <ul>
+ * <li>{@code ship:roll=10deg@0.2Hz,pitch=3deg@0.15Hz,heave=0.5m@0.1Hz} ({@link ShipMotion}; any of
+ * the three, each amplitude@frequency, angles in deg or rad);</li>
+ * <li>{@code platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s,hold=2s} ({@link PlatformMotion}; accel,
+ * brake and speed required, hold 2 s by default).</li>
+ * </ul>
+ * Not real-time safe.
+ */
+public final class BaseMotionProfiles
+{
+    /** Largest roll or pitch amplitude, rad (45 degrees: beyond, no arm works on a deck). */
+    public static final double MAX_ANGLE_RAD = Math.PI / 4;
+    /** Largest heave amplitude, m. */
+    public static final double MAX_HEAVE_M = 10.0;
+    /** Largest frequency, Hz. */
+    public static final double MAX_FREQUENCY_HZ = 10.0;
+    /** Largest platform acceleration or braking, m/s^2 (2 g). */
+    public static final double MAX_ACCELERATION_MPS2 = 20.0;
+    /** Largest platform speed, m/s. */
+    public static final double MAX_SPEED_MPS = 20.0;
+    /** Longest platform hold, s. */
+    public static final double MAX_HOLD_S = 600.0;
+
+    private static final Pattern NUMBER = Pattern.compile("[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
+    private static final Pattern OSCILLATION = Pattern.compile("(" + NUMBER + ")(deg|rad|m)@(" + NUMBER + ")Hz");
+    private static final Pattern QUANTITY = Pattern.compile("(" + NUMBER + ")(m/s2|m/s|s)");
+    private static final String SHIP_EXAMPLE = "ship:roll=10deg@0.2Hz,heave=0.5m@0.1Hz";
+    private static final String PLATFORM_EXAMPLE = "platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s,hold=2s";
+
+    private BaseMotionProfiles()
+    {
+    }
+
+    /**
+     * @param spec the profile's one-line form.
+     * @return the profile.
+     * @throws IllegalArgumentException naming the part of {@code spec} that is wrong and the rule.
+     */
+    public static BaseMotionProfile parse(final String spec)
+    {
+        final int colon = spec.indexOf(':');
+        final String kind = colon < 0 ? spec : spec.substring(0, colon);
+        if (kind.equals("ship"))
+        {
+            return ship(fields(spec, colon, List.of("roll", "pitch", "heave"), SHIP_EXAMPLE));
+        }
+        if (kind.equals("platform"))
+        {
+            return platform(fields(spec, colon, List.of("accel", "brake", "speed", "hold"), PLATFORM_EXAMPLE));
+        }
+        throw new IllegalArgumentException("'" + spec + "': unknown profile '" + kind + "' (expected ship or platform, e.g. "
+            + SHIP_EXAMPLE + " or " + PLATFORM_EXAMPLE + ")");
+    }
+
+    private static Map<String, String> fields(final String spec, final int colon, final List<String> keys, final String example)
+    {
+        if (colon < 0 || colon == spec.length() - 1)
+        {
+            throw new IllegalArgumentException("'" + spec + "': no fields (e.g. " + example + ")");
+        }
+        final Map<String, String> fields = new HashMap<>();
+        for (final String part : spec.substring(colon + 1).split(",", -1))
+        {
+            final int eq = part.indexOf('=');
+            final String key = eq < 0 ? part : part.substring(0, eq);
+            if (!keys.contains(key))
+            {
+                throw new IllegalArgumentException("'" + spec + "': unknown field '" + key + "' (allowed: "
+                    + String.join(", ", keys) + "; e.g. " + example + ")");
+            }
+            if (eq < 0)
+            {
+                throw new IllegalArgumentException("'" + spec + "': field '" + key + "' has no value (e.g. " + example + ")");
+            }
+            if (fields.put(key, part.substring(eq + 1)) != null)
+            {
+                throw new IllegalArgumentException("'" + spec + "': field '" + key + "' given twice");
+            }
+        }
+        return fields;
+    }
+
+    private static ShipMotion ship(final Map<String, String> fields)
+    {
+        final double[] roll = oscillation(fields, "roll", true);
+        final double[] pitch = oscillation(fields, "pitch", true);
+        final double[] heave = oscillation(fields, "heave", false);
+        return new ShipMotion(roll[0], roll[1], pitch[0], pitch[1], heave[0], heave[1]);
+    }
+
+    /** @return amplitude (rad or m) and frequency (Hz); zeros when absent. */
+    private static double[] oscillation(final Map<String, String> fields, final String key, final boolean angle)
+    {
+        final String value = fields.get(key);
+        if (value == null)
+        {
+            return new double[2];
+        }
+        final Matcher m = OSCILLATION.matcher(value);
+        final String form = key + "=" + value;
+        if (!m.matches() || angle == m.group(4).equals("m"))
+        {
+            throw new IllegalArgumentException("'" + form + "': expected amplitude@frequency with " + (angle
+                ? "the angle in deg or rad, e.g. " + key + "=10deg@0.2Hz" : "the height in m, e.g. heave=0.5m@0.1Hz"));
+        }
+        final double amplitude = Double.parseDouble(m.group(1)) * (m.group(4).equals("deg") ? Math.PI / 180 : 1.0);
+        final double frequency = Double.parseDouble(m.group(5));
+        final double max = angle ? MAX_ANGLE_RAD : MAX_HEAVE_M;
+        if (amplitude > max)
+        {
+            throw new IllegalArgumentException("'" + form + "': amplitude above the limit " + (angle ? "45deg" : max + "m"));
+        }
+        if (!(frequency > 0.0) || frequency > MAX_FREQUENCY_HZ)
+        {
+            throw new IllegalArgumentException("'" + form + "': frequency outside (0, " + MAX_FREQUENCY_HZ + "] Hz");
+        }
+        return new double[] {amplitude, frequency};
+    }
+
+    private static PlatformMotion platform(final Map<String, String> fields)
+    {
+        return new PlatformMotion(
+            quantity(fields, "accel", "m/s2", MAX_ACCELERATION_MPS2, Double.NaN),
+            quantity(fields, "brake", "m/s2", MAX_ACCELERATION_MPS2, Double.NaN),
+            quantity(fields, "speed", "m/s", MAX_SPEED_MPS, Double.NaN),
+            quantity(fields, "hold", "s", MAX_HOLD_S, 2.0));
+    }
+
+    private static double quantity(final Map<String, String> fields, final String key, final String unit, final double max,
+        final double fallback)
+    {
+        final String value = fields.get(key);
+        if (value == null)
+        {
+            if (Double.isNaN(fallback))
+            {
+                throw new IllegalArgumentException("'platform': field '" + key + "' missing (e.g. " + PLATFORM_EXAMPLE + ")");
+            }
+            return fallback;
+        }
+        final Matcher m = QUANTITY.matcher(value);
+        final String form = key + "=" + value;
+        if (!m.matches() || !m.group(4).equals(unit))
+        {
+            throw new IllegalArgumentException("'" + form + "': expected a number in " + unit + ", e.g. " + key + "=1" + unit);
+        }
+        final double v = Double.parseDouble(m.group(1));
+        final boolean zeroAllowed = key.equals("hold");
+        if (v > max || (!zeroAllowed && !(v > 0.0)))
+        {
+            throw new IllegalArgumentException("'" + form + "': outside " + (zeroAllowed ? "[0, " : "(0, ") + max + "] " + unit);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,163 @@
+package org.nectl.core.runtime;
+
+import java.util.Arrays;
+
+import org.nectl.core.control.ControlStatus;
+import org.nectl.core.dynamics.CompiledModel;
+import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.mobile.BaseMotion;
+import org.nectl.core.mobile.CarriedBaseInverseDynamics;
+
+/**
+ * The carried base in the control cycle: the joint torques the base's measured motion demands beyond
+ * a fixed base at the measured state,
+ * tau_base(q, qd) = RNEA_carried(q, qd, 0; base) - RNEA_fixed(q, qd, 0), friction off in both.
+ * Rigid-body inverse dynamics is M(q) qdd plus terms in q, qd and the base's motion, and M(q) qdd does
+ * not depend on the base: so a fixed-base law's command plus tau_base equals the carried-base inverse
+ * dynamics at any commanded acceleration, and the torque that drives the links as the fixed-base model
+ * sees them is the applied torque minus tau_base, which is what the momentum observer is given.
+ *
+ * <p>Base blocks: the JointState's base-motion block (docs/PROTOCOL.md) is taken only in a carried
+ * deployment. A missing block, a non-finite value or a non-unit quaternion is counted and the last
+ * valid block is used (at start: the base at rest under the configured gravity, tau_base = 0).
+ *
+ * <p>Not thread safe: owned by the control loop. {@link #carried(boolean)} and the constructor are
+ * not real-time safe; every other method is.
+ */
+public final class CarriedBaseCompensation
+{
+    private final CarriedBaseInverseDynamics carriedDynamics;
+    private final InverseDynamics fixedDynamics;
+    private final BaseMotion received = new BaseMotion();
+    private final BaseMotion held = new BaseMotion();
+    private final double[] zeros;
+    private final double[] fixedTorque;
+    private final double[] baseTorque;
+    private boolean carried;
+    private long acceptedCount;
+    private long missingCount;
+    private long rejectedCount;
+
+    /**
+     * Not real-time safe: allocates the workspaces.
+     *
+     * @param dynamics the cycle's compiled robot, under the configured gravity.
+     * @param gravity the configured gravity, base frame at rest, m/s^2.
+     */
+    CarriedBaseCompensation(final CompiledModel dynamics, final double[] gravity)
+    {
+        carriedDynamics = new CarriedBaseInverseDynamics(dynamics);
+        carriedDynamics.jointFriction(false);
+        fixedDynamics = new InverseDynamics(dynamics);
+        fixedDynamics.jointFriction(false);
+        held.atRest(gravity);
+        zeros = new double[dynamics.dof()];
+        fixedTorque = new double[dynamics.dof()];
+        baseTorque = new double[dynamics.dof()];
+    }
+
+    /**
+     * Declares the arm carried (deployment section {@code base}) or fixed (default). Not real-time
+     * safe: call before the loop starts.
+     *
+     * @param isCarried true if the base moves and JointStates carry its motion.
+     */
+    public void carried(final boolean isCarried)
+    {
+        carried = isCarried;
+    }
+
+    /** @return true if the arm is declared carried. */
+    public boolean carried()
+    {
+        return carried;
+    }
+
+    /**
+     * Takes one JointState's base-motion block; ignored for a fixed base.
+     *
+     * @param present true if the JointState has the block.
+     * @param block orientation w, x, y, z, then base-frame angular velocity, angular acceleration and
+     *     specific force: 13 values (the JointState's order).
+     */
+    public void measure(final boolean present, final double[] block)
+    {
+        if (!carried)
+        {
+            return;
+        }
+        if (!present)
+        {
+            missingCount++;
+            return;
+        }
+        received.orientation(block[0], block[1], block[2], block[3])
+            .angularVelocity(block[4], block[5], block[6])
+            .angularAcceleration(block[7], block[8], block[9])
+            .specificForce(block[10], block[11], block[12]);
+        if (received.validity() != BaseMotion.Validity.VALID)
+        {
+            rejectedCount++;
+            return;
+        }
+        held.copyFrom(received);
+        acceptedCount++;
+    }
+
+    /**
+     * Adds tau_base at the measured state to a rigid-body law's command; the mixed rigid/elastic law
+     * is left as it is (its elastic joints' motors act through springs). A fixed base adds nothing.
+     *
+     * @param law the law that computed the command.
+     * @param q measured positions.
+     * @param qd measured velocities.
+     * @param tauLaw the law's command, N m or N, compensated in place.
+     * @return {@link ControlStatus#OK}, or {@link ControlStatus#NON_FINITE_OUTPUT} if tau_base is not finite.
+     */
+    int compensate(final ControlLaw law, final double[] q, final double[] qd, final double[] tauLaw)
+    {
+        if (!carried || law == ControlLaw.MIXED_ELASTIC)
+        {
+            Arrays.fill(baseTorque, 0.0);
+            return ControlStatus.OK;
+        }
+        carriedDynamics.compute(q, qd, zeros, held, baseTorque);
+        fixedDynamics.compute(q, qd, zeros, fixedTorque);
+        for (int j = 0; j < baseTorque.length; j++)
+        {
+            baseTorque[j] -= fixedTorque[j];
+            tauLaw[j] += baseTorque[j];
+        }
+        return StateMonitor.finite(baseTorque) ? ControlStatus.OK : ControlStatus.NON_FINITE_OUTPUT;
+    }
+
+    /** @return tau_base of the last {@link #compensate}, N m or N; the live array, read only. */
+    double[] baseTorque()
+    {
+        return baseTorque;
+    }
+
+    /** @return the base motion in use: the last valid block, or the base at rest before the first. */
+    public BaseMotion baseMotion()
+    {
+        return held;
+    }
+
+    /** @return valid base blocks taken since start. */
+    public long acceptedCount()
+    {
+        return acceptedCount;
+    }
+
+    /** @return JointStates without a base block in a carried deployment, since start. */
+    public long missingCount()
+    {
+        return missingCount;
+    }
+
+    /** @return base blocks refused (a non-finite value or a non-unit quaternion) since start. */
+    public long rejectedCount()
+    {
+        return rejectedCount;
+    }
+}
