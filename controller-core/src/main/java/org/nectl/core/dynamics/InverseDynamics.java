@@ -1,5 +1,6 @@
 package org.nectl.core.dynamics;
 
+import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -60,7 +61,7 @@ public final class InverseDynamics
      */
     public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
     {
-        passes.compute(q, qd, qdd, noLoads, tau);
+        passes.compute(q, qd, qdd, noLoads, null, tau);
     }
 
     /**
@@ -75,7 +76,39 @@ public final class InverseDynamics
      */
     public void compute(final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau)
     {
-        passes.compute(q, qd, qdd, loads, tau);
+        passes.compute(q, qd, qdd, loads, null, tau);
+    }
+
+    /**
+     * Computes the joint forces that produce the given motion on a carried (moving) base: the base's
+     * measured motion is the root initial condition of the forward pass (Khalil 2010, §7.1) and its
+     * specific force replaces the loads' gravity. Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities, rad/s or m/s.
+     * @param qdd joint accelerations relative to the base, rad/s^2 or m/s^2.
+     * @param loads the wrenches the environment applies on the bodies (world-fixed loads in base
+     *        coordinates); their gravity is not used.
+     * @param base the base's motion, base coordinates.
+     * @param tau output joint torques or forces by coordinate, N m or N.
+     */
+    public void compute(
+        final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final BaseMotion base,
+        final double[] tau)
+    {
+        passes.compute(q, qd, qdd, loads, base, tau);
+    }
+
+    /**
+     * Reads the wrench the base exerts on the tree in the last {@link #compute}, the backward pass
+     * continued to the base (Khalil 2010, §7.1): the sum of the root bodies' reaction wrenches. The
+     * wrench the tree exerts on its carrier is its opposite. Real-time safe.
+     *
+     * @param wrench6 output: force (N) then moment about the base origin (N m), base frame.
+     */
+    public void baseWrench(final double[] wrench6)
+    {
+        passes.baseWrench(wrench6);
     }
 
     /**

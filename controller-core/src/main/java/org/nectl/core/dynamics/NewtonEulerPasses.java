@@ -1,5 +1,9 @@
 package org.nectl.core.dynamics;
 
+import java.util.Arrays;
+
+import org.nectl.core.mobile.BaseMotion;
+
 /**
  * The recursive Newton-Euler passes for a tree (Khalil, "Dynamic modeling of robots using recursive
  * Newton-Euler techniques", ICINCO 2010, eqs. 13-31) and their workspace: the body-frame
@@ -54,17 +58,68 @@ final class NewtonEulerPasses
     }
 
     /**
-     * Base acceleration = -g (Khalil 2010, initialisation of eqs. 18-23) and the world-fixed loads
-     * resolved in the body frames; requires the joint transforms at q. Real-time safe.
+     * Fixed base: the root initial condition of a base at rest, then the world-fixed loads resolved
+     * in the body frames; requires the joint transforms at q. Real-time safe.
      */
     void applyLoads(final AppliedLoads loads)
     {
-        linearAcceleration[0] = -loads.gravity[0];
-        linearAcceleration[1] = -loads.gravity[1];
-        linearAcceleration[2] = -loads.gravity[2];
+        applyLoads(loads, null);
+    }
+
+    /**
+     * The root initial condition (Khalil 2010, initialisation of eqs. 18-23; §7.1, the base's motion
+     * as the initial condition of the forward recursion), then the world-fixed loads resolved in the
+     * body frames; requires the joint transforms at q. A fixed base (null) has omega_0 = omegaDot_0
+     * = 0 and vdot_0 - g = -g; a carried base its measured omega_0, omegaDot_0 and specific force,
+     * which replaces the loads' gravity. Base coordinates throughout. Real-time safe.
+     */
+    void applyLoads(final AppliedLoads loads, final BaseMotion base)
+    {
+        for (int k = 0; k < 3; k++)
+        {
+            omega[k] = base == null ? 0.0 : base.angularVelocity(k);
+            omegaDot[k] = base == null ? 0.0 : base.angularAcceleration(k);
+            linearAcceleration[k] = base == null ? -loads.gravity[k] : base.specificForce(k);
+        }
         if (loads.worldLoads)
         {
             loads.resolveInBodyFrames(joints);
+        }
+    }
+
+    /**
+     * The backward recursion continued to the base (Khalil 2010, §7.1): the wrench the base exerts on
+     * the tree, the root bodies' reaction wrenches of the last pass summed at the base origin.
+     * Real-time safe.
+     *
+     * @param wrench6 output: force (N) then moment about the base origin (N m), base frame.
+     */
+    void baseWrench(final double[] wrench6)
+    {
+        Arrays.fill(wrench6, 0, 6, 0.0);
+        final double[] r = joints.rotation;
+        final double[] position = joints.position;
+        for (int j = 0; j < model.bodyCount; j++)
+        {
+            if (model.parent[j] < 0)
+            {
+                final int s = slot(j);
+                final int rj = 9 * j;
+                final int t = 3 * j;
+                // 0R_j jf_j and 0R_j jn_j + 0P_j x 0R_j jf_j, as in eqs. (28) and (30)
+                final double gx = r[rj] * force[s] + r[rj + 1] * force[s + 1] + r[rj + 2] * force[s + 2];
+                final double gy = r[rj + 3] * force[s] + r[rj + 4] * force[s + 1] + r[rj + 5] * force[s + 2];
+                final double gz = r[rj + 6] * force[s] + r[rj + 7] * force[s + 1] + r[rj + 8] * force[s + 2];
+                wrench6[0] += gx;
+                wrench6[1] += gy;
+                wrench6[2] += gz;
+                wrench6[3] += r[rj] * moment[s] + r[rj + 1] * moment[s + 1] + r[rj + 2] * moment[s + 2]
+                    + position[t + 1] * gz - position[t + 2] * gy;
+                wrench6[4] += r[rj + 3] * moment[s] + r[rj + 4] * moment[s + 1] + r[rj + 5] * moment[s + 2]
+                    + position[t + 2] * gx - position[t] * gz;
+                wrench6[5] += r[rj + 6] * moment[s] + r[rj + 7] * moment[s + 1] + r[rj + 8] * moment[s + 2]
+                    + position[t] * gy - position[t + 1] * gx;
+            }
         }
     }
 
@@ -77,10 +132,11 @@ final class NewtonEulerPasses
     }
 
     /** Real-time safe. */
-    void compute(final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau)
+    void compute(final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final BaseMotion base,
+        final double[] tau)
     {
         joints.update(q);
-        applyLoads(loads);
+        applyLoads(loads, base);
         forwardPass(qd, qdd, loads);
         backwardPass();
         jointForces(qd, qdd, tau);
