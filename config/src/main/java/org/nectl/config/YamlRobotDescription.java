@@ -27,11 +27,14 @@ final class YamlRobotDescription
 
     private static final List<String> FORMATS = List.of(MODIFIED_DH, STANDARD_DH);
     private static final List<String> MODIFIED_DH_KEYS =
-        List.of("name", "base", "format", "angles", "kinematics", "links", "joints", DriveSection.KEY,
+        List.of("name", "base", "base_type", "format", "angles", "kinematics", "links", "joints", DriveSection.KEY,
             ClosedLoopDescriptions.KEY);
     private static final List<String> STANDARD_DH_KEYS =
-        List.of("name", "base", "format", "angles", "tool", "kinematics", "links", "joints", DriveSection.KEY);
+        List.of("name", "base", "base_type", "format", "angles", "tool", "kinematics", "links", "joints",
+            DriveSection.KEY);
     private static final String DEFAULT_BASE = "base";
+    private static final String FLOATING = "floating";
+    private static final List<String> BASE_TYPES = List.of("fixed", FLOATING);
 
     private YamlRobotDescription()
     {
@@ -49,16 +52,22 @@ final class YamlRobotDescription
         root.mapping(MODIFIED_DH.equals(format) ? MODIFIED_DH_KEYS : STANDARD_DH_KEYS);
         final String name = root.child("name").text();
         final String base = root.has("base") ? root.child("base").text() : DEFAULT_BASE;
+        final boolean floating = root.has("base_type")
+            && FLOATING.equals(root.child("base_type").choice("base_type", BASE_TYPES));
         final AngleUnit angles = AngleUnit.of(root);
         final YamlField kinematics = root.child("kinematics");
         final List<DescribedJoint> fileOrder = MODIFIED_DH.equals(format)
             ? ModifiedDhTable.read(kinematics, angles, base)
             : StandardDhTable.read(kinematics, angles, base, root.optional("tool"));
         final List<DescribedJoint> treeOrder = TreeOrder.sort(fileOrder, base);
-        final Map<String, YamlField> links = named(root.child("links"), fileOrder, "link");
+        final Map<String, YamlField> links = named(root.child("links"), fileOrder, "link", floating ? base : null);
         final Map<String, YamlField> joints = root.has("joints")
-            ? named(root.child("joints"), fileOrder, "joint") : Map.of();
+            ? named(root.child("joints"), fileOrder, "joint", null) : Map.of();
         final RobotModel.Builder builder = RobotModel.builder(name).baseName(base);
+        if (floating)
+        {
+            builder.floatingBase(baseInertia(root, links, base));
+        }
         final Map<String, Integer> bodyIndex = new HashMap<>();
         bodyIndex.put(base, -1);
         for (final DescribedJoint j : treeOrder)
@@ -86,14 +95,32 @@ final class YamlRobotDescription
         return root.child("format").choice("format", FORMATS);
     }
 
+    /** A floating base's inertia is required: it is a body of the robot like any other link. */
+    private static InertialParameters baseInertia(
+        final YamlField root, final Map<String, YamlField> links, final String base)
+    {
+        final YamlField entry = links.get(base);
+        if (entry == null)
+        {
+            throw root.child("base_type").error("the base '" + base + "' floats but has no entry under 'links'"
+                + " (give its mass, com and inertia in the base frame)");
+        }
+        return LinkInertia.read(entry);
+    }
+
     /**
+     * @param floatingBase the base's name if it floats (then it may have a {@code links} entry), else null.
      * @return the entries of a {@code links} or {@code joints} mapping by name, each naming a link or
      *     joint of the table.
      */
     private static Map<String, YamlField> named(
-        final YamlField section, final List<DescribedJoint> joints, final String what)
+        final YamlField section, final List<DescribedJoint> joints, final String what, final String floatingBase)
     {
         final List<String> known = new ArrayList<>();
+        if (floatingBase != null)
+        {
+            known.add(floatingBase);
+        }
         for (final DescribedJoint j : joints)
         {
             known.add("link".equals(what) ? j.link() : j.joint());

@@ -20,6 +20,9 @@ import org.nectl.core.model.Transforms;
  * @param axis unit joint axis in the joint frame (unused for fixed joints).
  * @param limits position, velocity and effort limits (none for fixed joints).
  * @param actuation Coulomb and viscous friction from {@code <dynamics>}, no rotor inertia.
+ * @param floating true for a {@code floating} joint (six degrees of freedom), whose type is then
+ *     FIXED and whose origin, axis and limits are not used: only the robot's base may float
+ *     ({@link UrdfReader}).
  */
 record UrdfJoint(
     String name,
@@ -31,7 +34,8 @@ record UrdfJoint(
     double[] originTranslation,
     double[] axis,
     JointLimits limits,
-    JointActuation actuation)
+    JointActuation actuation,
+    boolean floating)
 {
     private static final double[] ZERO = new double[3];
     private static final double[] DEFAULT_AXIS = {1.0, 0.0, 0.0};
@@ -43,8 +47,9 @@ record UrdfJoint(
     static UrdfJoint parse(final UrdfElement joint)
     {
         final String name = joint.requiredAttribute("name", "a unique joint name");
-        final String typeName = joint.requiredAttribute("type", "revolute, continuous, prismatic or fixed");
-        final JointType type = type(joint, typeName);
+        final String typeName = joint.requiredAttribute("type", "revolute, continuous, prismatic, fixed or floating");
+        final boolean floating = "floating".equals(typeName);
+        final JointType type = floating ? JointType.FIXED : type(joint, typeName);
         final UrdfElement mimic = joint.optionalChild("mimic");
         if (mimic != null)
         {
@@ -62,7 +67,8 @@ record UrdfJoint(
             name, joint, type, parent, child, Transforms.rpy(rpy[0], rpy[1], rpy[2]), xyz,
             movable ? axis(joint) : DEFAULT_AXIS.clone(),
             movable ? limits(joint, typeName) : JointLimits.NONE,
-            movable ? actuation(joint) : JointActuation.NONE);
+            movable ? actuation(joint) : JointActuation.NONE,
+            floating);
     }
 
     private static JointType type(final UrdfElement joint, final String typeName)
@@ -76,16 +82,13 @@ record UrdfJoint(
                 return JointType.PRISMATIC;
             case "fixed":
                 return JointType.FIXED;
-            case "floating":
             case "planar":
-                throw joint.error("joint type '" + typeName + "' is not supported: nectl models a fixed base"
-                    + " (mobile bases are not supported yet); expected revolute, continuous, prismatic or fixed."
-                    // Read before the tree is known: the advice holds only for a joint that is the floating base.
-                    + " If this joint is the robot's floating base (its parent a 'world' link that holds nothing else),"
-                    + " remove the joint and that link, so that its child link becomes the root");
+                throw joint.error("joint type 'planar' is not supported: a base moves either not at all or"
+                    + " with six degrees of freedom ('floating'); expected revolute, continuous, prismatic, fixed"
+                    + " or floating");
             default:
                 throw joint.error("unknown joint type '" + typeName
-                    + "'; expected revolute, continuous, prismatic or fixed");
+                    + "'; expected revolute, continuous, prismatic, fixed or floating");
         }
     }
 

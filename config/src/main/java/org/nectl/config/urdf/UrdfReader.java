@@ -14,8 +14,10 @@ import org.nectl.core.model.RobotModel;
 import org.nectl.core.model.Transforms;
 
 /**
- * Imports a URDF robot description (fixed base; revolute, continuous, prismatic and fixed joints;
- * branched trees) into the canonical {@link RobotModel}.
+ * Imports a URDF robot description (fixed or floating base; revolute, continuous, prismatic and
+ * fixed joints; branched trees) into the canonical {@link RobotModel}. A {@code floating} joint from
+ * a root link that holds nothing else (typically {@code world}) makes its child a floating base
+ * ({@link UrdfFloatingBase}); without one, the root link is the fixed base.
  *
  * <p>Frames: URDF puts the joint frame, which is the child link frame at q = 0, at {@code <origin>}
  * in the parent link frame, and moves it about or along an arbitrary {@code <axis>}. The canonical
@@ -70,11 +72,17 @@ public final class UrdfReader
     {
         final UrdfElement robot = UrdfDocument.parse(urdf, source);
         final String robotName = robot.requiredAttribute("name", "the robot's name");
-        final Map<String, UrdfLink> links = links(robot);
-        final List<UrdfJoint> joints = joints(robot);
+        final List<UrdfJoint> allJoints = joints(robot);
+        final UrdfFloatingBase floating = UrdfFloatingBase.of(links(robot), allJoints);
+        final Map<String, UrdfLink> links = floating.links();
+        final List<UrdfJoint> joints = floating.joints();
         final UrdfTree tree = UrdfTree.of(robot, links, joints);
         final Map<String, Double> rotorInertia = UrdfTransmissions.reflectedRotorInertias(robot, joints);
         final RobotModel.Builder builder = RobotModel.builder(robotName).baseName(tree.rootLink());
+        if (floating.joint() != null)
+        {
+            builder.floatingBase(inertiaInBodyFrame(links.get(tree.rootLink()), Transforms.identity()));
+        }
         final Map<String, Integer> bodyOfLink = new LinkedHashMap<>();
         final Map<String, double[]> axisFrameOfLink = new LinkedHashMap<>();
         bodyOfLink.put(tree.rootLink(), -1);
@@ -121,7 +129,7 @@ public final class UrdfReader
     /**
      * A link without {@code <inertial>} is massless, as the URDF specification defines it (zero mass
      * and zero inertia) and other URDF readers take it: intermediate frames of multi-axis joints are
-     * often written that way. Only links below the root get here: the root is the fixed base, whose
+     * often written that way. Only links below the root and a floating base get here: a fixed base's
      * {@code <inertial>} no dynamics uses, so it is neither read nor checked.
      */
     private static InertialParameters inertiaInBodyFrame(final UrdfLink link, final double[] a)

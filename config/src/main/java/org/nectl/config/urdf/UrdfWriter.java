@@ -58,10 +58,19 @@ public final class UrdfWriter
             out.append(" xmlns:drake=\"http://drake.mit.edu\"");
         }
         out.append(">\n");
-        out.append(INDENT).append("<link name=\"").append(escape(model.baseName())).append("\"/>\n");
+        if (model.floatingBase())
+        {
+            floatingBase(out, model);
+        }
+        else
+        {
+            out.append(INDENT).append("<link name=\"").append(escape(model.baseName())).append("\"/>\n");
+        }
         for (int i = 0; i < model.bodyCount(); i++)
         {
-            link(out, model, i);
+            final InertialParameters inertia = model.inertialParameters(i);
+            link(out, model.bodyName(i), inertia,
+                inertia.mass() == 0.0 && isZero(inertia.inertiaAtCentreOfMass()) && !model.jointType(i).isMovable());
         }
         int nextCoordinate = 0;
         for (int i = 0; i < model.bodyCount(); i++)
@@ -77,13 +86,26 @@ public final class UrdfWriter
         return out.toString();
     }
 
-    private static void link(final StringBuilder out, final RobotModel model, final int body)
+    /** A floating base is a {@code floating} joint from a massless world link, as {@link UrdfReader} reads it. */
+    private static void floatingBase(final StringBuilder out, final RobotModel model)
     {
-        final InertialParameters inertia = model.inertialParameters(body);
+        String world = "world";
+        while (world.equals(model.baseName()) || model.bodyIndex(world) >= 0)
+        {
+            world = "_" + world;
+        }
+        out.append(INDENT).append("<link name=\"").append(escape(world)).append("\"/>\n");
+        link(out, model.baseName(), model.baseInertia(), false);
+        out.append(INDENT).append("<joint name=\"").append(escape(model.baseName())).append("_floating\" type=\"floating\">")
+            .append("<parent link=\"").append(escape(world)).append("\"/><child link=\"")
+            .append(escape(model.baseName())).append("\"/></joint>\n");
+    }
+
+    private static void link(final StringBuilder out, final String name, final InertialParameters inertia, final boolean bare)
+    {
         final double[] ic = inertia.inertiaAtCentreOfMass();
-        final boolean empty = inertia.mass() == 0.0 && isZero(ic);
-        out.append(INDENT).append("<link name=\"").append(escape(model.bodyName(body))).append('"');
-        if (empty && !model.jointType(body).isMovable())
+        out.append(INDENT).append("<link name=\"").append(escape(name)).append('"');
+        if (bare)
         {
             out.append("/>\n");
             return;

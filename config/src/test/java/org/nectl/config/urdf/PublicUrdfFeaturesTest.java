@@ -93,21 +93,34 @@ class PublicUrdfFeaturesTest
     }
 
     @Test
-    void aFloatingBaseIsRefusedSayingHowToLoadItOnAFixedBase()
+    void aFloatingJointFromAWorldLinkMakesItsChildAFloatingBaseWithItsInertia()
     {
-        final String urdf = "  <link name=\"world\"/>\n  <link name=\"a\"/>\n"
+        final String urdf = "  <link name=\"world\"/>\n  <link name=\"a\">\n    <inertial><origin xyz=\"0.1 0 0\"/>"
+            + "<mass value=\"3\"/><inertia ixx=\"0.3\" ixy=\"0\" ixz=\"0\" iyy=\"0.2\" iyz=\"0\" izz=\"0.2\"/>"
+            + "</inertial>\n  </link>\n"
             + "  <joint name=\"floating_base\" type=\"floating\"><parent link=\"world\"/><child link=\"a\"/></joint>\n"
             + CHILD;
-        final DescriptionException e = assertThrows(DescriptionException.class, () -> read(urdf));
-        assertEquals(4, e.line(), e.getMessage());
-        assertEquals("/robot/joint[@name='floating_base']", e.field(), e.getMessage());
-        assertTrue(e.reason().startsWith("joint type 'floating' is not supported: nectl models a fixed base"),
-            e.getMessage());
-        assertTrue(e.reason().contains("If this joint is the robot's floating base (its parent a 'world' link that holds nothing"
-            + " else), remove the joint and that link"), e.getMessage());
+        final RobotModel model = read(urdf);
+        assertTrue(model.floatingBase());
+        assertEquals("a", model.baseName());
+        assertEquals(1, model.dof());
+        assertEquals(1, model.bodyCount());
+        assertEquals(3.0, model.baseInertia().mass(), 0.0);
+        assertEquals(0.3, model.baseInertia().firstMoment()[0], 1e-15);
+        final RobotModel exported = UrdfReader.read(UrdfWriter.write(model), "exported.urdf");
+        assertTrue(exported.floatingBase());
+        assertEquals("a", exported.baseName());
+        assertEquals(0.3, exported.baseInertia().firstMoment()[0], 1e-15);
     }
 
-    /** A floating joint inside the tree is refused at its line; the floating-base advice is stated as conditional. */
+    /** Without a floating joint the root stays the fixed base, as most legged-robot files are written. */
+    @Test
+    void aRootWithoutAJointToTheWorldStaysFixed()
+    {
+        assertTrue(!read("  <link name=\"a\"/>\n" + CHILD).floatingBase());
+    }
+
+    /** A floating joint inside the tree is refused at its line, saying that only the base may float. */
     @Test
     void aFloatingJointInsideTheTreeIsRefusedAtItsLine()
     {
@@ -116,7 +129,7 @@ class PublicUrdfFeaturesTest
         final DescriptionException e = assertThrows(DescriptionException.class, () -> read(urdf));
         assertEquals(8, e.line(), e.getMessage());
         assertEquals("/robot/joint[@name='loose']", e.field(), e.getMessage());
-        assertTrue(e.reason().contains("expected revolute, continuous, prismatic or fixed. If this joint is the robot's floating base"),
-            e.getMessage());
+        assertTrue(e.reason().contains("is below the root: its parent link 'b' is the child of joint 'j' (line 6);"
+            + " only the base may float"), e.getMessage());
     }
 }

@@ -77,10 +77,31 @@ class UrdfRejectionTest
     }
 
     @Test
-    void floatingJointIsRejected()
+    void floatingJointBelowTheRootIsRejected()
     {
-        final String urdf = VALID.replace("name=\"j1\" type=\"revolute\"", "name=\"j1\" type=\"floating\"");
-        assertRejected(urdf, "type=\"floating\"", "/robot/joint[@name='j1']", "mobile bases are not supported");
+        final String urdf = VALID.replace("name=\"j2\" type=\"prismatic\"", "name=\"j2\" type=\"floating\"");
+        assertRejected(urdf, "type=\"floating\"", "/robot/joint[@name='j2']",
+            "floating joint 'j2' is below the root: its parent link 'b' is the child of joint 'j1' (line 10);"
+                + " only the base may float");
+    }
+
+    @Test
+    void floatingJointFromALinkHoldingAnotherJointIsRejected()
+    {
+        final String urdf = VALID.replace("name=\"j2\" type=\"prismatic\">\n    <parent link=\"b\"/>",
+            "name=\"j2\" type=\"floating\">\n    <parent link=\"a\"/>");
+        assertRejected(urdf, "type=\"floating\"", "/robot/joint[@name='j2']",
+            "floating joint 'j2' hangs from link 'a', which also holds joint 'j1' (line 10)");
+    }
+
+    @Test
+    void secondFloatingJointIsRejected()
+    {
+        final String urdf = robot(LINK_A + LINK_B + "  <link name=\"w\"/>\n  <link name=\"v\"/>\n"
+            + "  <joint name=\"f1\" type=\"floating\"><parent link=\"w\"/><child link=\"a\"/></joint>\n"
+            + JOINT_AB
+            + "  <joint name=\"f2\" type=\"floating\"><parent link=\"v\"/><child link=\"b\"/></joint>\n");
+        assertRejected(urdf, "name=\"f2\"", "/robot/joint[@name='f2']", "a second floating joint (the first is 'f1'");
     }
 
     @Test

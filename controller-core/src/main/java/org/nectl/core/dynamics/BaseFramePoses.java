@@ -53,4 +53,17 @@ public final class BaseFramePoses
     {
         Vec3.multiplyTransposed(kinematics.rotation, 9 * body, v, 0, out, 0);
     }
+
+    /**
+     * Body j's pose at the last {@link #compute}.
+     *
+     * @param body body index j.
+     * @param rotation receives 0R_j, row-major (columns are body j's axes in the base frame), 9 entries at offset 9 j.
+     * @param origin receives body j's origin in the base frame, m, 3 entries at offset 3 j.
+     */
+    public void pose(final int body, final double[] rotation, final double[] origin)
+    {
+        System.arraycopy(kinematics.rotation, 9 * body, rotation, 9 * body, 9);
+        Vec3.copy(kinematics.origin, 3 * body, origin, 3 * body);
+    }
 }

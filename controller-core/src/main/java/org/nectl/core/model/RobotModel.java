@@ -11,7 +11,10 @@ import java.util.Map;
  * description (modified DH in Khalil's tree notation, standard DH, URDF) is normalised into.
  *
  * <p>Bodies are numbered 0..bodyCount-1 in topological order: {@code parent(i) < i}, and parent -1 is
- * the fixed base. Body i is connected to its parent by joint i:
+ * the base. The base is fixed (bolted to the world, its own mass irrelevant) unless the model has a
+ * {@linkplain #floatingBase() floating base}: a free body with six degrees of freedom and its own
+ * inertia ({@link #baseInertia()}), whose pose and twist are state of their own (see
+ * {@code org.nectl.core.mobile}), not generalised coordinates of this model. Body i is connected to its parent by joint i:
  * <pre>
  *   parentT_i(q) = [placementRotation_i, placementTranslation_i] * Motion_i(q)
  *   Motion = Rot(z, q) for REVOLUTE, Trans(z, q) for PRISMATIC, identity for FIXED
@@ -46,12 +49,14 @@ public final class RobotModel
     private final int[] bodyOfCoordinate;
     private final JointActuation[] actuation;
     private final JointLimits[] limits;
+    private final InertialParameters baseInertia;
 
     private RobotModel(final Builder b, final int[] bodyOfCoordinate)
     {
         final int n = b.bodies.size();
         name = b.name;
         baseName = b.baseName;
+        baseInertia = b.baseInertia;
         bodyNames = new String[n];
         jointNames = new String[n];
         parent = new int[n];
@@ -103,10 +108,29 @@ public final class RobotModel
         return name;
     }
 
-    /** @return the name of the fixed base link. */
+    /** @return the name of the base link (fixed or floating). */
     public String baseName()
     {
         return baseName;
+    }
+
+    /** @return true if the base is a free body with six degrees of freedom, false if it is fixed to the world. */
+    public boolean floatingBase()
+    {
+        return baseInertia != null;
+    }
+
+    /**
+     * @return the floating base's inertial parameters in the base frame.
+     * @throws IllegalStateException for a fixed base, which has none.
+     */
+    public InertialParameters baseInertia()
+    {
+        if (baseInertia == null)
+        {
+            throw new IllegalStateException("robot '" + name + "' has a fixed base, which has no inertia in the model");
+        }
+        return baseInertia;
     }
 
     /** @return number of bodies (movable and fixed joints), base excluded. */
@@ -289,6 +313,7 @@ public final class RobotModel
     {
         private final String name;
         private String baseName = "base";
+        private InertialParameters baseInertia;
         private final List<Body> bodies = new ArrayList<>();
         private List<String> coordinateOrder;
 
@@ -304,6 +329,18 @@ public final class RobotModel
         public Builder baseName(final String baseName)
         {
             this.baseName = baseName;
+            return this;
+        }
+
+        /**
+         * Makes the base a free body with six degrees of freedom (default: fixed).
+         *
+         * @param inertia the base's inertial parameters in the base frame.
+         * @return this builder.
+         */
+        public Builder floatingBase(final InertialParameters inertia)
+        {
+            baseInertia = inertia;
             return this;
         }
 
@@ -383,6 +420,10 @@ public final class RobotModel
             final Map<String, Integer> bodyByName = new HashMap<>();
             final Map<String, Integer> jointByName = new HashMap<>();
             bodyByName.put(baseName, -1);
+            if (baseInertia != null)
+            {
+                checkInertia("floating base '" + baseName + "': ", baseInertia);
+            }
             final List<Integer> movable = new ArrayList<>();
             for (int i = 0; i < bodies.size(); i++)
             {
@@ -403,12 +444,7 @@ public final class RobotModel
                 }
                 check(where + "placement rotation: ", checkRotation(b.rotation));
                 check(where + "placement translation: ", checkFinite(b.translation));
-                check(where + "", InertiaChecks.checkMass(b.inertia.mass()));
-                check(where + "first moment: ", checkFinite(b.inertia.firstMoment()));
-                // The tensor about the centre of mass is recovered from the one about the origin,
-                // so its rounding error scales with the latter.
-                check(where + "", InertiaChecks.checkInertiaAtCentreOfMass(
-                    b.inertia.inertiaAtCentreOfMass(), InertiaChecks.largestMagnitude(b.inertia.inertiaAtOrigin())));
+                checkInertia(where, b.inertia);
                 if (b.type.isMovable())
                 {
                     movable.add(i);
@@ -444,6 +480,16 @@ public final class RobotModel
                 result[k] = body;
             }
             return result;
+        }
+
+        private static void checkInertia(final String where, final InertialParameters inertia)
+        {
+            check(where + "", InertiaChecks.checkMass(inertia.mass()));
+            check(where + "first moment: ", checkFinite(inertia.firstMoment()));
+            // The tensor about the centre of mass is recovered from the one about the origin,
+            // so its rounding error scales with the latter.
+            check(where + "", InertiaChecks.checkInertiaAtCentreOfMass(
+                inertia.inertiaAtCentreOfMass(), InertiaChecks.largestMagnitude(inertia.inertiaAtOrigin())));
         }
 
         private static void check(final String prefix, final String problem)

@@ -38,7 +38,7 @@ final class ModelCommand
         @Parameters(paramLabel = "FILE", description = "Robot description (.yaml, .urdf).")
         private Path file;
 
-        @Option(names = "--json", description = "Print {\"dof\":n,\"joints\":[{\"name\",\"type\",\"parent\"}, ..]}.")
+        @Option(names = "--json", description = "Print {\"dof\":n,\"base\":\"fixed|floating\",\"joints\":[{\"name\",\"type\",\"parent\"}, ..]}.")
         private boolean json;
 
         @Override
@@ -75,8 +75,8 @@ final class ModelCommand
             try
             {
                 final RobotModel model = RobotDescriptions.load(file);
-                System.out.println(file + ": ok (" + model.name() + ", " + model.dof() + " dof, fixed base '"
-                    + model.baseName() + "')");
+                System.out.println(file + ": ok (" + model.name() + ", " + model.dof() + " dof, "
+                    + baseKind(model) + " base '" + model.baseName() + "')");
                 return 0;
             }
             catch (final DescriptionException e)
@@ -160,7 +160,7 @@ final class ModelCommand
 
     /**
      * @param model the robot.
-     * @return {@code {"dof":n,"joints":[{"name":..,"type":..,"parent":..}, ..]}}, parent being the name
+     * @return {@code {"dof":n,"base":"fixed"|"floating","joints":[{"name":..,"type":..,"parent":..}, ..]}}, parent being the name
      *     of the link the joint hangs from.
      */
     static String toJson(final RobotModel model)
@@ -168,6 +168,7 @@ final class ModelCommand
         final ObjectMapper mapper = new ObjectMapper();
         final ObjectNode root = mapper.createObjectNode();
         root.put("dof", model.dof());
+        root.put("base", baseKind(model));
         final ArrayNode joints = root.putArray("joints");
         for (int k = 0; k < model.dof(); k++)
         {
@@ -180,6 +181,11 @@ final class ModelCommand
         return root.toString();
     }
 
+    private static String baseKind(final RobotModel model)
+    {
+        return model.floatingBase() ? "floating" : "fixed";
+    }
+
     private static String parentName(final RobotModel model, final int body)
     {
         final int parent = model.parent(body);
@@ -190,8 +196,17 @@ final class ModelCommand
     {
         out.printf(Locale.ROOT, "%s: %d dof, %d bodies, total mass %.4f kg%n",
             model.name(), model.dof(), model.bodyCount(), model.totalMass());
-        out.printf(Locale.ROOT, "fixed base: root link '%s' (mobile bases are not supported yet; the root's own mass"
-            + " is not part of the model)%n", model.baseName());
+        if (model.floatingBase())
+        {
+            out.printf(Locale.ROOT, "floating base: link '%s', 6 dof (pose and twist are state), mass %.4f kg;"
+                + " with it the robot weighs %.4f kg%n", model.baseName(), model.baseInertia().mass(),
+                model.totalMass() + model.baseInertia().mass());
+        }
+        else
+        {
+            out.printf(Locale.ROOT, "fixed base: root link '%s' (bolted to the world; the root's own mass is not part"
+                + " of the model)%n", model.baseName());
+        }
         out.printf(Locale.ROOT, "%-4s %-20s %-10s %-20s %-20s %12s %12s %10s %10s%n",
             "k", "joint", "type", "parent link", "child link", "q min", "q max", "qd max", "tau max");
         for (int k = 0; k < model.dof(); k++)
