@@ -1,8 +1,6 @@
 package org.nectl.core.control;
 
 import org.nectl.core.dynamics.CompiledModel;
-import org.nectl.core.dynamics.InverseDynamics;
-import org.nectl.core.dynamics.TorqueDerivative;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -18,13 +16,15 @@ import org.nectl.core.model.RobotModel;
  * 2009) fed with the reference jerk: analytic, not a difference of torques. The service publishes
  * tau_ff' and checks it against the torque-rate limits.
  *
- * <p>Arrays are indexed by generalised coordinate. Not thread safe: one instance per control thread.
+ * <p>The law runs on any {@link LawDynamics}: a tree's own, or a closed-loop robot's in its active
+ * coordinates (Gamma_c = G^T Gamma_tree, whose A_c = G^T A G the law inverts implicitly).
+ *
+ * <p>Arrays are indexed by controlled coordinate. Not thread safe: one instance per control thread.
  */
 public final class ComputedTorqueController
 {
     private final int dof;
-    private final InverseDynamics inverseDynamics;
-    private final TorqueDerivative torqueDerivative;
+    private final LawDynamics dynamics;
     private final double[] kp;
     private final double[] kd;
     private final double[] qddCommand;
@@ -50,10 +50,21 @@ public final class ComputedTorqueController
      */
     public ComputedTorqueController(final CompiledModel model, final double[] kp, final double[] kd)
     {
-        dof = model.dof();
+        this(new TreeLawDynamics(model), kp, kd);
+    }
+
+    /**
+     * Not real-time safe.
+     *
+     * @param dynamics the dynamics in the controlled coordinates, used by this controller only.
+     * @param kp position gains per coordinate, 1/s^2, >= 0.
+     * @param kd velocity gains per coordinate, 1/s, >= 0.
+     */
+    public ComputedTorqueController(final LawDynamics dynamics, final double[] kp, final double[] kd)
+    {
+        dof = dynamics.dof();
         JointGains.check(dof, kp, kd);
-        inverseDynamics = new InverseDynamics(model);
-        torqueDerivative = new TorqueDerivative(model);
+        this.dynamics = dynamics;
         this.kp = kp.clone();
         this.kd = kd.clone();
         qddCommand = new double[dof];
@@ -67,8 +78,7 @@ public final class ComputedTorqueController
      */
     public void frictionFeedforward(final boolean enabled)
     {
-        inverseDynamics.jointFriction(enabled);
-        torqueDerivative.jointFriction(enabled);
+        dynamics.jointFriction(enabled);
     }
 
     /**
@@ -83,8 +93,9 @@ public final class ComputedTorqueController
      * @param tauNm output: commanded torques, N m (N for prismatic).
      * @param tauFeedforwardNm output: RNEA along the reference, N m.
      * @param tauFeedforwardRateNmPerS output: its time derivative, N m/s.
-     * @return {@link ControlStatus#OK}, or {@link ControlStatus#NON_FINITE_OUTPUT} if any of the
-     *     three outputs has a non-finite element.
+     * @return {@link ControlStatus#OK}, {@link ControlStatus#SINGULAR_MODEL} if the dynamics is
+     *     undefined at the measured or the reference state, or {@link ControlStatus#NON_FINITE_OUTPUT}
+     *     if any of the three outputs has a non-finite element.
      */
     public int compute(
         final double[] q, final double[] qd,
@@ -95,8 +106,11 @@ public final class ComputedTorqueController
         {
             qddCommand[j] = qddDesired[j] + kd[j] * (qdDesired[j] - qd[j]) + kp[j] * (qDesired[j] - q[j]);
         }
-        inverseDynamics.compute(q, qd, qddCommand, tauNm);
-        torqueDerivative.compute(qDesired, qdDesired, qddDesired, qdddDesired, tauFeedforwardNm, tauFeedforwardRateNmPerS);
+        if (!dynamics.inverseDynamics(q, qd, qddCommand, tauNm)
+            || !dynamics.torqueAndRate(qDesired, qdDesired, qddDesired, qdddDesired, tauFeedforwardNm, tauFeedforwardRateNmPerS))
+        {
+            return ControlStatus.SINGULAR_MODEL;
+        }
         return ControlStatus.of(tauNm) | ControlStatus.of(tauFeedforwardNm) | ControlStatus.of(tauFeedforwardRateNmPerS);
     }
 }

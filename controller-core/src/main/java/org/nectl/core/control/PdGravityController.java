@@ -1,7 +1,7 @@
 package org.nectl.core.control;
 
-import org.nectl.core.dynamics.GravityTorques;
 import org.nectl.core.dynamics.CompiledModel;
+import org.nectl.core.dynamics.GravityTorques;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -16,7 +16,7 @@ import org.nectl.core.model.RobotModel;
 public final class PdGravityController
 {
     private final int dof;
-    private final GravityTorques gravityTorques;
+    private final LawDynamics dynamics;
     private final double[] kp;
     private final double[] kd;
     private final double[] gravityNm;
@@ -42,8 +42,21 @@ public final class PdGravityController
      */
     public PdGravityController(final CompiledModel model, final double[] kp, final double[] kd)
     {
-        dof = model.dof();
-        gravityTorques = new GravityTorques(model);
+        this(new TreeLawDynamics(model), kp, kd);
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param dynamics the dynamics in the controlled coordinates ({@link LawDynamics#gravityTorques}),
+     *     used by this controller only.
+     * @param kp position gains per coordinate, N m/rad or N/m, >= 0.
+     * @param kd velocity gains per coordinate, N m s/rad or N s/m, >= 0.
+     */
+    public PdGravityController(final LawDynamics dynamics, final double[] kp, final double[] kd)
+    {
+        dof = dynamics.dof();
+        this.dynamics = dynamics;
         JointGains.check(dof, kp, kd);
         this.kp = kp.clone();
         this.kd = kd.clone();
@@ -58,12 +71,16 @@ public final class PdGravityController
      * @param qDesired desired positions.
      * @param qdDesired desired velocities (zero to hold a pose).
      * @param tauNm output torques, N m (N for prismatic).
-     * @return {@link ControlStatus#OK} or {@link ControlStatus#NON_FINITE_OUTPUT}.
+     * @return {@link ControlStatus#OK}, {@link ControlStatus#SINGULAR_MODEL} if the dynamics is
+     *     undefined at q, or {@link ControlStatus#NON_FINITE_OUTPUT}.
      */
     public int compute(
         final double[] q, final double[] qd, final double[] qDesired, final double[] qdDesired, final double[] tauNm)
     {
-        gravityTorques.compute(q, gravityNm);
+        if (!dynamics.gravityTorques(q, gravityNm))
+        {
+            return ControlStatus.SINGULAR_MODEL;
+        }
         for (int j = 0; j < dof; j++)
         {
             tauNm[j] = kp[j] * (qDesired[j] - q[j]) + kd[j] * (qdDesired[j] - qd[j]) + gravityNm[j];

@@ -107,7 +107,7 @@ public final class ReferenceTimeScaling
 
     private final int dof;
     private final Settings settings;
-    private final TorqueDerivative torqueDerivative;
+    private final LawDynamics torqueDerivative;
     private final double[] torqueBoundNm;
     private final double[] rateBoundNmPerS;
     private final double[] jerkBoundNmPerS;
@@ -182,11 +182,24 @@ public final class ReferenceTimeScaling
      */
     public ReferenceTimeScaling(final CompiledModel compiled, final Settings settings)
     {
+        this(compiled.robot(), new TreeLawDynamics(compiled), settings);
+    }
+
+    /**
+     * Not real-time safe: sizes the window and the workspace from the model.
+     *
+     * @param model the controlled joints: the limits effortMax and effortRateMax and the friction.
+     * @param feedforward the feedforward model in the controlled coordinates, used by this clock only
+     *     (its friction is switched off: the clock adds the joints' friction itself).
+     * @param settings the clock tuning.
+     * @throws IllegalArgumentException if a setting is out of range.
+     */
+    public ReferenceTimeScaling(final RobotModel model, final LawDynamics feedforward, final Settings settings)
+    {
         settings.check();
-        final RobotModel model = compiled.robot();
         dof = model.dof();
         this.settings = settings;
-        torqueDerivative = new TorqueDerivative(compiled);
+        torqueDerivative = feedforward;
         // Friction is added per joint below: its terms are not polynomial in the same way.
         torqueDerivative.jointFriction(false);
         torqueBoundNm = new double[dof];
@@ -345,12 +358,12 @@ public final class ReferenceTimeScaling
             slowQdd[j] = q2[j] * v * v + q1[j] * a;
             slowQddd[j] = q3[j] * v * v * v + 3.0 * q2[j] * v * a;
         }
-        torqueDerivative.compute(qNow, slowQd, slowQdd, slowQddd, tauFull, tauRateFull);
+        torqueDerivative.torqueAndRate(qNow, slowQd, slowQdd, slowQddd, tauFull, tauRateFull);
         for (int j = 0; j < dof; j++)
         {
             slowQddd[j] += q1[j];
         }
-        torqueDerivative.compute(qNow, slowQd, slowQdd, slowQddd, tauHalf, tauRateHalf);
+        torqueDerivative.torqueAndRate(qNow, slowQd, slowQdd, slowQddd, tauHalf, tauRateHalf);
         double low = -settings.jerkMax();
         double high = settings.jerkMax();
         for (int j = 0; j < dof; j++)
@@ -462,13 +475,13 @@ public final class ReferenceTimeScaling
      */
     private void decompose()
     {
-        torqueDerivative.compute(q, q1, q2, q3, tauFull, tauRateFull);
+        torqueDerivative.torqueAndRate(q, q1, q2, q3, tauFull, tauRateFull);
         for (int j = 0; j < dof; j++)
         {
             slowQdd[j] = q2[j] + q1[j];
             slowQddd[j] = q3[j] + 3.0 * q2[j];
         }
-        torqueDerivative.compute(q, q1, slowQdd, slowQddd, tauAccelerated, tauRateAccelerated);
+        torqueDerivative.torqueAndRate(q, q1, slowQdd, slowQddd, tauAccelerated, tauRateAccelerated);
         for (int j = 0; j < dof; j++)
         {
             pathInertia[j] = tauAccelerated[j] - tauFull[j];
@@ -480,7 +493,7 @@ public final class ReferenceTimeScaling
             slowQdd[j] = 0.25 * q2[j];
             slowQddd[j] = 0.125 * q3[j];
         }
-        torqueDerivative.compute(q, slowQd, slowQdd, slowQddd, tauHalf, tauRateHalf);
+        torqueDerivative.torqueAndRate(q, slowQd, slowQdd, slowQddd, tauHalf, tauRateHalf);
         for (int j = 0; j < dof; j++)
         {
             inertial[j] = (tauFull[j] - tauHalf[j]) * (4.0 / 3.0);

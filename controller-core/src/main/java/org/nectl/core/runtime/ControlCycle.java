@@ -2,6 +2,7 @@ package org.nectl.core.runtime;
 
 import java.util.Arrays;
 
+import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.ControlStatus;
 import org.nectl.core.control.ExternalTorqueObserver;
@@ -75,6 +76,8 @@ public final class ControlCycle
     /** The mixed rigid/elastic law, or null for a robot without elastic joints. */
     private final MixedInverseDynamicsController mixed;
     private final int[] elasticCoordinates;
+    /** False for a closed-loop robot: its laws run on projected dynamics, which a model change would not rebuild. */
+    private final boolean treeLaws;
 
     private final double[] q;
     private final double[] qd;
@@ -259,6 +262,36 @@ public final class ControlCycle
         final ReferenceBlend.Settings blendSettings,
         final CollisionSettings collisionSettings)
     {
+        this(model, settings, safety, timeScalingSettings, mixedLaw, blendSettings, collisionSettings, null);
+    }
+
+    /**
+     * Not real-time safe: builds the controllers and sizes every array from the model; for a
+     * closed-loop robot the laws run in its active coordinates on its projected dynamics
+     * ({@link LawDynamicsSource}), without the momentum observer and model changes.
+     *
+     * @param model the controlled joints: the robot's links, or a closed-loop robot's active joints
+     *     ({@link org.nectl.core.closedloop.ActiveJoints}).
+     * @param settings gains, timeouts and limits.
+     * @param safety stop categories per fault and the reflexes' limits.
+     * @param timeScalingSettings the trajectory clock's tuning ({@link ReferenceTimeScaling}).
+     * @param mixedLaw the robot with its drives and the gains of {@link ControlLaw#MIXED_ELASTIC}.
+     * @param blendSettings how the position step of a new setpoint or trajectory decays ({@link ReferenceBlend}).
+     * @param collisionSettings the momentum observer's gains, the detection thresholds and the reaction.
+     * @param closedLoop the closed-loop robot whose active joints {@code model} holds, or null for a tree.
+     * @throws IllegalArgumentException as the other constructors, or if {@code model} is not the
+     *     closed-loop robot's active joints.
+     */
+    public ControlCycle(
+        final RobotModel model,
+        final CycleSettings settings,
+        final SafetySettings safety,
+        final ReferenceTimeScaling.Settings timeScalingSettings,
+        final MixedLawSettings mixedLaw,
+        final ReferenceBlend.Settings blendSettings,
+        final CollisionSettings collisionSettings,
+        final ClosedLoopModel closedLoop)
+    {
         dof = model.dof();
         if (mixedLaw.model().dof() != dof)
         {
@@ -268,12 +301,14 @@ public final class ControlCycle
         // one compiled model, under the configured gravity, for every rigid-body algorithm of the cycle
         final double[] g = settings.gravity();
         final CompiledModel dynamics = CompiledModel.of(model).withGravity(g[0], g[1], g[2]);
-        computedTorque = new ComputedTorqueController(dynamics, settings.kp(), settings.kd());
-        pdGravity = new PdGravityController(dynamics, settings.pdKp(), settings.pdKd());
+        final LawDynamicsSource laws = new LawDynamicsSource(dynamics, closedLoop, g);
+        treeLaws = closedLoop == null;
+        computedTorque = new ComputedTorqueController(laws.create(), settings.kp(), settings.kd());
+        pdGravity = new PdGravityController(laws.create(), settings.pdKp(), settings.pdKd());
         computedTorque.frictionFeedforward(settings.frictionFeedforward());
         carriedBase = new CarriedBaseCompensation(dynamics, g);
         limiter = new TorqueLimiter(model, settings.periodNs());
-        timeScaling = new ReferenceTimeScaling(dynamics, timeScalingSettings);
+        timeScaling = new ReferenceTimeScaling(model, laws.create(), timeScalingSettings);
         timeScaling.frictionFeedforward(settings.frictionFeedforward());
         final double[] positionMin = new double[dof];
         final double[] positionMax = new double[dof];
@@ -334,7 +369,7 @@ public final class ControlCycle
         {
             throw new IllegalArgumentException("need " + dof + " collision thresholds, got " + collisionSettings.thresholdNm().length);
         }
-        observer = mixed == null
+        observer = mixed == null && treeLaws
             ? new ExternalTorqueObserver(model, collisionSettings.observerGain(), settings.periodNs(), collisionSettings.modelFriction())
             : null;
         if (observer != null)
@@ -410,11 +445,12 @@ public final class ControlCycle
      * @param prepared from {@link #prepareModel}.
      * @param rampNs ramp duration, ns; at least one period.
      * @return {@link #ACCEPTED}, or {@link #REJECTED_LAW} for a robot with elastic joints (the mixed
-     *     law's model is not changed this way), or {@link #REJECTED_MODE} while a change ramps.
+     *     law's model is not changed this way) or a closed-loop robot, or {@link #REJECTED_MODE} while
+     *     a change ramps.
      */
     public int changeModel(final PreparedModel prepared, final long rampNs)
     {
-        if (mixed != null)
+        if (mixed != null || !treeLaws)
         {
             return REJECTED_LAW;
         }

@@ -1,0 +1,145 @@
+package org.nectl.core.closedloop;
+
+import org.nectl.core.control.LawDynamics;
+
+/**
+ * {@link LawDynamics} of a closed-loop robot in its active coordinates: the passive joints solved
+ * from the active ones by Newton (from the previous solution, from home if that fails), then
+ * Gamma_c = G^T Gamma_tree ({@link ClosedLoopDynamics}, Khalil 2010 eqs. 55-57). Gamma_c's time
+ * derivative along a motion is the central difference of Gamma_c over +/- {@link #RATE_STEP_S} of
+ * the motion's Taylor expansion to the jerk: the tree's jerk recursion does not carry through the
+ * projection (G depends on q), and the difference costs two more evaluations, each a Newton
+ * iteration or two from the current solution; its error is O(h^2), below 1e-6 relative for the
+ * shipped robots' motions.
+ *
+ * <p>Not thread safe; every method but the constructor is real-time safe (allocates nothing).
+ */
+public final class ClosedLoopLawDynamics implements LawDynamics
+{
+    /** Half the time span of the central difference that gives the torque rate, s. */
+    public static final double RATE_STEP_S = 1e-4;
+
+    private final ClosedLoopModel model;
+    private final ClosedLoopDynamics dynamics;
+    private final LoopGeometry geometry;
+    private final int na;
+    private final double[] home;
+    /** Tree positions of the last solved configuration: Newton's starting point. */
+    private final double[] qTree;
+    private final double[] shifted;
+    private final double[] zero;
+    private final double[] qA;
+    private final double[] qdA;
+    private final double[] qddA;
+    private final double[] tauAfter;
+
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param model the closed-loop robot.
+     * @param gravity gravity in the base frame, m/s^2, 3 components.
+     */
+    public ClosedLoopLawDynamics(final ClosedLoopModel model, final double[] gravity)
+    {
+        this.model = model;
+        dynamics = new ClosedLoopDynamics(model);
+        dynamics.gravity(gravity[0], gravity[1], gravity[2]);
+        geometry = dynamics.geometry();
+        na = model.activeCount();
+        home = model.home();
+        qTree = model.home();
+        shifted = new double[qTree.length];
+        zero = new double[na];
+        qA = new double[na];
+        qdA = new double[na];
+        qddA = new double[na];
+        tauAfter = new double[na];
+    }
+
+    @Override
+    public int dof()
+    {
+        return na;
+    }
+
+    @Override
+    public void jointFriction(final boolean enabled)
+    {
+        dynamics.jointFriction(enabled);
+    }
+
+    @Override
+    public boolean inverseDynamics(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
+    {
+        return close(q, qTree) && dynamics.inverseDynamics(qTree, qd, qdd, tau);
+    }
+
+    @Override
+    public boolean torqueAndRate(
+        final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauRate)
+    {
+        if (!inverseDynamics(q, qd, qdd, tau) || !shiftedTorque(q, qd, qdd, qddd, RATE_STEP_S, tauAfter))
+        {
+            return false;
+        }
+        System.arraycopy(tauAfter, 0, tauRate, 0, na);
+        if (!shiftedTorque(q, qd, qdd, qddd, -RATE_STEP_S, tauAfter))
+        {
+            return false;
+        }
+        for (int a = 0; a < na; a++)
+        {
+            tauRate[a] = (tauRate[a] - tauAfter[a]) / (2.0 * RATE_STEP_S);
+        }
+        return true;
+    }
+
+    @Override
+    public boolean gravityTorques(final double[] q, final double[] tau)
+    {
+        return inverseDynamics(q, zero, zero, tau);
+    }
+
+    /** @return tree positions of the last configuration solved, loops closed; the array itself, do not modify. */
+    public double[] treePositions()
+    {
+        return qTree;
+    }
+
+    /** Gamma_c at time h along the motion's Taylor expansion to the jerk, solved from the current configuration. */
+    private boolean shiftedTorque(final double[] q, final double[] qd, final double[] qdd, final double[] qddd,
+        final double h, final double[] tau)
+    {
+        for (int a = 0; a < na; a++)
+        {
+            qA[a] = q[a] + h * (qd[a] + h / 2.0 * (qdd[a] + h / 3.0 * qddd[a]));
+            qdA[a] = qd[a] + h * (qdd[a] + h / 2.0 * qddd[a]);
+            qddA[a] = qdd[a] + h * qddd[a];
+        }
+        System.arraycopy(qTree, 0, shifted, 0, shifted.length);
+        return close(qA, shifted) && dynamics.inverseDynamics(shifted, qdA, qddA, tau);
+    }
+
+    /** Puts the active positions into tree, solves the passive ones from tree's (from home if that fails). */
+    private boolean close(final double[] q, final double[] tree)
+    {
+        for (int a = 0; a < na; a++)
+        {
+            if (!Double.isFinite(q[a]))
+            {
+                return false;
+            }
+            tree[model.activeCoordinate(a)] = q[a];
+        }
+        if (geometry.solvePassive(tree) == LoopGeometry.CONVERGED)
+        {
+            return true;
+        }
+        System.arraycopy(home, 0, tree, 0, tree.length);
+        for (int a = 0; a < na; a++)
+        {
+            tree[model.activeCoordinate(a)] = q[a];
+        }
+        return geometry.solvePassive(tree) == LoopGeometry.CONVERGED;
+    }
+}

@@ -1,0 +1,43 @@
+package org.nectl.core.runtime;
+
+import org.nectl.core.closedloop.ClosedLoopLawDynamics;
+import org.nectl.core.closedloop.ClosedLoopModel;
+import org.nectl.core.control.LawDynamics;
+import org.nectl.core.control.TreeLawDynamics;
+import org.nectl.core.dynamics.CompiledModel;
+
+/**
+ * Where a {@link ControlCycle}'s laws take their dynamics from: the compiled tree whose every joint
+ * is controlled, or a closed-loop robot's dynamics projected onto its active joints. Each user (the
+ * computed-torque law, the PD law, the trajectory clock) gets an instance of its own, since each
+ * sets its own friction and keeps its own workspace.
+ */
+final class LawDynamicsSource
+{
+    private final CompiledModel tree;
+    private final ClosedLoopModel closedLoop;
+    private final double[] gravity;
+
+    /**
+     * @param tree the compiled robot with the cycle's gravity: the controlled joints.
+     * @param closedLoop the closed-loop robot whose active joints {@code tree} holds, or null.
+     * @param gravity the cycle's gravity in the base frame, m/s^2.
+     */
+    LawDynamicsSource(final CompiledModel tree, final ClosedLoopModel closedLoop, final double[] gravity)
+    {
+        if (closedLoop != null && closedLoop.activeCount() != tree.dof())
+        {
+            throw new IllegalArgumentException("the closed-loop robot has " + closedLoop.activeCount()
+                + " active joints, the controlled model " + tree.dof());
+        }
+        this.tree = tree;
+        this.closedLoop = closedLoop;
+        this.gravity = gravity.clone();
+    }
+
+    /** @return new dynamics in the controlled coordinates. Not real-time safe. */
+    LawDynamics create()
+    {
+        return closedLoop == null ? new TreeLawDynamics(tree) : new ClosedLoopLawDynamics(closedLoop, gravity);
+    }
+}
