@@ -30,7 +30,7 @@ public final class ClosedLoopDescriptions
     private static final List<String> CLOSURE_KEYS = List.of("active", "home", "cut_joints");
     private static final List<String> CUT_KEYS = List.of("type", "frame_k", "frame_k_plus_b");
     private static final List<String> FRAME_KEYS = List.of("antecedent", "gamma", "b", "alpha", "d", "theta", "r");
-    private static final List<String> TYPES = List.of("R", "S");
+    private static final List<String> TYPES = List.of("R", "P", "S");
 
     private ClosedLoopDescriptions()
     {
@@ -164,7 +164,13 @@ public final class ClosedLoopDescriptions
         final String type = cut.child("type").choice("type", TYPES);
         final YamlField k = cut.child("frame_k").mapping(FRAME_KEYS);
         final YamlField kPlusB = cut.child("frame_k_plus_b").mapping(FRAME_KEYS);
-        return new CutJoint(cut.key(), "R".equals(type) ? CutJoint.Type.REVOLUTE : CutJoint.Type.SPHERICAL,
+        final CutJoint.Type cutType = switch (type)
+        {
+            case "R" -> CutJoint.Type.REVOLUTE;
+            case "P" -> CutJoint.Type.PRISMATIC;
+            default -> CutJoint.Type.SPHERICAL;
+        };
+        return new CutJoint(cut.key(), cutType,
             body(tree, k), rotation(k, angles), translation(k, angles),
             body(tree, kPlusB), rotation(kPlusB, angles), translation(kPlusB, angles));
     }

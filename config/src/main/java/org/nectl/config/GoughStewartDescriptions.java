@@ -2,6 +2,7 @@ package org.nectl.config;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.JointLimits;
@@ -86,6 +87,30 @@ public final class GoughStewartDescriptions
                 + " ratio " + conditioning + ", below " + SINGULAR_CONDITIONING);
         }
         return model;
+    }
+
+    /**
+     * @param path a description file.
+     * @return true if it is a YAML file declaring {@code format: gough-stewart}; false for any other
+     *     file, including unreadable ones (loading them reports why).
+     */
+    public static boolean isGoughStewart(final Path path)
+    {
+        final Path name = path.getFileName();
+        final String lower = name == null ? "" : name.toString().toLowerCase(Locale.ROOT);
+        if (!lower.endsWith(".yaml") && !lower.endsWith(".yml"))
+        {
+            return false;
+        }
+        try
+        {
+            final YamlField root = YamlField.load(path);
+            return root.has("format") && FORMAT.equals(root.child("format").text());
+        }
+        catch (final DescriptionException e)
+        {
+            return false;
+        }
     }
 
     private static double[] points(final YamlField field)

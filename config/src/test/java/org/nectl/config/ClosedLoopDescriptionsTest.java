@@ -11,7 +11,9 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nectl.core.closedloop.ClosedLoopDynamics;
 import org.nectl.core.closedloop.ClosedLoopModel;
+import org.nectl.core.closedloop.LoopGeometry;
 
 /** Each rule of the closure section, with the file, line and field of its message. */
 class ClosedLoopDescriptionsTest
@@ -33,6 +35,59 @@ class ClosedLoopDescriptionsTest
         assertArrayEquals(new int[] {1, 2}, model.passiveCoordinates());
         assertEquals(3, model.selectedRows().length + 1, "a planar loop keeps 2 of its revolute cut's 5 equations");
         assertEquals(3, RobotDescriptions.load(write(valid())).dof());
+    }
+
+    @Test
+    void aSliderCrankClosedAtItsPrismaticJointFollowsTheClosedFormAndHoldsTheSliderByVirtualWork() throws IOException
+    {
+        // In-line slider-crank in the base x-y plane: crank r = 0.1 m, rod l = 0.35 m, a 2 kg slider on
+        // the base x axis, crank and rod massless, cut at the slider's guide.
+        final double r = 0.1;
+        final double l = 0.35;
+        final double mass = 2.0;
+        final ClosedLoopModel model = ClosedLoopDescriptions.load(write("""
+            name: slider-crank
+            format: modified-dh
+            kinematics:
+              columns: [link, joint, antecedent, sigma, alpha, d, theta, r]
+              rows:
+                - [crank,  crank,  base,  R, 0, 0.0,  0, 0]
+                - [rod,    rod,    crank, R, 0, 0.1,  0, 0]
+                - [slider, pin,    rod,   R, 0, 0.35, 0, 0]
+            links:
+              crank: {mass: 0, com: [0, 0, 0], inertia: {at: com, xx: 0, yy: 0, zz: 0}}
+              rod: {mass: 0, com: [0, 0, 0], inertia: {at: com, xx: 0, yy: 0, zz: 0}}
+              slider: {mass: 2.0, com: [0, 0, 0], inertia: {at: com, xx: 0, yy: 0, zz: 0}}
+            closure:
+              active: [crank]
+              home: {crank: pi/3, rod: -1.2972304442954017, pin: 0.25003289309880394}
+              cut_joints:
+                guide:
+                  type: P                                       # slides along z_k, the base x axis
+                  frame_k: {antecedent: base, gamma: pi/2, alpha: pi/2}
+                  frame_k_plus_b: {antecedent: slider, gamma: pi/2, alpha: pi/2}
+            """));
+        assertEquals(1, model.activeCount());
+        assertEquals(2, model.selectedRows().length, "a planar loop keeps 2 of its prismatic cut's 5 equations");
+        final LoopGeometry geometry = new LoopGeometry(model);
+        final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
+        // Gravity along -x pulls the slider towards the crank: the crank holds it with m g dx/dtheta.
+        dynamics.gravity(-9.81, 0, 0);
+        final double[] gamma = new double[1];
+        // A full crank turn in 30 degree steps, each solved from the last (the slider stays on the +x branch).
+        final double[] q = model.home();
+        for (int step = 1; step <= 12; step++)
+        {
+            final double theta = Math.PI / 3 + step * Math.PI / 6;
+            q[0] = theta;
+            assertEquals(LoopGeometry.CONVERGED, geometry.solvePassive(q), "crank " + theta);
+            final double phi = Math.asin(-r * Math.sin(theta) / l);
+            assertEquals(phi, Math.IEEEremainder(q[0] + q[1], 2 * Math.PI), 1e-12, "rod angle at crank " + theta);
+            assertEquals(0.0, Math.IEEEremainder(q[0] + q[1] + q[2], 2 * Math.PI), 1e-12, "the slider does not turn, crank " + theta);
+            assertTrue(dynamics.inverseDynamics(q, new double[1], new double[1], gamma));
+            final double slope = -r * Math.sin(theta) + r * Math.cos(theta) * Math.tan(phi);
+            assertEquals(mass * 9.81 * slope, gamma[0], 1e-12, "static crank torque at " + theta);
+        }
     }
 
     @Test
@@ -84,7 +139,7 @@ class ClosedLoopDescriptionsTest
     @Test
     void anUnknownCutJointTypeIsRejected() throws IOException
     {
-        rejects(change("type: R", "type: P"), line("type: R"), "closure.cut_joints.B.type", "'P'");
+        rejects(change("type: R", "type: C"), line("type: R"), "closure.cut_joints.B.type", "'C'", "R, P, S");
     }
 
     @Test

@@ -202,9 +202,12 @@ public final class ClosedLoopModel
             final int local = row - kinematics.firstRow(c);
             if (local >= 0)
             {
-                final String what = local < 3
+                final int originRows = kinematics.cut(c).type().originRows();
+                final String what = local < originRows
                     ? "the " + "xyz".charAt(local) + " coordinate (m) of frame k+B's origin in frame k"
-                    : "the " + "xy".charAt(local - 3) + " component of z_{k+B} in frame k (axes not parallel)";
+                    : local < originRows + 2
+                        ? "the " + "xy".charAt(local - originRows) + " component of z_{k+B} in frame k (axes not parallel)"
+                        : "the y component of x_{k+B} in frame k (frames turned about z)";
                 return "at cut joint '" + kinematics.cut(c).name() + "', " + what;
             }
         }

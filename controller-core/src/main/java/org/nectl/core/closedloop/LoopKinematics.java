@@ -9,9 +9,10 @@ import org.nectl.core.model.RobotModel;
  * Loop-closure equations of a closed-loop robot in terms of its equivalent tree (Khalil, "Dynamic
  * modeling of robots using recursive Newton-Euler techniques", ICINCO 2010, eqs. 3-4), in the
  * candidate form used by {@link ClosedLoopModel}: per cut joint, the origin of frame k+B expressed in
- * frame k, {@code e_p = kR_0 (0p_{k+B} - 0p_k)} (3 rows), and for a revolute cut the x and y
- * components of z_{k+B} in frame k, {@code e_z = kR_0 0z_{k+B}} (2 rows; both vanish when the axes
- * are parallel). Computes the residual e(q), its exact Jacobian de/dq (the time derivative of e is
+ * frame k, {@code e_p = kR_0 (0p_{k+B} - 0p_k)} (3 rows; a prismatic cut keeps x and y), for a
+ * revolute or prismatic cut the x and y components of z_{k+B} in frame k, {@code e_z = kR_0 0z_{k+B}}
+ * (2 rows; both vanish when the axes are parallel), and for a prismatic cut the y component of
+ * x_{k+B} in frame k, {@code e_x = kR_0 0x_{k+B}} (1 row; zero when the frames are not turned about z). Computes the residual e(q), its exact Jacobian de/dq (the time derivative of e is
  * {@code J qd}) and the velocity-product term {@code Jdot qd}, all from base-frame poses, velocities
  * and accelerations composed joint by joint. Not thread safe; every method is real-time safe after
  * construction.
@@ -50,7 +51,7 @@ final class LoopKinematics
 
     /** Per cut joint: 0R_k (9), 0p_k (3), 0R_{k+B} (9), 0p_{k+B} (3). */
     private final double[] framePose;
-    private final double[] scratch = new double[24];
+    private final double[] scratch = new double[27];
     private final double[] relative = new double[24];
 
     /**
@@ -262,13 +263,22 @@ final class LoopKinematics
             {
                 t[e] = framePose[f + 21 + e] - framePose[f + 9 + e];
             }
-            transposeTimes(framePose, f, t, 0, residual, row);
-            if (cuts[n].type() == CutJoint.Type.REVOLUTE)
+            transposeTimes(framePose, f, t, 0, t, 3);
+            final CutJoint.Type type = cuts[n].type();
+            final int axisRow = row + type.originRows();
+            System.arraycopy(t, 3, residual, row, type.originRows());
+            if (type.alignsAxes())
             {
-                column(framePose, f + 12, 2, t, 3);
-                transposeTimes(framePose, f, t, 3, t, 6);
-                residual[row + 3] = t[6];
-                residual[row + 4] = t[7];
+                column(framePose, f + 12, 2, t, 6);
+                transposeTimes(framePose, f, t, 6, t, 9);
+                residual[axisRow] = t[9];
+                residual[axisRow + 1] = t[10];
+            }
+            if (type.locksRotation())
+            {
+                column(framePose, f + 12, 0, t, 6);
+                transposeTimes(framePose, f, t, 6, t, 9);
+                residual[axisRow + 2] = t[10];
             }
         }
     }
@@ -305,21 +315,26 @@ final class LoopKinematics
                 }
                 final int row = firstRow[n];
                 transposeTimes(framePose, f, t, 15, t, 18);
-                jacobian[row * dof + c] = t[18];
-                jacobian[(row + 1) * dof + c] = t[19];
-                jacobian[(row + 2) * dof + c] = t[20];
-                if (cut.type() == CutJoint.Type.REVOLUTE)
+                final int originRows = cut.type().originRows();
+                for (int e = 0; e < originRows; e++)
                 {
-                    // e_z rate: kR_0 ((omega_{k+B} - omega_k) x z_{k+B}).
-                    for (int e = 0; e < 3; e++)
-                    {
-                        t[15 + e] = t[9 + e] - t[3 + e];
-                    }
-                    column(framePose, f + 12, 2, t, 18);
-                    FlatVectors.cross(t, 15, t, 18, t, 21);
-                    transposeTimes(framePose, f, t, 21, t, 15);
-                    jacobian[(row + 3) * dof + c] = t[15];
-                    jacobian[(row + 4) * dof + c] = t[16];
+                    jacobian[(row + e) * dof + c] = t[18 + e];
+                }
+                final int axisRow = row + originRows;
+                for (int e = 0; e < 3; e++)
+                {
+                    t[15 + e] = t[9 + e] - t[3 + e];
+                }
+                if (cut.type().alignsAxes())
+                {
+                    relativeAxisRate(f, 2);
+                    jacobian[axisRow * dof + c] = t[24];
+                    jacobian[(axisRow + 1) * dof + c] = t[25];
+                }
+                if (cut.type().locksRotation())
+                {
+                    relativeAxisRate(f, 0);
+                    jacobian[(axisRow + 2) * dof + c] = t[25];
                 }
             }
         }
@@ -359,30 +374,60 @@ final class LoopKinematics
             {
                 u[21 + e] = u[6 + e] - u[9 + e] - 2.0 * u[12 + e] + u[18 + e];
             }
-            transposeTimes(framePose, f, u, 21, out, row);
-            if (cut.type() == CutJoint.Type.REVOLUTE)
+            transposeTimes(framePose, f, u, 21, u, 9);
+            final int originRows = cut.type().originRows();
+            System.arraycopy(u, 9, out, row, originRows);
+            if (cut.type().alignsAxes())
             {
-                // kR_0 [-w_k x (dw x z) + dwdot x z + dw x (w_{k+B} x z)], z = z_{k+B}.
-                column(framePose, f + 12, 2, u, 0);
-                for (int e = 0; e < 3; e++)
-                {
-                    u[3 + e] = t[12 + e] - t[e];
-                    u[6 + e] = t[15 + e] - t[3 + e];
-                }
-                FlatVectors.cross(u, 3, u, 0, u, 9);
-                FlatVectors.cross(t, 0, u, 9, u, 12);
-                FlatVectors.cross(u, 6, u, 0, u, 15);
-                FlatVectors.cross(t, 12, u, 0, u, 18);
-                FlatVectors.cross(u, 3, u, 18, u, 21);
-                for (int e = 0; e < 3; e++)
-                {
-                    u[9 + e] = -u[12 + e] + u[15 + e] + u[21 + e];
-                }
-                transposeTimes(framePose, f, u, 9, u, 12);
-                out[row + 3] = u[12];
-                out[row + 4] = u[13];
+                relativeAxisAcceleration(f, 2);
+                out[row + originRows] = u[12];
+                out[row + originRows + 1] = u[13];
+            }
+            if (cut.type().locksRotation())
+            {
+                relativeAxisAcceleration(f, 0);
+                out[row + originRows + 2] = u[13];
             }
         }
+    }
+
+    /**
+     * Rate of axis col of frame k+B seen in frame k, {@code kR_0 (dw x a)}, with dw = w_{k+B} - w_k at
+     * scratch[15..17]; written to scratch[24..26].
+     */
+    private void relativeAxisRate(final int f, final int col)
+    {
+        final double[] t = scratch;
+        column(framePose, f + 12, col, t, 18);
+        FlatVectors.cross(t, 15, t, 18, t, 21);
+        transposeTimes(framePose, f, t, 21, t, 24);
+    }
+
+    /**
+     * Second derivative of axis col of frame k+B seen in frame k,
+     * {@code kR_0 [-w_k x (dw x a) + dwdot x a + dw x (w_{k+B} x a)]}, from the angular motions that
+     * {@link #secondDerivative} put in scratch; written to relative[12..14].
+     */
+    private void relativeAxisAcceleration(final int f, final int col)
+    {
+        final double[] t = scratch;
+        final double[] u = relative;
+        column(framePose, f + 12, col, u, 0);
+        for (int e = 0; e < 3; e++)
+        {
+            u[3 + e] = t[12 + e] - t[e];
+            u[6 + e] = t[15 + e] - t[3 + e];
+        }
+        FlatVectors.cross(u, 3, u, 0, u, 9);
+        FlatVectors.cross(t, 0, u, 9, u, 12);
+        FlatVectors.cross(u, 6, u, 0, u, 15);
+        FlatVectors.cross(t, 12, u, 0, u, 18);
+        FlatVectors.cross(u, 3, u, 18, u, 21);
+        for (int e = 0; e < 3; e++)
+        {
+            u[9 + e] = -u[12 + e] + u[15 + e] + u[21 + e];
+        }
+        transposeTimes(framePose, f, u, 9, u, 12);
     }
 
     /** Angular velocity (at t[at]) and velocity of point x (at t[at + 3]) of body for qd_c = 1. */

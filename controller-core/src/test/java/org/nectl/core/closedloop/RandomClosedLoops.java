@@ -16,7 +16,7 @@ import org.nectl.core.testing.RandomRobots;
 
 /**
  * Seeded random closed-loop robots: a spatial loop of two branches from the base closed by a
- * revolute cut joint (7 joints, 5 equations), optionally a second loop closed by a spherical cut
+ * revolute cut joint, or a prismatic one for every seed divisible by 3 (7 joints, 5 equations), optionally a second loop closed by a spherical cut
  * joint onto the first loop's branch, and a free branch; revolute and prismatic joints with
  * arbitrary placements, full inertias. The cut frames are placed so that the loops close at a random
  * home configuration; the active joints are those left by a column-pivoted QR of the passive
@@ -44,7 +44,8 @@ final class RandomClosedLoops
         final RobotModel tree = builder.build();
         final double[] home = RandomRobots.vector(rnd, tree.dof(), 1.0);
         final List<CutJoint> cuts = new ArrayList<>();
-        cuts.add(cut(tree, rnd, home, "cut-r", CutJoint.Type.REVOLUTE, branchA[2], branchB[3]));
+        final CutJoint.Type firstCut = seed % 3 == 0 ? CutJoint.Type.PRISMATIC : CutJoint.Type.REVOLUTE;
+        cuts.add(cut(tree, rnd, home, "cut-1", firstCut, branchA[2], branchB[3]));
         if (secondLoop)
         {
             cuts.add(cut(tree, rnd, home, "cut-s", CutJoint.Type.SPHERICAL, branchC[1], branchA[1]));
@@ -79,12 +80,19 @@ final class RandomClosedLoops
         final double[][] poseJ = worldPose(tree, home, j);
         final double[] worldRotationK = Transforms.multiply(poseI[0], rotationK);
         final double[] worldOriginK = add(poseI[1], Transforms.apply(poseI[0], translationK));
-        final double[] free = type == CutJoint.Type.REVOLUTE
-            ? Transforms.rotZ(rnd.nextDouble(-Math.PI, Math.PI)) : RandomRobots.randomRotation(rnd);
+        final double[] free = switch (type)
+        {
+            case REVOLUTE -> Transforms.rotZ(rnd.nextDouble(-Math.PI, Math.PI));
+            case PRISMATIC -> Transforms.identity();
+            case SPHERICAL -> RandomRobots.randomRotation(rnd);
+        };
         final double[] worldRotationKB = Transforms.multiply(worldRotationK, free);
+        // A prismatic cut slides: frame k+B's origin anywhere on the z_k axis.
+        final double[] worldOriginKB = type != CutJoint.Type.PRISMATIC ? worldOriginK
+            : add(worldOriginK, Transforms.apply(worldRotationK, new double[] {0, 0, rnd.nextDouble(-0.3, 0.3)}));
         final double[] jT = Transforms.transpose(poseJ[0]);
         final double[] rotationKB = Transforms.multiply(jT, worldRotationKB);
-        final double[] translationKB = Transforms.apply(jT, add(worldOriginK, scale(poseJ[1], -1.0)));
+        final double[] translationKB = Transforms.apply(jT, add(worldOriginKB, scale(poseJ[1], -1.0)));
         return new CutJoint(name, type, i, rotationK, translationK, j, rotationKB, translationKB);
     }
 

@@ -32,7 +32,9 @@ final class ModelCommand
 {
     /** {@code nectl model show FILE [--json]}. */
     @Command(name = "show", mixinStandardHelpOptions = true,
-        description = "Print the movable joints (in coordinate order) and the total mass.")
+        description = {"Print the movable joints (in coordinate order) and the total mass.",
+            "A closed-loop description adds each joint's role (active or passive), home and the cut joints; a Gough-Stewart one "
+                + "prints its legs: active and passive joints, attachment points, home lengths and actuator limits."})
     static final class Show implements Callable<Integer>
     {
         @Parameters(paramLabel = "FILE", description = "Robot description (.yaml, .urdf).")
@@ -44,6 +46,10 @@ final class ModelCommand
         @Override
         public Integer call() throws Exception
         {
+            if (ParallelModelShow.handles(file))
+            {
+                return ParallelModelShow.show(file, json, System.out, System.err);
+            }
             final RobotModel model = loadOrReport(file, "nectl model show");
             if (model == null)
             {
