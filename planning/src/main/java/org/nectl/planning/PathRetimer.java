@@ -25,90 +25,92 @@ import org.nectl.core.model.RobotModel;
  * is solved exactly in O(rows^2) flops without allocation. A general LP (ojAlgo's) would build a
  * model per stage, which is far more work than the ~200 pair checks of a 7-joint stage.
  *
- * <p><b>Third order: torque rate, by a rate-limited forward pass and iterated local velocity
- * tightening.</b> A reachability pass cannot take tau-dot limits: tau-dot depends on s-tripledot,
- * i.e. on the change of u between stages, which couples neighbouring stages and makes the
- * controllable sets non-convex. tau-dot at a path point is computed by the torque-derivative
- * recursion ({@link PlanningDynamics#torqueRate}) with q-dot = q' s-dot, q-ddot = q'' x + q' s-ddot,
- * q-tripledot = q''' s-dot^3 + 3 q'' s-dot s-ddot + q' s-tripledot, where s-ddot at a point is the
- * mean of the neighbouring interval controls and s-tripledot = (u_i - u_i-1) / (mean of the
- * neighbouring interval durations) (the change of u spread over one grid interval, with u = 0 before
- * the start and after the end, so the torque steps of starting and stopping count). With the limits
- * on, the forward pass takes at each point the largest u within the reachability bounds that keeps
- * that tau-dot within its limit (bisection). Where no such u exists (the pass arrives at the edge of
- * a controllable set too fast to turn its control in time, or would come to rest), it takes the
- * reachability choice and marks the point; the velocity caps over the N/50 points before a marked
- * point (or one whose tau-dot exceeds its limit) are lowered by a tapered dip of at most 10 % (tapered
- * so that the lowered cap adds no kink of its own), and the pass is repeated until no point exceeds
- * the limit. Slower is always possible, so the iteration ends; it slows the motion only where the
- * rate limit binds, and each iteration is one cheap pass. Limitation: the result depends on the grid
- * (a change of u is spread over one interval, and the tightening is a heuristic, not an optimum):
- * on the Panda test path the torque-rate-limited duration is 1.25 s on 100 intervals and 2.99 s on
- * 1000 (docs/PLANNING.md); the second-order result is grid-converged (1.185 s and 1.163 s).
+ * <p><b>The service's clock reserve.</b> A controller that time-scales its reference (nectl's
+ * {@code ReferenceTimeScaling}) admits a point at full speed only if |tau| + a |M qd| stays within its
+ * share of the effort limit and |tau-dot| + a |delta| within its share of the rate limit, for every
+ * clock acceleration |s-ddot| &lt;= a (delta = d tau-dot / d s-ddot). With {@code clockAccelerationReserve}
+ * = a the retimer keeps the same margins: in the reachability rows a |m| sqrt(x) enters by its tangent
+ * at the previous pass's x (above the concave root, so conservative, and exact at the reference, the
+ * pass repeated as for viscous friction), and the dense check below adds both reserves exactly.
  *
- * <p><b>Known defect.</b> The timing's own time law ({@link Timing#at}) has s-ddot constant on each
- * interval, so its torque steps where s-ddot changes; the torque-rate model above holds at the grid
- * points only under a smoothing the written trajectory does not have, and a quintic-Hermite smoothing
- * through the same points exceeds the limit several-fold at the start and the stop
- * (docs/PLANNING.md). The torque-rate limits are therefore reduced, not guaranteed.
+ * <p><b>Third order: a smooth time law, widened where the torque rate exceeds its limit.</b> The
+ * reachability profile has s-ddot constant on each interval; its torque steps wherever the control
+ * changes, the start and the stop included, so its torque rate is unbounded whatever the grid. A
+ * third-order reachability pass would need controllable sets in (x, u) at each point, which are not
+ * convex (tau-dot couples neighbouring controls through s-tripledot and contains s-dot s-ddot terms),
+ * so no exact pass of TOPP-RA's kind exists. Instead the written law is made smooth and then checked:
+ * each step of s-ddot becomes a ramp ({@link SmoothTimeLaw}, a triangular kernel per step, centred, so
+ * the law is C3 and keeps the profile's mean timing) whose half-width starts at |m_j du| / (rate
+ * limit_j), the time the largest torque step needs at the rate limit. The law is then evaluated on a
+ * grid {@code checkFactor} times denser than the retiming grid by the plain recursive Newton-Euler
+ * algorithm for tau and the torque-derivative recursion for tau-dot (the evaluations that decide are
+ * the ones that report). Where tau-dot exceeds its limit and the s-tripledot part dominates, the
+ * ramps covering that instant are widened by the ratio that brings that part within the limit; where
+ * the rest of tau-dot (the s-dot^3 and s-dot s-ddot terms of the geometry) or tau, qd, qdd exceed
+ * theirs (the smoothing averages the profile and may lift it off a limit it rode), the velocity caps
+ * of the reachability pass are lowered around that instant by the ratio (x by r, r^2 or r^(2/3) as
+ * tau, qd and tau-dot scale with s-dot) and the profile is recomputed. The iteration ends when the
+ * dense check finds nothing over a limit: the result is bounded on the dense grid by construction
+ * of the stopping rule, not by a model of tau-dot. Slower is always feasible (widths and caps only
+ * move one way), so each limit that binds is approached from above. Ramps widen only where the rate
+ * limit binds, so a joint whose torque need not swing fast costs nothing; the price is a duration
+ * above the true third-order optimum, which would ramp each step asymmetrically (Pham and Pham 2017
+ * describe the singular arcs that make that problem hard). Measured costs: docs/PLANNING.md.
  *
  * <p>Not thread safe; not real-time code.
  */
 public final class PathRetimer
 {
-    /** The forward pass keeps tau-dot this far inside its limit, so the final check passes after rounding. */
-    private static final double RATE_MARGIN = 0.999;
+    /** Adjustments aim this far inside a limit, so that the next pass does not land on it again. */
+    private static final double AIM = 0.995;
 
-    /** Thrown when no timing satisfies the limits or the torque-rate iteration does not settle. */
+    /** Thrown when no timing satisfies the limits or the smoothing iteration does not settle. */
     public static final class RetimingException extends Exception
     {
         private static final long serialVersionUID = 1L;
 
-        RetimingException(final String message)
+        private final boolean unsettled;
+
+        RetimingException(final String message, final boolean unsettled)
         {
             super(message);
+            this.unsettled = unsettled;
+        }
+
+        /** @return true if the limits may be feasible but the iteration ran out of passes (not bad input). */
+        public boolean unsettled()
+        {
+            return unsettled;
         }
     }
 
     /**
-     * A retimed path: x = s-dot^2 at the grid points, u = s-ddot on each interval, the times of the points.
+     * A reachability profile: x = s-dot^2 at the grid points, u = s-ddot on each interval, the times of the points.
      *
      * @param s grid points (N + 1).
      * @param x s-dot^2 at the points.
      * @param u s-ddot on each interval (N).
      * @param t time at each point, s.
-     * @param rateIterations reachability passes run (1 without torque-rate limits).
-     * @param peakTorqueRateRatio the largest |tau-dot_j| / limit_j at the grid points (0 without rate limits).
      */
-    public record Timing(double[] s, double[] x, double[] u, double[] t, int rateIterations, double peakTorqueRateRatio)
+    public record Timing(double[] s, double[] x, double[] u, double[] t)
     {
         /** @return the duration, s. */
         public double durationS()
         {
             return t[t.length - 1];
         }
+    }
 
-        /**
-         * The path parameter and its time derivatives at a time.
-         *
-         * @param time s, clamped to [0, duration].
-         * @param out output {s, s-dot, s-ddot}.
-         */
-        public void at(final double time, final double[] out)
-        {
-            final double clamped = Math.max(0.0, Math.min(durationS(), time));
-            int i = java.util.Arrays.binarySearch(t, clamped);
-            if (i < 0)
-            {
-                i = -i - 2;
-            }
-            i = Math.max(0, Math.min(u.length - 1, i));
-            final double dt = clamped - t[i];
-            final double sdot = Math.sqrt(Math.max(0.0, x[i]));
-            out[0] = Math.min(s[i + 1], s[i] + sdot * dt + 0.5 * u[i] * dt * dt);
-            out[1] = Math.max(0.0, sdot + u[i] * dt);
-            out[2] = u[i];
-        }
+    /**
+     * A retimed path.
+     *
+     * @param profile the last reachability profile (piecewise constant s-ddot).
+     * @param law the smooth time law made from it: the timing to follow.
+     * @param passes reachability and smoothing passes run.
+     * @param check the dense check of the law.
+     */
+    public record Result(Timing profile, SmoothTimeLaw law, int passes, Check check)
+    {
     }
 
     private final PlanningDynamics dynamics;
@@ -129,7 +131,8 @@ public final class PathRetimer
     private final double[] effortLimit;
     private final double[] accelerationLimit;
     private final double[] rateLimit;
-    private final boolean anyViscous;
+    private final boolean linearised;
+    private final double clockAccelerationReserve;
 
     // per-stage scratch: rows a u + b x in [lo, hi], and the u bounds they give
     private final double[] rowA;
@@ -146,6 +149,8 @@ public final class PathRetimer
     private final double[] qddd;
     private final double[] tau;
     private final double[] tauDot;
+    private final double[] reserveTau;
+    private final double[] reserveTauDot;
 
     /**
      * Evaluates the path and its dynamics coefficients on the grid.
@@ -162,6 +167,32 @@ public final class PathRetimer
         final PlanningDynamics dynamics, final JointPath path, final int intervals, final double[] velocityLimits,
         final double[] accelerationLimits, final double[] effortLimits, final double[] rateLimits)
     {
+        this(dynamics, path, intervals, velocityLimits, accelerationLimits, effortLimits, rateLimits, 0.0);
+    }
+
+    /**
+     * Evaluates the path and its dynamics coefficients on the grid, keeping the reserve a time-scaling
+     * controller holds for its clock (class comment).
+     *
+     * @param dynamics the robot's dynamics (gravity set).
+     * @param path the geometric path, one coordinate per joint of the robot.
+     * @param intervals N, the number of grid intervals (N + 1 points).
+     * @param velocityLimits |qd| limits by coordinate (infinite for none).
+     * @param accelerationLimits |qdd| limits by coordinate (infinite for none).
+     * @param effortLimits |tau| limits by coordinate (already the share the feedforward may use).
+     * @param rateLimits |tau-dot| limits by coordinate (infinite for none; already the share).
+     * @param clockAccelerationReserve a, the |s-ddot| for which the limits must hold at full speed, 1/s^2 (0 for none).
+     */
+    public PathRetimer(
+        final PlanningDynamics dynamics, final JointPath path, final int intervals, final double[] velocityLimits,
+        final double[] accelerationLimits, final double[] effortLimits, final double[] rateLimits,
+        final double clockAccelerationReserve)
+    {
+        if (!(clockAccelerationReserve >= 0.0) || Double.isInfinite(clockAccelerationReserve))
+        {
+            throw new IllegalArgumentException("the clock acceleration reserve must be finite and >= 0, got " + clockAccelerationReserve);
+        }
+        this.clockAccelerationReserve = clockAccelerationReserve;
         if (path.dof() != dynamics.dof())
         {
             throw new IllegalArgumentException("the path has " + path.dof() + " coordinates, the robot " + dynamics.dof());
@@ -234,8 +265,8 @@ public final class PathRetimer
             // a hair inside, for what the 8 samples miss between them
             velocityCap[i] = cap * (1.0 - 1e-4);
         }
-        anyViscous = viscousFound;
-        final int rows = 4 * dof + 1;
+        linearised = viscousFound || clockAccelerationReserve > 0.0;
+        final int rows = 6 * dof + 1;
         rowA = new double[rows];
         rowB = new double[rows];
         rowLo = new double[rows];
@@ -249,6 +280,8 @@ public final class PathRetimer
         qddd = new double[dof];
         tau = new double[dof];
         tauDot = new double[dof];
+        reserveTau = new double[dof];
+        reserveTauDot = new double[dof];
     }
 
     /** @return the grid points (N + 1). */
@@ -264,16 +297,60 @@ public final class PathRetimer
     }
 
     /**
-     * The fastest timing.
+     * The time-optimal profile under the second-order limits (torque, velocity, acceleration): TOPP-RA's
+     * reachability passes, s-ddot constant on each interval. Its torque steps where s-ddot changes.
      *
-     * @param withRateLimits true to also enforce the torque-rate limits (by the iteration of the class comment).
-     * @param maxIterations the torque-rate iteration limit.
-     * @return the timing.
+     * @return the profile.
+     * @throws RetimingException if the limits admit no motion along the path.
+     */
+    public Timing secondOrder() throws RetimingException
+    {
+        return profile(velocityCap.clone());
+    }
+
+    /**
+     * The fastest smooth timing found by the iteration of the class comment: a C3 time law that the dense
+     * check finds within every limit (the torque-rate limits only if asked for).
+     *
+     * @param withRateLimits true to also bound |tau-dot|.
+     * @param maxIterations pass limit.
+     * @param checkFactor dense check points per grid interval (10 for the documented check).
+     * @return the result.
      * @throws RetimingException if the limits admit no motion along the path, or the iteration does not settle.
      */
-    public Timing retime(final boolean withRateLimits, final int maxIterations) throws RetimingException
+    public Result retime(final boolean withRateLimits, final int maxIterations, final int checkFactor) throws RetimingException
     {
         final double[] cap = velocityCap.clone();
+        Timing profile = profile(cap);
+        final double[] width = initialWidths(profile, withRateLimits);
+        final int points = checkFactor * intervals;
+        final Violations violations = new Violations(points + 1 + 3 * (intervals + 1));
+        for (int pass = 1; ; pass++)
+        {
+            final SmoothTimeLaw law = new SmoothTimeLaw(profile.t(), profile.u(), width);
+            final Check check = check(law, points, withRateLimits, violations);
+            if (violations.count == 0)
+            {
+                return new Result(profile, law, pass, check);
+            }
+            if (pass >= maxIterations)
+            {
+                throw new RetimingException(String.format(java.util.Locale.ROOT,
+                    "the %s iteration did not settle in %d passes (peak |tau| %.4f, |qd| %.4f, |tau-dot| %.4f of the limits)",
+                    withRateLimits ? "torque-rate" : "smoothing", pass, check.effortRatio(), check.velocityRatio(),
+                    check.torqueRateRatio()), true);
+            }
+            if (adjust(law, profile, violations, cap, width))
+            {
+                profile = profile(cap);
+                // the step at a grid point keeps the width found for it; a new profile may move steps, not grid points
+            }
+        }
+    }
+
+    /** One reachability profile under the caps (repeated while a tangent-linearised term settles). */
+    private Timing profile(final double[] cap) throws RetimingException
+    {
         final double[] reference = new double[intervals + 1];
         for (int i = 0; i <= intervals; i++)
         {
@@ -282,74 +359,294 @@ public final class PathRetimer
         final double[] x = new double[intervals + 1];
         final double[] u = new double[intervals];
         final double[] t = new double[intervals + 1];
-        final double[] rate = new double[intervals + 1];
-        final boolean[] stuck = withRateLimits ? new boolean[intervals + 1] : null;
-        int iteration = 0;
-        while (true)
+        reachability(cap, reference, x, u);
+        for (int pass = 0; linearised && pass < 5; pass++)
         {
-            iteration++;
-            if (stuck != null)
-            {
-                java.util.Arrays.fill(stuck, false);
-            }
-            reachability(cap, reference, x, u, stuck);
-            for (int pass = 0; anyViscous && pass < 5; pass++)
-            {
-                System.arraycopy(x, 0, reference, 0, x.length);
-                for (int i = 0; i <= intervals; i++)
-                {
-                    reference[i] = Math.max(reference[i], 1e-6);
-                }
-                reachability(cap, reference, x, u, stuck);
-            }
-            times(x, t);
-            if (!withRateLimits)
-            {
-                return new Timing(grid.clone(), x, u, t, iteration, 0.0);
-            }
-            double worst = 0.0;
+            System.arraycopy(x, 0, reference, 0, x.length);
             for (int i = 0; i <= intervals; i++)
             {
-                rate[i] = torqueRateRatio(i, x, u, t);
-                worst = Math.max(worst, rate[i]);
+                reference[i] = Math.max(reference[i], 1e-6);
             }
-            if (worst <= 1.0 + 1e-9)
+            reachability(cap, reference, x, u);
+        }
+        times(x, t);
+        return new Timing(grid.clone(), x, u, t);
+    }
+
+    /**
+     * Each grid point's ramp half-width: half the shorter neighbouring interval (a ramp no narrower than
+     * the grid resolves), and with the rate limits at least the time the largest torque step there
+     * needs at its rate limit, |m_j du| / limit_j.
+     */
+    private double[] initialWidths(final Timing profile, final boolean withRateLimits)
+    {
+        final double[] width = new double[intervals + 1];
+        final double[] t = profile.t();
+        final double[] u = profile.u();
+        for (int i = 0; i <= intervals; i++)
+        {
+            final double before = i > 0 ? t[i] - t[i - 1] : Double.POSITIVE_INFINITY;
+            final double after = i < intervals ? t[i + 1] - t[i] : Double.POSITIVE_INFINITY;
+            width[i] = 0.5 * Math.min(before, after);
+            if (withRateLimits)
             {
-                return new Timing(grid.clone(), x, u, t, iteration, worst);
-            }
-            if (iteration >= maxIterations)
-            {
-                throw new RetimingException(String.format(java.util.Locale.ROOT,
-                    "the torque-rate iteration did not settle in %d passes (peak |tau-dot| / limit %.4f)", iteration, worst));
-            }
-            // where the control could not change fast enough, slow the approach: lower the caps before the point
-            final int reach = Math.max(2, intervals / 50);
-            for (int i = 0; i <= intervals; i++)
-            {
-                if (rate[i] > 1.0 + 1e-9 || stuck[i])
+                final double step = (i < intervals ? u[i] : 0.0) - (i > 0 ? u[i - 1] : 0.0);
+                for (int j = 0; j < dof; j++)
                 {
-                    // a tapered dip (deepest at the point), so the lowered cap adds no step of its own
-                    for (int k = Math.max(1, i - reach); k <= Math.min(intervals - 1, i + reach / 4); k++)
-                    {
-                        final double depth = k <= i ? 1.0 - (double)(i - k) / reach : 1.0 - 4.0 * (k - i) / reach;
-                        cap[k] = Math.min(cap[k], x[k] * (1.0 - 0.1 * depth));
-                    }
+                    width[i] = Math.max(width[i], Math.abs(m[i][j] * step) / rateLimit[j]);
                 }
             }
+        }
+        return width;
+    }
+
+    /** Dense-check points over a limit: law time, and which remedy each needs. */
+    private static final class Violations
+    {
+        final double[] time;
+        /** Factor to multiply the covering ramps' widths by (1 for none). */
+        final double[] widen;
+        /** Factor to multiply x by around the point (1 for none). */
+        final double[] slow;
+        int count;
+
+        Violations(final int capacity)
+        {
+            time = new double[capacity];
+            widen = new double[capacity];
+            slow = new double[capacity];
+        }
+
+        void add(final double t, final double widenBy, final double slowBy)
+        {
+            time[count] = t;
+            widen[count] = widenBy;
+            slow[count] = slowBy;
+            count++;
         }
     }
 
     /**
-     * Checks a timing on a grid {@code factor} times denser than the retiming grid: torque by the plain
-     * recursive Newton-Euler algorithm with friction ({@link PlanningDynamics#torque}, independent of the
-     * path coefficients), velocity and acceleration from the exact piecewise-constant s-ddot time law;
-     * torque rate at the retiming grid points by the torque-derivative recursion (the model of the class comment).
+     * Widens the ramps covering each rate violation and lowers the caps around the others.
      *
-     * @param timing a timing of this path.
-     * @param factor sub-samples per grid interval.
+     * @return true if a cap was lowered (the profile must be recomputed).
+     */
+    private boolean adjust(final SmoothTimeLaw law, final Timing profile, final Violations violations, final double[] cap,
+        final double[] width)
+    {
+        final double[] state = new double[4];
+        final double shift = law.profileStartS();
+        final double[] t = profile.t();
+        final double[] factor = new double[intervals + 1];
+        java.util.Arrays.fill(factor, 1.0);
+        boolean lowered = false;
+        for (int v = 0; v < violations.count; v++)
+        {
+            final double time = violations.time[v] - shift;
+            if (violations.widen[v] > 1.0)
+            {
+                for (int i = 0; i <= intervals; i++)
+                {
+                    if (Math.abs(t[i] - time) < width[i])
+                    {
+                        factor[i] = Math.max(factor[i], violations.widen[v]);
+                    }
+                }
+            }
+            if (violations.slow[v] < 1.0)
+            {
+                // the law at this instant averages the profile over the ramps around it: lower the caps there
+                double reach = 0.0;
+                for (int i = 0; i <= intervals; i++)
+                {
+                    if (Math.abs(t[i] - time) < width[i])
+                    {
+                        reach = Math.max(reach, width[i]);
+                    }
+                }
+                law.at(violations.time[v] - reach, state);
+                final double from = state[0];
+                law.at(violations.time[v] + reach, state);
+                final double to = state[0];
+                for (int i = 1; i < intervals; i++)
+                {
+                    final boolean near = grid[i] >= from && grid[i] <= to
+                        || (i + 1 <= intervals && grid[i + 1] > from && grid[i] <= from)
+                        || (grid[i - 1] < to && grid[i] >= to);
+                    if (near)
+                    {
+                        cap[i] = Math.min(cap[i], profile.x()[i] * violations.slow[v]);
+                        lowered = true;
+                    }
+                }
+            }
+        }
+        for (int i = 0; i <= intervals; i++)
+        {
+            width[i] *= factor[i];
+        }
+        return lowered;
+    }
+
+    /**
+     * Checks a smooth law on {@code points} + 1 instants evenly spaced in time and at its breakpoints
+     * (where s-tripledot kinks, so tau-dot's extremes from the ramps are seen): tau by the plain recursive
+     * Newton-Euler algorithm with friction ({@link PlanningDynamics#torque}, independent of the path
+     * coefficients), tau-dot by the torque-derivative recursion, qd and qdd from the path's derivatives,
+     * each with the clock reserve of the class comment.
+     *
+     * @param law a law of this path.
+     * @param points intervals of the check grid.
      * @return the peak ratios to the limits.
      */
-    public Check check(final Timing timing, final int factor)
+    public Check check(final SmoothTimeLaw law, final int points)
+    {
+        return check(law, points, true, null);
+    }
+
+    private Check check(final SmoothTimeLaw law, final int points, final boolean withRateLimits, final Violations violations)
+    {
+        final double[] qs = new double[dof];
+        final double[] d1 = new double[dof];
+        final double[] d2 = new double[dof];
+        final double[] d3 = new double[dof];
+        final double[] state = new double[4];
+        final double[] peakEffort = new double[dof];
+        final double[] peakRate = new double[dof];
+        double effort = 0.0;
+        double velocity = 0.0;
+        double acceleration = 0.0;
+        double rate = 0.0;
+        double slowest = 0.0;
+        if (violations != null)
+        {
+            violations.count = 0;
+        }
+        final double[] instants = checkInstants(law, points);
+        for (final double time : instants)
+        {
+            law.at(time, state);
+            final double sDot = state[1];
+            slowest = Math.min(slowest, sDot);
+            path.evaluate(state[0], qs, d1, d2, d3);
+            for (int j = 0; j < dof; j++)
+            {
+                qd[j] = d1[j] * sDot;
+                qdd[j] = d2[j] * sDot * sDot + d1[j] * state[2];
+                qddd[j] = d3[j] * sDot * sDot * sDot + 3.0 * d2[j] * sDot * state[2] + d1[j] * state[3];
+            }
+            dynamics.torque(qs, qd, qdd, tau);
+            dynamics.torqueRate(qs, qd, qdd, qddd, reserveTau, tauDot);
+            // tau and tau-dot are affine in qdd and qddd: one more evaluation at (qdd + qd, qddd + 3 qdd) gives
+            // M qd and d tau-dot / d s-ddot, the controller's clock sensitivities
+            for (int j = 0; j < dof; j++)
+            {
+                qddd[j] += 3.0 * qdd[j];
+                qdd[j] += qd[j];
+            }
+            final double[] baseTau = d2;
+            System.arraycopy(reserveTau, 0, baseTau, 0, dof);
+            final double[] baseRate = d3;
+            System.arraycopy(tauDot, 0, baseRate, 0, dof);
+            dynamics.torqueRate(qs, qd, qdd, qddd, reserveTau, reserveTauDot);
+            double pointEffort = 0.0;
+            double pointVelocity = 0.0;
+            double pointAcceleration = 0.0;
+            double pointRate = 0.0;
+            double pointRateWithoutJerk = 0.0;
+            for (int j = 0; j < dof; j++)
+            {
+                final double inertia = reserveTau[j] - baseTau[j];
+                final double tauRateSensitivity = reserveTauDot[j] - baseRate[j];
+                final double effortRatio = (Math.abs(tau[j]) + clockAccelerationReserve * Math.abs(inertia)) / effortLimit[j];
+                final double reserve = clockAccelerationReserve * Math.abs(tauRateSensitivity);
+                final double rateRatio = (Math.abs(baseRate[j]) + reserve) / rateLimit[j];
+                // the s-tripledot part of tau-dot is M q' s-tripledot = (M qd / s-dot) s-tripledot
+                final double jerkPart = sDot > 1e-9 ? inertia / sDot * state[3] : Double.NaN;
+                final double withoutJerk = Double.isNaN(jerkPart) ? 0.0 : (Math.abs(baseRate[j] - jerkPart) + reserve) / rateLimit[j];
+                peakEffort[j] = Math.max(peakEffort[j], Math.abs(tau[j]));
+                peakRate[j] = Math.max(peakRate[j], Math.abs(baseRate[j]));
+                pointEffort = Math.max(pointEffort, effortRatio);
+                pointVelocity = Math.max(pointVelocity, Math.abs(qd[j]) / velocityLimit[j]);
+                pointAcceleration = Math.max(pointAcceleration, Math.abs(qdd[j] - qd[j]) / accelerationLimit[j]);
+                if (rateRatio > pointRate)
+                {
+                    pointRate = rateRatio;
+                    pointRateWithoutJerk = withoutJerk;
+                }
+            }
+            effort = Math.max(effort, pointEffort);
+            velocity = Math.max(velocity, pointVelocity);
+            acceleration = Math.max(acceleration, pointAcceleration);
+            rate = Math.max(rate, pointRate);
+            if (violations != null)
+            {
+                classify(violations, time, pointEffort, pointVelocity, pointAcceleration,
+                    withRateLimits ? pointRate : 0.0, pointRateWithoutJerk);
+            }
+        }
+        return new Check(instants.length, effort, velocity, acceleration, rate, slowest, peakEffort, peakRate);
+    }
+
+    /** points + 1 instants evenly spaced over the law, merged with its breakpoints. */
+    private static double[] checkInstants(final SmoothTimeLaw law, final int points)
+    {
+        final double[] breakpoints = law.breakpointsS();
+        final double[] instants = new double[points + 1 + breakpoints.length];
+        for (int k = 0; k <= points; k++)
+        {
+            instants[k] = law.durationS() * k / points;
+        }
+        System.arraycopy(breakpoints, 0, instants, points + 1, breakpoints.length);
+        java.util.Arrays.sort(instants);
+        return instants;
+    }
+
+    /** Records a point over a limit with its remedy: wider ramps for the s-tripledot part of tau-dot, else slower. */
+    private static void classify(final Violations violations, final double time, final double effort, final double velocity,
+        final double acceleration, final double rate, final double rateWithoutJerk)
+    {
+        double slow = 1.0;
+        if (effort > 1.0)
+        {
+            slow = Math.min(slow, AIM / effort);
+        }
+        if (velocity > 1.0)
+        {
+            slow = Math.min(slow, (AIM / velocity) * (AIM / velocity));
+        }
+        if (acceleration > 1.0)
+        {
+            slow = Math.min(slow, AIM / acceleration);
+        }
+        double widen = 1.0;
+        if (rate > 1.0)
+        {
+            if (rateWithoutJerk < 0.9 * AIM)
+            {
+                widen = Math.min(3.0, Math.max(1.02, (rate - rateWithoutJerk) / (AIM - rateWithoutJerk)));
+            }
+            else
+            {
+                slow = Math.min(slow, Math.pow(AIM / rate, 2.0 / 3.0));
+            }
+        }
+        if (slow < 1.0 || widen > 1.0)
+        {
+            violations.add(time, widen, slow);
+        }
+    }
+
+    /**
+     * Checks a reachability profile (piecewise constant s-ddot) on a grid {@code factor} times denser than
+     * the retiming grid: torque by the plain recursive Newton-Euler algorithm, velocity and acceleration.
+     * Its torque rate is unbounded (it steps), so it is not checked.
+     *
+     * @param timing a profile of this path.
+     * @param factor sub-samples per grid interval.
+     * @return the peak ratios to the limits (torque rate 0).
+     */
+    public Check checkProfile(final Timing timing, final int factor)
     {
         final double[] qs = new double[dof];
         final double[] d1 = new double[dof];
@@ -382,64 +679,24 @@ public final class PathRetimer
                 }
             }
         }
-        double rate = 0.0;
-        for (int i = 0; i <= intervals; i++)
-        {
-            rate = Math.max(rate, torqueRateRatio(i, timing.x(), timing.u(), timing.t()));
-        }
-        return new Check(intervals * factor, effort, velocity, acceleration, rate, peakEffort);
+        return new Check(intervals * factor, effort, velocity, acceleration, 0.0, 0.0, peakEffort, new double[dof]);
     }
 
     /**
-     * Peak ratios of a timing to its limits (0 where a limit is infinite).
+     * Peak ratios of a timing to its limits (0 where a limit is infinite), the clock reserve included.
      *
      * @param gridPoints points checked.
-     * @param effortRatio max |tau_j| / limit_j.
+     * @param effortRatio max (|tau_j| + a |(M qd)_j|) / limit_j.
      * @param velocityRatio max |qd_j| / limit_j.
      * @param accelerationRatio max |qdd_j| / limit_j.
-     * @param torqueRateRatio max |tau-dot_j| / limit_j at the retiming grid points.
+     * @param torqueRateRatio max (|tau-dot_j| + a |delta_j|) / limit_j.
+     * @param lowestSDot the least s-dot (negative only if the law ran backwards somewhere).
      * @param peakEffort max |tau_j| by coordinate.
+     * @param peakTorqueRate max |tau-dot_j| by coordinate.
      */
     public record Check(int gridPoints, double effortRatio, double velocityRatio, double accelerationRatio,
-        double torqueRateRatio, double[] peakEffort)
+        double torqueRateRatio, double lowestSDot, double[] peakEffort, double[] peakTorqueRate)
     {
-    }
-
-    /** The largest |tau-dot_j| / limit_j at grid point i of a timing (the model of the class comment). */
-    double torqueRateRatio(final int i, final double[] x, final double[] u, final double[] t)
-    {
-        return rateRatio(i, x[i], i > 0 ? u[i - 1] : 0.0, i < intervals ? u[i] : 0.0,
-            i > 0 ? t[i] - t[i - 1] : t[1] - t[0], i < intervals ? t[i + 1] - t[i] : t[i] - t[i - 1]);
-    }
-
-    /** The largest |tau-dot_j| / limit_j at grid point i given x there, the neighbouring controls and interval durations. */
-    private double rateRatio(final int i, final double xi, final double before, final double after, final double dtBefore,
-        final double dtAfter)
-    {
-        final double sdot = Math.sqrt(Math.max(0.0, xi));
-        final double sddot = 0.5 * (before + after);
-        final double sdddot = (after - before) / (0.5 * (dtBefore + dtAfter));
-        for (int j = 0; j < dof; j++)
-        {
-            qd[j] = dq[i][j] * sdot;
-            qdd[j] = ddq[i][j] * xi + dq[i][j] * sddot;
-            qddd[j] = dddq[i][j] * sdot * xi + 3.0 * ddq[i][j] * sdot * sddot + dq[i][j] * sdddot;
-        }
-        dynamics.torqueRate(q[i], qd, qdd, qddd, tau, tauDot);
-        double worst = 0.0;
-        for (int j = 0; j < dof; j++)
-        {
-            worst = Math.max(worst, Math.abs(tauDot[j]) / rateLimit[j]);
-        }
-        return worst;
-    }
-
-    /** Duration of interval i given x at its start and its control. */
-    private double intervalDuration(final int i, final double xi, final double ui)
-    {
-        final double step = 2.0 * (grid[i + 1] - grid[i]);
-        final double speedSum = Math.sqrt(Math.max(0.0, xi)) + Math.sqrt(Math.max(0.0, xi + step * ui));
-        return speedSum > 0.0 ? step / speedSum : Double.POSITIVE_INFINITY;
     }
 
     private void times(final double[] x, final double[] t) throws RetimingException
@@ -451,15 +708,15 @@ public final class PathRetimer
             if (!(speedSum > 0.0))
             {
                 throw new RetimingException(String.format(java.util.Locale.ROOT,
-                    "the limits allow no motion near s = %.4f (both ends of a grid interval at rest)", grid[i]));
+                    "the limits allow no motion near s = %.4f (both ends of a grid interval at rest)", grid[i]), false);
             }
             t[i + 1] = t[i] + 2.0 * (grid[i + 1] - grid[i]) / speedSum;
         }
     }
 
     /** One TOPP-RA pass: backward controllable sets from rest at s = 1, then the greedy forward pass from rest. */
-    private void reachability(final double[] cap, final double[] reference, final double[] x, final double[] u,
-        final boolean[] stuck) throws RetimingException
+    private void reachability(final double[] cap, final double[] reference, final double[] x, final double[] u)
+        throws RetimingException
     {
         final double[] lowest = new double[intervals + 1];
         final double[] highest = new double[intervals + 1];
@@ -472,7 +729,7 @@ public final class PathRetimer
             {
                 throw new RetimingException(String.format(java.util.Locale.ROOT,
                     "the limits cannot be met along the path at s = %.4f (q = %s): no s-dot from which the end is reachable",
-                    grid[i], java.util.Arrays.toString(q[i])));
+                    grid[i], java.util.Arrays.toString(q[i])), false);
             }
             lowest[i] = interval[0];
             highest[i] = interval[1];
@@ -502,59 +759,11 @@ public final class PathRetimer
             }
             // the backward pass guarantees low <= high up to rounding; the rows include x_i+1 in the controllable set
             low = Math.min(low, high);
-            u[i] = stuck == null ? high : rateLimitedControl(i, x[i], i > 0 ? u[i - 1] : 0.0,
-                i > 0 ? intervalDuration(i - 1, x[i - 1], u[i - 1]) : Double.NaN, low, high, stuck);
+            u[i] = high;
             x[i + 1] = Math.max(0.0, x[i] + step * u[i]);
         }
         x[intervals] = 0.0;
         u[intervals - 1] = -x[intervals - 1] / (2.0 * (grid[intervals] - grid[intervals - 1]));
-    }
-
-    /**
-     * The largest control in [low, high] that keeps |tau-dot| within its limits at point i (bisection;
-     * tau-dot grows with the change of control); if none does (or it would bring the motion to rest),
-     * the reachability pass's own choice, and point i is marked stuck so that the caps before it are lowered.
-     */
-    private double rateLimitedControl(final int i, final double xi, final double previous, final double dtBefore,
-        final double low, final double high, final boolean[] stuck)
-    {
-        if (rateAfter(i, xi, previous, dtBefore, high) <= RATE_MARGIN)
-        {
-            return high;
-        }
-        final double anchor = Math.max(low, Math.min(high, previous));
-        if (rateAfter(i, xi, previous, dtBefore, anchor) > RATE_MARGIN)
-        {
-            stuck[i] = true;
-            return high;
-        }
-        double good = anchor;
-        double bad = high;
-        for (int k = 0; k < 30 && bad - good > 1e-9 * Math.max(1.0, Math.abs(bad)); k++)
-        {
-            final double mid = 0.5 * (good + bad);
-            if (rateAfter(i, xi, previous, dtBefore, mid) <= RATE_MARGIN)
-            {
-                good = mid;
-            }
-            else
-            {
-                bad = mid;
-            }
-        }
-        if (i + 1 < intervals && !(xi + 2.0 * (grid[i + 1] - grid[i]) * good > 0.0))
-        {
-            // the slow change of control would stop the motion here: take the reachability choice, slow down before
-            stuck[i] = true;
-            return high;
-        }
-        return good;
-    }
-
-    private double rateAfter(final int i, final double xi, final double previous, final double dtBefore, final double ui)
-    {
-        final double dtAfter = intervalDuration(i, xi, ui);
-        return rateRatio(i, xi, previous, ui, Double.isNaN(dtBefore) ? dtAfter : dtBefore, dtAfter);
     }
 
     /**
@@ -579,11 +788,24 @@ public final class PathRetimer
                     final double viscousSlope = viscous[point][j] == 0.0 ? 0.0 : viscous[point][j] / (2.0 * root);
                     final double viscousOffset = viscous[point][j] == 0.0 ? 0.0 : viscous[point][j] * root / 2.0;
                     final double b = c[point][j] + viscousSlope;
-                    rowA[rows] = m[point][j] + shift * b;
-                    rowB[rows] = b;
-                    rowLo[rows] = -effortLimit[j] - constant[point][j] - viscousOffset;
-                    rowHi[rows] = effortLimit[j] - constant[point][j] - viscousOffset;
-                    rows++;
+                    // the clock's reserve a |m| sqrt(x) (concave in x) by its tangent, which lies above it: conservative
+                    final double reserve = clockAccelerationReserve * Math.abs(m[point][j]);
+                    final double reserveSlope = reserve == 0.0 ? 0.0 : reserve / (2.0 * root);
+                    final double reserveOffset = reserve == 0.0 ? 0.0 : reserve * root / 2.0;
+                    if (reserve == 0.0)
+                    {
+                        rows = row(rows, m[point][j] + shift * b, b, -effortLimit[j] - constant[point][j] - viscousOffset,
+                            effortLimit[j] - constant[point][j] - viscousOffset);
+                    }
+                    else
+                    {
+                        final double up = b + reserveSlope;
+                        final double down = b - reserveSlope;
+                        rows = row(rows, m[point][j] + shift * up, up, Double.NEGATIVE_INFINITY,
+                            effortLimit[j] - constant[point][j] - viscousOffset - reserveOffset);
+                        rows = row(rows, m[point][j] + shift * down, down,
+                            -effortLimit[j] - constant[point][j] - viscousOffset + reserveOffset, Double.POSITIVE_INFINITY);
+                    }
                 }
                 if (Double.isFinite(accelerationLimit[j]))
                 {
@@ -595,11 +817,17 @@ public final class PathRetimer
                 }
             }
         }
-        rowA[rows] = step;
-        rowB[rows] = 1.0;
-        rowLo[rows] = nextLow;
-        rowHi[rows] = nextHigh;
-        return rows + 1;
+        return row(rows, step, 1.0, nextLow, nextHigh);
+    }
+
+    /** Stores the row a u + b x in [lo, hi] at index r; returns r + 1. */
+    private int row(final int r, final double a, final double b, final double lo, final double hi)
+    {
+        rowA[r] = a;
+        rowB[r] = b;
+        rowLo[r] = lo;
+        rowHi[r] = hi;
+        return r + 1;
     }
 
     /**

@@ -43,16 +43,16 @@ public final class RetimeHarness
             final double[] reach = new double[repeats];
             final double[] rated = new double[repeats];
             PathRetimer.Timing free = null;
-            PathRetimer.Timing limited = null;
+            PathRetimer.Result limited = null;
             for (int warm = 0; warm < 2; warm++)
             {
                 for (int r = 0; r < repeats; r++)
                 {
                     final long t0 = System.nanoTime();
                     final PathRetimer retimer = new PathRetimer(dynamics, path, intervals, velocity, acceleration, effort, rate);
-                    free = retimer.retime(false, 1);
+                    free = retimer.secondOrder();
                     final long t1 = System.nanoTime();
-                    limited = retimer.retime(true, 1000);
+                    limited = retimer.retime(true, 1000, 10);
                     final long t2 = System.nanoTime();
                     reach[r] = (t1 - t0) * 1e-6;
                     rated[r] = (t2 - t1) * 1e-6;
@@ -62,8 +62,8 @@ public final class RetimeHarness
             Arrays.sort(rated);
             System.out.printf(Locale.ROOT, "N = %d: grid + reachability median %.3f ms (min %.3f); torque-rate iteration "
                 + "median %.3f ms (min %.3f), %d passes; T = %.4f s without, %.4f s with the torque-rate limit%n",
-                intervals, reach[repeats / 2], reach[0], rated[repeats / 2], rated[0], limited.rateIterations(),
-                free.durationS(), limited.durationS());
+                intervals, reach[repeats / 2], reach[0], rated[repeats / 2], rated[0], limited.passes(),
+                free.durationS(), limited.law().durationS());
         }
     }
 }

@@ -16,12 +16,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.nectl.config.OutputFiles;
+import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.model.RobotModel;
 import org.nectl.planning.JointPath;
+import org.nectl.planning.LawWaypoints;
 import org.nectl.planning.PathRetimer;
 import org.nectl.planning.PlanCheck;
 import org.nectl.planning.PlanningDynamics;
 import org.nectl.planning.PlanningSettings;
+import org.nectl.planning.SmoothTimeLaw;
 import org.nectl.planning.SplineTrajectory;
 import org.nectl.planning.TrajectoryPlanner;
 import org.nectl.service.planner.JointTrajectory;
@@ -42,8 +45,9 @@ import picocli.CommandLine.Option;
         "Plan a rest-to-rest motion of minimum time (or of (1 - w) T + w * integral |tau|^2 dt with --weight) under the "
             + "description's effort and velocity limits, optionally acceleration and torque-rate limits; write it as the "
             + "CSV that 'nectl plan --file' sends and a JSON report.",
-        "With --retime FILE: the fastest timing of the path through the file's waypoints (TOPP-RA reachability, then "
-            + "torque-rate limits by iterated velocity tightening with --torque-rate-limits).",
+        "With --retime FILE: the fastest timing of the path through the file's waypoints (TOPP-RA reachability, then a "
+            + "smooth time law whose torque ramps widen until the dense check finds |tau-dot| within its limit with "
+            + "--torque-rate-limits); --for-service keeps the margins the controller's time scaling needs.",
         "Exit status: 0 planned; 2 bad option, description, start/end or path file, infeasible limits or an output file that "
             + "exists (without --force); 1 the solve or torque-rate iteration did not converge or its result exceeds a limit "
             + "between constraint samples. "
@@ -51,6 +55,10 @@ import picocli.CommandLine.Option;
 final class OptimizeCommand implements Callable<Integer>
 {
     private static final String COMMAND = "nectl optimize";
+    /** Dense check points per retiming grid interval. */
+    private static final int CHECK_FACTOR = 10;
+    /** Waypoints of one trajectory segment (docs/PLANNING.md). */
+    private static final int MAX_WAYPOINTS = 65_535;
 
     @Option(names = "--model", required = true, paramLabel = "FILE", description = "Robot description (.yaml, .urdf).")
     private Path modelFile;
@@ -103,9 +111,25 @@ final class OptimizeCommand implements Callable<Integer>
     @Option(names = "--max-iterations", paramLabel = "N", defaultValue = "200", description = "SQP iteration limit; default ${DEFAULT-VALUE}.")
     private int maxIterations;
 
-    @Option(names = "--waypoint-ms", paramLabel = "MS", defaultValue = "10",
-        description = "Waypoint spacing of the CSV, ms (the last waypoint is at T exactly); default ${DEFAULT-VALUE}.")
+    @Option(names = "--waypoint-ms", paramLabel = "MS",
+        description = "Waypoint spacing of the CSV, ms (the last waypoint is at T exactly); default 10, with --retime 1.")
+    private Double waypointMsOption;
+
     private double waypointMs;
+
+    @Option(names = "--limit-share", paramLabel = "F", defaultValue = "1",
+        description = "With --retime: use this share of the effort and torque-rate limits, in (0, 1]; default ${DEFAULT-VALUE}.")
+    private double limitShare;
+
+    @Option(names = "--clock-reserve", paramLabel = "A", defaultValue = "0",
+        description = "With --retime: keep the limits for any clock acceleration |s-ddot| <= A (1/s^2) at full speed, as a "
+            + "time-scaling controller checks them; default ${DEFAULT-VALUE}.")
+    private double clockReserve;
+
+    @Option(names = "--for-service",
+        description = "With --retime: the limit share and clock reserve of nectl's time scaling (ReferenceTimeScaling defaults: "
+            + "0.8 and 2 /s^2), so that the service tracks the result without slowing it down.")
+    private boolean forService;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "CSV", description = "Trajectory file to write (t,q1..qn).")
     private Path output;
@@ -196,6 +220,23 @@ final class OptimizeCommand implements Callable<Integer>
         if (gravity.length != 3)
         {
             return "--gravity needs 3 values, got " + gravity.length;
+        }
+        waypointMs = waypointMsOption != null ? waypointMsOption : retimePath != null ? 1.0 : 10.0;
+        if (retimePath == null && (limitShare != 1.0 || clockReserve != 0.0 || forService))
+        {
+            return "--limit-share, --clock-reserve and --for-service apply to --retime only";
+        }
+        if (forService && (limitShare != 1.0 || clockReserve != 0.0))
+        {
+            return "--for-service sets the limit share and clock reserve: give either it or --limit-share/--clock-reserve";
+        }
+        if (!(limitShare > 0.0 && limitShare <= 1.0))
+        {
+            return "--limit-share must be in (0, 1], got " + limitShare;
+        }
+        if (!(clockReserve >= 0.0 && clockReserve <= 100.0))
+        {
+            return "--clock-reserve must be in [0, 100] 1/s^2, got " + clockReserve;
         }
         if (!(waypointMs > 0.0 && waypointMs <= 1000.0))
         {
@@ -373,38 +414,55 @@ final class OptimizeCommand implements Callable<Integer>
             effort[j] = model.limits(j).effortMax();
             rate[j] = model.limits(j).effortRateMax();
         }
+        final ReferenceTimeScaling.Settings scaling = ReferenceTimeScaling.Settings.defaults();
+        final double share = forService ? scaling.limitShare() : limitShare;
+        final double reserve = forService ? scaling.accelerationMax() : clockReserve;
+        for (int j = 0; j < dof; j++)
+        {
+            effort[j] *= share;
+            rate[j] *= share;
+        }
         final long started = System.nanoTime();
         final PathRetimer retimer = new PathRetimer(new PlanningDynamics(model, gravity), path, gridPoints, velocity,
-            acceleration, effort, rate);
-        final PathRetimer.Timing free;
-        final PathRetimer.Timing timing;
+            acceleration, effort, rate, reserve);
+        final PathRetimer.Timing optimum;
+        final PathRetimer.Result result;
+        final PathRetimer.Result withoutRateLimit;
         try
         {
-            free = retimer.retime(false, 1);
-            timing = torqueRateLimits ? retimer.retime(true, maxIterations) : free;
+            optimum = retimer.secondOrder();
+            withoutRateLimit = torqueRateLimits ? retimer.retime(false, maxIterations, CHECK_FACTOR) : null;
+            result = retimer.retime(torqueRateLimits, maxIterations, CHECK_FACTOR);
         }
         catch (final PathRetimer.RetimingException e)
         {
             System.err.println(COMMAND + ": " + retimePath + ": " + e.getMessage());
-            return e.getMessage().startsWith("the torque-rate iteration") ? NectlCommand.INTERNAL_ERROR_EXIT_STATUS
-                : NectlCommand.USAGE_EXIT_STATUS;
+            return e.unsettled() ? NectlCommand.INTERNAL_ERROR_EXIT_STATUS : NectlCommand.USAGE_EXIT_STATUS;
         }
         final double solveS = (System.nanoTime() - started) * 1e-9;
-        final PathRetimer.Check check = retimer.check(timing, 10);
-        final double worst = Math.max(check.effortRatio() - 0.01, Math.max(check.velocityRatio(),
+        final PathRetimer.Check check = result.check();
+        final double worst = Math.max(check.effortRatio(), Math.max(check.velocityRatio(),
             Math.max(check.accelerationRatio(), torqueRateLimits ? check.torqueRateRatio() : 0.0)));
-        if (worst > 1.0 + 1e-6)
+        if (worst > 1.0 || check.lowestSDot() < -1e-9)
         {
             System.err.printf(Locale.ROOT, "%s: the retimed path exceeds a limit on the dense check (|tau| %.4f, |qd| %.4f, "
-                + "|qdd| %.4f, |tau-dot| %.4f of the limits); nothing written%n", COMMAND, check.effortRatio(),
-                check.velocityRatio(), check.accelerationRatio(), check.torqueRateRatio());
+                + "|qdd| %.4f, |tau-dot| %.4f of the limits, lowest s-dot %.3g); nothing written%n", COMMAND, check.effortRatio(),
+                check.velocityRatio(), check.accelerationRatio(), check.torqueRateRatio(), check.lowestSDot());
             return NectlCommand.INTERNAL_ERROR_EXIT_STATUS;
+        }
+        final double[] times = LawWaypoints.times(path, result.law(), waypointMs * 1e-3);
+        if (times.length > MAX_WAYPOINTS)
+        {
+            System.err.printf(Locale.ROOT, "%s: %d waypoints at --waypoint-ms %s exceed the %d of one trajectory segment; "
+                + "give a larger --waypoint-ms%n", COMMAND, times.length, waypointMs, MAX_WAYPOINTS);
+            return NectlCommand.USAGE_EXIT_STATUS;
         }
         try
         {
-            final Path csvTemp = writeTemporary(output, retimedCsv(path, timing));
+            final Path csvTemp = writeTemporary(output, retimedCsv(path, result.law(), times));
             final Path reportTemp = report == null ? null
-                : writeTemporary(report, retimeReportJson(model, free, timing, check, solveS, retimer.check(free, 10)));
+                : writeTemporary(report, retimeReportJson(model, optimum, withoutRateLimit, result, solveS, share, reserve,
+                    times.length));
             moveIntoPlace(csvTemp, output);
             if (reportTemp != null)
             {
@@ -421,20 +479,20 @@ final class OptimizeCommand implements Callable<Integer>
             System.err.println(COMMAND + ": cannot write: " + e.getMessage());
             return NectlCommand.USAGE_EXIT_STATUS;
         }
-        System.out.printf(Locale.ROOT, "%s: retimed %d waypoints: T = %.4f s (%.4f s without the torque-rate limit), "
-            + "%d passes, %.1f ms; peak |tau|/limit %.4f; wrote %s%s%n", COMMAND, waypoints.length, timing.durationS(),
-            free.durationS(), timing.rateIterations(), solveS * 1e3, check.effortRatio(), output,
-            report == null ? "" : " and " + report);
+        System.out.printf(Locale.ROOT, "%s: retimed %d waypoints: T = %.4f s (second-order optimum %.4f s), %d passes, "
+            + "%.1f ms; peak |tau| %.4f, |qd| %.4f, |tau-dot| %.4f of the limits; wrote %d waypoints to %s%s%n", COMMAND,
+            waypoints.length, result.law().durationS(), optimum.durationS(), result.passes(), solveS * 1e3, check.effortRatio(),
+            check.velocityRatio(), check.torqueRateRatio(), times.length, output, report == null ? "" : " and " + report);
         return 0;
     }
 
-    /** Samples the retimed path every waypoint period, and at T. */
-    private String retimedCsv(final JointPath path, final PathRetimer.Timing timing)
+    /** The retimed path's positions at the given times (the last at s = 1 exactly). */
+    private String retimedCsv(final JointPath path, final SmoothTimeLaw law, final double[] times)
     {
         final int dof = path.dof();
         final StringBuilder text = new StringBuilder();
         text.append("# nectl optimize --retime: ").append(retimePath.getFileName()).append(" on ")
-            .append(modelFile.getFileName()).append(", T = ").append(timing.durationS()).append(" s\n");
+            .append(modelFile.getFileName()).append(", T = ").append(law.durationS()).append(" s\n");
         text.append('t');
         for (int j = 1; j <= dof; j++)
         {
@@ -443,27 +501,25 @@ final class OptimizeCommand implements Callable<Integer>
         text.append('\n');
         final double[] q = new double[dof];
         final double[] scratch = new double[dof];
-        final double[] state = new double[3];
-        final double period = waypointMs * 1e-3;
-        final double duration = timing.durationS();
-        final int intervals = (int)Math.ceil(duration / period - 1e-9);
-        for (int k = 0; k <= intervals; k++)
+        final double[] state = new double[4];
+        for (int k = 0; k < times.length; k++)
         {
-            final double t = k == intervals ? duration : k * period;
-            timing.at(t, state);
-            path.evaluate(k == intervals ? 1.0 : state[0], q, scratch, scratch.clone(), scratch.clone());
-            text.append(String.format(Locale.ROOT, "%.6f", t));
+            law.at(times[k], state);
+            path.evaluate(k == times.length - 1 ? 1.0 : state[0], q, scratch, scratch.clone(), scratch.clone());
+            text.append(String.format(Locale.ROOT, "%.9f", times[k]));
             for (final double v : q)
             {
-                text.append(',').append(String.format(Locale.ROOT, "%.9f", v));
+                // shortest round-trip form: the sampler's difference quotients over 0.1 ms need every digit
+                text.append(',').append(v);
             }
             text.append('\n');
         }
         return text.toString();
     }
 
-    private String retimeReportJson(final RobotModel model, final PathRetimer.Timing free, final PathRetimer.Timing timing,
-        final PathRetimer.Check check, final double solveS, final PathRetimer.Check freeCheck) throws IOException
+    private String retimeReportJson(final RobotModel model, final PathRetimer.Timing optimum,
+        final PathRetimer.Result withoutRateLimit, final PathRetimer.Result result, final double solveS, final double share,
+        final double reserve, final int waypointCount) throws IOException
     {
         final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         final ObjectNode root = mapper.createObjectNode();
@@ -471,35 +527,53 @@ final class OptimizeCommand implements Callable<Integer>
         root.put("objective", "time-optimal retiming of a path");
         root.put("path", retimePath.toString());
         root.put("gridIntervals", gridPoints);
-        root.put("durationS", timing.durationS());
-        root.put("durationWithoutTorqueRateLimitS", free.durationS());
-        root.put("torqueRateLimitCostS", timing.durationS() - free.durationS());
+        root.put("limitShare", share);
+        root.put("clockReserve", reserve);
+        root.put("durationS", result.law().durationS());
+        root.put("durationSecondOrderOptimumS", optimum.durationS());
+        if (withoutRateLimit != null)
+        {
+            root.put("durationWithoutTorqueRateLimitS", withoutRateLimit.law().durationS());
+            root.put("torqueRateLimitCostS", result.law().durationS() - withoutRateLimit.law().durationS());
+        }
         root.put("torqueRateLimits", torqueRateLimits);
-        root.put("passes", timing.rateIterations());
+        root.put("passes", result.passes());
         root.put("solveTimeS", solveS);
         root.put("waypointMs", waypointMs);
+        root.put("waypoints", waypointCount);
+        root.put("widestRampS", result.law().widestRampS());
+        final PathRetimer.Check check = result.check();
         final ObjectNode dense = root.putObject("denseCheck");
-        dense.put("method", "plain recursive Newton-Euler on a grid 10x the retiming grid; torque rate by the "
-            + "torque-derivative recursion at the grid points");
+        dense.put("method", "plain recursive Newton-Euler for tau, the torque-derivative recursion for tau-dot, on a grid "
+            + CHECK_FACTOR + "x the retiming grid plus the law's breakpoints; ratios to share x limit, clock reserve included");
         dense.put("gridPoints", check.gridPoints());
         dense.put("effortRatio", check.effortRatio());
         dense.put("velocityRatio", check.velocityRatio());
         dense.put("accelerationRatio", check.accelerationRatio());
         dense.put("torqueRateRatio", check.torqueRateRatio());
-        dense.put("torqueRateRatioWithoutTheLimit", freeCheck.torqueRateRatio());
+        if (withoutRateLimit != null)
+        {
+            dense.put("torqueRateRatioWithoutTheLimit", withoutRateLimit.check().torqueRateRatio());
+        }
         final ArrayNode peaks = dense.putArray("peakEffort");
         for (final double v : check.peakEffort())
         {
             peaks.add(v);
         }
+        final ArrayNode rates = dense.putArray("peakTorqueRate");
+        for (final double v : check.peakTorqueRate())
+        {
+            rates.add(v);
+        }
         final ObjectNode profile = root.putObject("profile");
         final ArrayNode s = profile.putArray("s");
         final ArrayNode t = profile.putArray("timeS");
         final ArrayNode sdot = profile.putArray("sDot");
+        final PathRetimer.Timing timing = result.profile();
         for (int i = 0; i < timing.s().length; i++)
         {
             s.add(timing.s()[i]);
-            t.add(timing.t()[i]);
+            t.add(timing.t()[i] + result.law().profileStartS());
             sdot.add(Math.sqrt(Math.max(0.0, timing.x()[i])));
         }
         return mapper.writeValueAsString(root) + "\n";

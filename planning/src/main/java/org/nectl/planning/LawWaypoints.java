@@ -1,0 +1,176 @@
+package org.nectl.planning;
+
+import java.util.Arrays;
+
+/**
+ * Waypoint times at which positions along a retimed path are written so that a controller that
+ * re-derives velocities, accelerations and jerks from positions alone reproduces the law.
+ *
+ * <p>nectl's trajectory sampler (controller-core {@code KnotDerivatives}) takes a waypoint's velocity
+ * as the slope of the parabola through it and its neighbours, except that it sets it to zero where
+ * the neighbouring difference quotients change sign (a reversal); accelerations and jerks come from
+ * the same rule applied to the velocities and accelerations. A joint that reverses between waypoints
+ * therefore gets a zero velocity at the nearest waypoint, where its true velocity is up to a h / 2,
+ * and the septic segment through it bends to match: a jerk error of the order of a / h, which grows
+ * as the waypoints get denser (the same at acceleration zero crossings, jerk error of the order of the
+ * jerk itself). Hence the times written: every {@code periodS} (1 ms resolves the law's ramps, whose
+ * jerk the parabola rule then follows to a fraction of a percent), plus, for every joint, each instant
+ * where its velocity or its acceleration crosses zero (found by bisection), where the rule's zero is
+ * exact; a periodic time closer than {@link #CLEARANCE_S} to such an instant is dropped, two crossings
+ * closer than {@link #MERGE_S} become one. Times are rounded to whole nanoseconds, the resolution of the
+ * wire format, before positions are evaluated at them.
+ */
+public final class LawWaypoints
+{
+    /** A periodic waypoint this close to a crossing is dropped: segments no shorter than this stay well conditioned. */
+    public static final double CLEARANCE_S = 1e-4;
+    /** Crossings of different joints this close become one waypoint (the septic's jerk loses precision on shorter segments). */
+    public static final double MERGE_S = 5e-6;
+
+    private LawWaypoints()
+    {
+    }
+
+    /**
+     * @param path the path.
+     * @param law its time law.
+     * @param periodS the regular spacing, s.
+     * @return strictly increasing times from 0 to T, whole nanoseconds.
+     */
+    public static double[] times(final JointPath path, final SmoothTimeLaw law, final double periodS)
+    {
+        final int dof = path.dof();
+        final double duration = law.durationS();
+        final int intervals = Math.max(1, (int)Math.ceil(duration / periodS - 1e-9));
+        final double[] regular = new double[intervals + 1];
+        for (int k = 0; k <= intervals; k++)
+        {
+            regular[k] = k == intervals ? duration : k * periodS;
+        }
+        final Motion motion = new Motion(path, law);
+        double[] crossings = new double[16];
+        int count = 0;
+        final double[] before = new double[2 * dof];
+        final double[] after = new double[2 * dof];
+        motion.derivatives(regular[0], before);
+        for (int k = 1; k <= intervals; k++)
+        {
+            motion.derivatives(regular[k], after);
+            for (int c = 0; c < 2 * dof; c++)
+            {
+                if (before[c] * after[c] < 0.0)
+                {
+                    if (count == crossings.length)
+                    {
+                        crossings = Arrays.copyOf(crossings, 2 * count);
+                    }
+                    crossings[count++] = motion.root(c, regular[k - 1], regular[k], before[c]);
+                }
+            }
+            System.arraycopy(after, 0, before, 0, after.length);
+        }
+        final double[] found = Arrays.copyOf(crossings, count);
+        for (int k = 0; k < count; k++)
+        {
+            found[k] = nanoseconds(found[k]);
+        }
+        Arrays.sort(found);
+        final double end = nanoseconds(duration);
+        final double[] merged = new double[count];
+        int kept = 0;
+        for (final double t : found)
+        {
+            if (t < CLEARANCE_S || t > end - CLEARANCE_S)
+            {
+                continue;
+            }
+            if (kept > 0 && t - merged[kept - 1] < MERGE_S)
+            {
+                merged[kept - 1] = nanoseconds(0.5 * (merged[kept - 1] + t));
+                continue;
+            }
+            merged[kept++] = t;
+        }
+        final double[] times = new double[intervals + 1 + kept];
+        int n = 0;
+        int next = 0;
+        for (int k = 0; k <= intervals; k++)
+        {
+            final double t = k == intervals ? end : nanoseconds(regular[k]);
+            while (next < kept && merged[next] < t - CLEARANCE_S)
+            {
+                times[n++] = merged[next++];
+            }
+            final boolean clear = next >= kept || Math.abs(merged[next] - t) >= CLEARANCE_S;
+            final boolean nearPrevious = next > 0 && t - merged[next - 1] < CLEARANCE_S;
+            if (k == 0 || k == intervals || clear && !nearPrevious)
+            {
+                times[n++] = t;
+            }
+        }
+        return Arrays.copyOf(times, n);
+    }
+
+    private static double nanoseconds(final double timeS)
+    {
+        return Math.rint(timeS * 1e9) * 1e-9;
+    }
+
+    /** Joint velocities and accelerations along the law. */
+    private static final class Motion
+    {
+        private final JointPath path;
+        private final SmoothTimeLaw law;
+        private final double[] state = new double[4];
+        private final double[] q;
+        private final double[] d1;
+        private final double[] d2;
+        private final double[] d3;
+        private final double[] values;
+
+        Motion(final JointPath path, final SmoothTimeLaw law)
+        {
+            this.path = path;
+            this.law = law;
+            q = new double[path.dof()];
+            d1 = new double[path.dof()];
+            d2 = new double[path.dof()];
+            d3 = new double[path.dof()];
+            values = new double[2 * path.dof()];
+        }
+
+        /** out[j] = qd_j, out[dof + j] = qdd_j at a time. */
+        void derivatives(final double time, final double[] out)
+        {
+            law.at(time, state);
+            path.evaluate(state[0], q, d1, d2, d3);
+            final int dof = q.length;
+            for (int j = 0; j < dof; j++)
+            {
+                out[j] = d1[j] * state[1];
+                out[dof + j] = d2[j] * state[1] * state[1] + d1[j] * state[2];
+            }
+        }
+
+        /** Bisection for the zero of component c in [low, high], where it changes sign. */
+        double root(final int c, final double low, final double high, final double atLow)
+        {
+            double a = low;
+            double b = high;
+            for (int k = 0; k < 60 && b - a > 1e-12; k++)
+            {
+                final double mid = 0.5 * (a + b);
+                derivatives(mid, values);
+                if (values[c] * atLow > 0.0)
+                {
+                    a = mid;
+                }
+                else
+                {
+                    b = mid;
+                }
+            }
+            return 0.5 * (a + b);
+        }
+    }
+}
