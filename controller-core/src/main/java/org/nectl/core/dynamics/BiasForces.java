@@ -74,6 +74,6 @@ public final class BiasForces
      */
     public void compute(final double[] q, final double[] qd, final AppliedLoads loads, final double[] bias)
     {
-        passes.compute(q, qd, zeroAcceleration, loads, bias);
+        passes.compute(q, qd, zeroAcceleration, loads, null, bias);
     }
 }
