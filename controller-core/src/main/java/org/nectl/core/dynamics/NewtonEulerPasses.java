@@ -69,15 +69,9 @@ final class NewtonEulerPasses
     static void rootMotion(final AppliedLoads loads, final double[] omega, final int io, final double[] omegaDot,
         final int iod, final double[] acceleration, final int ia)
     {
-        omega[io] = 0.0;
-        omega[io + 1] = 0.0;
-        omega[io + 2] = 0.0;
-        omegaDot[iod] = 0.0;
-        omegaDot[iod + 1] = 0.0;
-        omegaDot[iod + 2] = 0.0;
-        acceleration[ia] = -loads.gravity[0];
-        acceleration[ia + 1] = -loads.gravity[1];
-        acceleration[ia + 2] = -loads.gravity[2];
+        Vec3.set(omega, io, 0.0, 0.0, 0.0);
+        Vec3.set(omegaDot, iod, 0.0, 0.0, 0.0);
+        Vec3.set(acceleration, ia, -loads.gravity[0], -loads.gravity[1], -loads.gravity[2]);
     }
 
     /** Real-time safe. */
@@ -178,15 +172,9 @@ final class NewtonEulerPasses
                 vy -= 2.0 * qd[k] * px;
                 vz += qdd[k];
             }
-            omega[s] = px;
-            omega[s + 1] = py;
-            omega[s + 2] = pz;
-            omegaDot[s] = bx;
-            omegaDot[s + 1] = by;
-            omegaDot[s + 2] = bz;
-            acc[s] = vx;
-            acc[s + 1] = vy;
-            acc[s + 2] = vz;
+            Vec3.set(omega, s, px, py, pz);
+            Vec3.set(omegaDot, s, bx, by, bz);
+            Vec3.set(acc, s, vx, vy, vz);
         }
     }
 
@@ -260,12 +248,8 @@ final class NewtonEulerPasses
                 ny -= b[e + 4] + g[w + 4];
                 nz -= b[e + 5] + g[w + 5];
             }
-            force[s] = fx;
-            force[s + 1] = fy;
-            force[s + 2] = fz;
-            moment[s] = nx;
-            moment[s + 1] = ny;
-            moment[s + 2] = nz;
+            Vec3.set(force, s, fx, fy, fz);
+            Vec3.set(moment, s, nx, ny, nz);
         }
     }
 
@@ -304,9 +288,7 @@ final class NewtonEulerPasses
                 final double gy = r10 * fx + r11 * fy + r12 * fz;
                 final double gz = r20 * fx + r21 * fy + r22 * fz;
                 // (29)
-                force[i] += gx;
-                force[i + 1] += gy;
-                force[i + 2] += gz;
+                Vec3.addTo(force, i, gx, gy, gz);
                 // (30) iR_j jn_j + iP_j x iF_j
                 final int t = 3 * j;
                 final double ox = position[t];

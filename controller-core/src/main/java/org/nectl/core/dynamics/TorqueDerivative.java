@@ -255,24 +255,12 @@ public final class TorqueDerivative
                 drz += u * r22;
             }
             final int ws = WRENCH * (j + 1);
-            w[ws + 12] = drx;
-            w[ws + 13] = dry;
-            w[ws + 14] = drz;
-            state[s] = wx;
-            state[s + 1] = wy;
-            state[s + 2] = wz;
-            state[s + 3] = ax;
-            state[s + 4] = ay;
-            state[s + 5] = az;
-            state[s + 6] = vx;
-            state[s + 7] = vy;
-            state[s + 8] = vz;
-            state[s + 9] = jx;
-            state[s + 10] = jy;
-            state[s + 11] = jz;
-            state[s + 12] = lx;
-            state[s + 13] = ly;
-            state[s + 14] = lz;
+            Vec3.set(w, ws + 12, drx, dry, drz);
+            Vec3.set(state, s, wx, wy, wz);
+            Vec3.set(state, s + 3, ax, ay, az);
+            Vec3.set(state, s + 6, vx, vy, vz);
+            Vec3.set(state, s + 9, jx, jy, jz);
+            Vec3.set(state, s + 12, lx, ly, lz);
         }
     }
 
@@ -362,18 +350,10 @@ public final class TorqueDerivative
                 + cz * vx - cx * vz + hz * lx - hx * lz;
             double ndz = jzx * qx + jzy * qy + jzz * qz + wx * zy - wy * zx + ax * oy2 - ay * ox2
                 + cx * vy - cy * vx + hx * ly - hy * lx;
-            w[ws] = fx;
-            w[ws + 1] = fy;
-            w[ws + 2] = fz;
-            w[ws + 3] = nx;
-            w[ws + 4] = ny;
-            w[ws + 5] = nz;
-            w[ws + 6] = fdx;
-            w[ws + 7] = fdy;
-            w[ws + 8] = fdz;
-            w[ws + 9] = ndx;
-            w[ws + 10] = ndy;
-            w[ws + 11] = ndz;
+            Vec3.set(w, ws, fx, fy, fz);
+            Vec3.set(w, ws + 3, nx, ny, nz);
+            Vec3.set(w, ws + 6, fdx, fdy, fdz);
+            Vec3.set(w, ws + 9, ndx, ndy, ndz);
             if (loads)
             {
                 externalLoadStep(applied, j, wx, wy, wz, w, ws);
@@ -499,9 +479,7 @@ public final class TorqueDerivative
             final double hx = r00 * fx + r01 * fy + r02 * fz;
             final double hy = r10 * fx + r11 * fy + r12 * fz;
             final double hz = r20 * fx + r21 * fy + r22 * fz;
-            w[i] += hx;
-            w[i + 1] += hy;
-            w[i + 2] += hz;
+            Vec3.addTo(w, i, hx, hy, hz);
             w[i + 3] += r00 * nx + r01 * ny + r02 * nz + py * hz - pz * hy;
             w[i + 4] += r10 * nx + r11 * ny + r12 * nz + pz * hx - px * hz;
             w[i + 5] += r20 * nx + r21 * ny + r22 * nz + px * hy - py * hx;
@@ -509,9 +487,7 @@ public final class TorqueDerivative
             final double gx = r00 * fdx + r01 * fdy + r02 * fdz;
             final double gy = r10 * fdx + r11 * fdy + r12 * fdz;
             final double gz = r20 * fdx + r21 * fdy + r22 * fdz;
-            w[i + 6] += gx;
-            w[i + 7] += gy;
-            w[i + 8] += gz;
+            Vec3.addTo(w, i + 6, gx, gy, gz);
             // (17), corrected: iPdot_j = omega_i x iP_j (+ qd iz_j when prismatic); its term uses the force itself
             final double dx = w[s + 12];
             final double dy = w[s + 13];
