@@ -34,8 +34,6 @@ public final class TorqueDerivative
     private final double[] jerk;
     /** Per slot: the inertial rates of the force and of the moment (about the origin) the parent exerts on the body, N/s, N m/s, body frame. */
     private final double[] wrenchRate;
-    /** Per body: the inertial rate of iP_j, omega_i x iP_j + sigma_j qd_j iz_j, in the parent frame (m/s), for (17). */
-    private final double[] offsetRate;
     /** The model's gravity and no wrench, for calls without loads. */
     private final AppliedLoads noLoads;
 
@@ -60,7 +58,6 @@ public final class TorqueDerivative
         passes = new NewtonEulerPasses(model);
         jerk = new double[6 * (model.bodyCount + 1)];
         wrenchRate = new double[6 * (model.bodyCount + 1)];
-        offsetRate = new double[3 * model.bodyCount];
         noLoads = new AppliedLoads(model);
     }
 
@@ -119,7 +116,7 @@ public final class TorqueDerivative
         p.linkWrenchPass(loads);
         wrenchRatePass(loads);
         p.backwardPass();
-        wrenchRateBackwardPass();
+        wrenchRateBackwardPass(qd);
         p.jointForces(qd, qdd, tau);
         jointForceRates(qdd, qddd, tauDot);
     }
@@ -130,7 +127,9 @@ public final class TorqueDerivative
      * + qd (wdot x z) + qd w x (w x z)) and jerk_j = jR_i (jerk_i + iota_i x iP_j + 2 omegaDot_i x e
      * + omega_i x d) + sigma (qddd z + 3 qdd (w x z) + 3 qd (wdot x z) + 3 qd w x (w x z)), with
      * w = jR_i omega_i, wdot = jR_i omegaDot_i, e = omega_i x iP_j and d = omegaDot_i x iP_j +
-     * omega_i x e; then iPdot_j = e + sigma qd iz_j for (17).
+     * omega_i x e.
+     * Over 80 lines on purpose: one body's jerk step on locals, each input read once and each result
+     * stored once, as the step it differentiates ({@link NewtonEulerPasses#motionPass}).
      */
     private void jerkPass(final double[] qd, final double[] qdd, final double[] qddd)
     {
@@ -186,44 +185,39 @@ public final class TorqueDerivative
             double lx = r00 * gx + r10 * gy + r20 * gz;
             double ly = r01 * gx + r11 * gy + r21 * gz;
             double lz = r02 * gx + r12 * gy + r22 * gz;
-            double drx = ex;
-            double dry = ey;
-            double drz = ez;
             final int sigma = sigmas[j];
             if (sigma != CompiledModel.FIXED)
             {
+                // qddd z + c qdd (w x z) + b qd (wdot x z) + b qd w x (w x z), (c, b) = (2, 1) into
+                // iota (5), (3, 3) into the jerk (8); w = jR_i omega_i, wdot = jR_i omegaDot_i
                 final int k = coordinate[j];
-                // w = jR_i omega_i, wdot = jR_i omegaDot_i; u x z = (u_y, -u_x, 0)
+                final boolean revolute = sigma == CompiledModel.REVOLUTE;
+                final double a = (revolute ? 2.0 : 3.0) * qdd[k];
+                final double v = (revolute ? 1.0 : 3.0) * qd[k];
                 final double px = r00 * wix + r10 * wiy + r20 * wiz;
                 final double py = r01 * wix + r11 * wiy + r21 * wiz;
                 final double pz = r02 * wix + r12 * wiy + r22 * wiz;
                 final double bx = r00 * aix + r10 * aiy + r20 * aiz;
                 final double by = r01 * aix + r11 * aiy + r21 * aiz;
-                if (sigma == CompiledModel.REVOLUTE)
+                final double tx = a * py + v * by + v * pz * px;
+                final double ty = -a * px - v * bx + v * pz * py;
+                final double tz = qddd[k] - v * (px * px + py * py);
+                if (revolute)
                 {
-                    final double v = qd[k];
-                    final double a = 2.0 * qdd[k];
-                    jx += a * py + v * by + v * pz * px;
-                    jy += -a * px - v * bx + v * pz * py;
-                    jz += qddd[k] - v * (px * px + py * py);
+                    jx += tx;
+                    jy += ty;
+                    jz += tz;
                 }
                 else
                 {
-                    final double a = 3.0 * qdd[k];
-                    final double v = 3.0 * qd[k];
-                    lx += a * py + v * by + v * pz * px;
-                    ly += -a * px - v * bx + v * pz * py;
-                    lz += qddd[k] - v * (px * px + py * py);
-                    // (17): the origin also moves along iz_j, the third column of iR_j
-                    drx += qd[k] * r02;
-                    dry += qd[k] * r12;
-                    drz += qd[k] * r22;
+                    lx += tx;
+                    ly += ty;
+                    lz += tz;
                 }
             }
             final int js = 2 * NewtonEulerPasses.slot(j);
             Vec3.set(iota, js, jx, jy, jz);
             Vec3.set(iota, js + 3, lx, ly, lz);
-            Vec3.set(offsetRate, t, drx, dry, drz);
         }
     }
 
@@ -357,11 +351,12 @@ public final class TorqueDerivative
      * where iPdot_j = omega_i x iP_j + sigma_j qd_j iz_j is the inertial rate of the child's origin
      * offset (the paper's (17) omits it; docs/VALIDATION.md).
      */
-    private void wrenchRateBackwardPass()
+    private void wrenchRateBackwardPass(final double[] qd)
     {
         final double[] r = passes.joints.rotation;
         final double[] position = passes.joints.position;
         final double[] force = passes.force;
+        final double[] omega = passes.omega;
         final int[] parent = model.parent;
         final double[] w = wrenchRate;
         for (int j = model.bodyCount - 1; j >= 0; j--)
@@ -372,7 +367,8 @@ public final class TorqueDerivative
             }
             final int fs = NewtonEulerPasses.slot(j);
             final int s = 2 * fs;
-            final int i = 2 * NewtonEulerPasses.slot(parent[j]);
+            final int ps = NewtonEulerPasses.slot(parent[j]);
+            final int i = 2 * ps;
             final int rj = 9 * j;
             final int pj = 3 * j;
             final double r00 = r[rj];
@@ -397,9 +393,11 @@ public final class TorqueDerivative
             final double nx = r00 * w[s + 3] + r01 * w[s + 4] + r02 * w[s + 5];
             final double ny = r10 * w[s + 3] + r11 * w[s + 4] + r12 * w[s + 5];
             final double nz = r20 * w[s + 3] + r21 * w[s + 4] + r22 * w[s + 5];
-            final double dx = offsetRate[pj];
-            final double dy = offsetRate[pj + 1];
-            final double dz = offsetRate[pj + 2];
+            // iPdot_j = omega_i x iP_j, plus qd iz_j (the third column of iR_j) for a prismatic joint
+            final double u = model.sigma[j] == CompiledModel.PRISMATIC ? qd[model.coordinate[j]] : 0.0;
+            final double dx = omega[ps + 1] * pz - omega[ps + 2] * py + u * r02;
+            final double dy = omega[ps + 2] * px - omega[ps] * pz + u * r12;
+            final double dz = omega[ps] * py - omega[ps + 1] * px + u * r22;
             Vec3.addTo(w, i, gx, gy, gz);
             Vec3.addTo(w, i + 3, nx + py * gz - pz * gy + dy * hz - dz * hy, ny + pz * gx - px * gz + dz * hx - dx * hz,
                 nz + px * gy - py * gx + dx * hy - dy * hx);
