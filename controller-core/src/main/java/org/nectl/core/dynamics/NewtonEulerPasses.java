@@ -219,15 +219,9 @@ final class NewtonEulerPasses
                 vy -= 2.0 * qd[k] * px;
                 vz += qdd[k];
             }
-            omega[s] = px;
-            omega[s + 1] = py;
-            omega[s + 2] = pz;
-            omegaDot[s] = bx;
-            omegaDot[s + 1] = by;
-            omegaDot[s + 2] = bz;
-            acc[s] = vx;
-            acc[s + 1] = vy;
-            acc[s + 2] = vz;
+            Vec3.set(omega, s, px, py, pz);
+            Vec3.set(omegaDot, s, bx, by, bz);
+            Vec3.set(acc, s, vx, vy, vz);
         }
     }
 
@@ -301,12 +295,8 @@ final class NewtonEulerPasses
                 ny -= b[e + 4] + g[w + 4];
                 nz -= b[e + 5] + g[w + 5];
             }
-            force[s] = fx;
-            force[s + 1] = fy;
-            force[s + 2] = fz;
-            moment[s] = nx;
-            moment[s + 1] = ny;
-            moment[s + 2] = nz;
+            Vec3.set(force, s, fx, fy, fz);
+            Vec3.set(moment, s, nx, ny, nz);
         }
     }
 
@@ -345,9 +335,7 @@ final class NewtonEulerPasses
                 final double gy = r10 * fx + r11 * fy + r12 * fz;
                 final double gz = r20 * fx + r21 * fy + r22 * fz;
                 // (29)
-                force[i] += gx;
-                force[i + 1] += gy;
-                force[i + 2] += gz;
+                Vec3.addTo(force, i, gx, gy, gz);
                 // (30) iR_j jn_j + iP_j x iF_j
                 final int t = 3 * j;
                 final double ox = position[t];

@@ -14,12 +14,15 @@ import org.nectl.core.model.RobotModel;
  * backward, so that the rotation, offsets and transport terms are loaded or computed once.
  *
  * <p>The one fused variant of the Newton-Euler step: its step expressions are those of
- * {@link NewtonEulerPasses} (tau is RNEA's to the bit), fused with the jerk step (eqs. 5, 8) and
- * the wrench-rate steps (eqs. 12-13 forward, 16-17 backward). Running the shared step, then a jerk
- * step and a wrench-rate step as methods per body measured tau plus tau-dot 61 % slower on the
- * Panda and 37 % slower on tree-32 (InterleavedRatio, one JVM, medians of 60 rounds, shared 2-core
- * machine at load 14): the steps are too large for C2 to inline and the shared transport terms
- * (omega_i x iP_j and its transport, omega x MS, J omega, J omegaDot) are computed twice.
+ * {@link NewtonEulerPasses} (tau is RNEA's to the bit), fused with the jerk step (eqs. 5, 8) in
+ * {@link #motionPass} and with the wrench-rate steps (eqs. 12-13 forward in {@link #wrenchPass},
+ * 16-17 backward in {@link #backwardPass}). Two unfused forms were built and measured against it
+ * (docs/PERFORMANCE.md): the shared step, jerk step and wrench-rate step as methods called per
+ * body made tau plus tau-dot 61 % (Panda) and 37 % (tree-32) slower, the steps being too large
+ * for C2 to inline; RNEA's own passes followed by separate jerk, wrench-rate and rate-backward
+ * passes made it 43 % and 17 % slower and the 7-DoF control tick 8 %, every rate pass recomputing
+ * the transport terms it shares with the step (omega_i x iP_j and its transport, omega x MS,
+ * J omega, J omegaDot) and reloading the rotations.
  *
  * <p>Convention (as in the paper): a "rate" is the time derivative in the inertial frame, expressed
  * in the body frame; angular and linear jerk are the inertial derivatives of angular and linear
@@ -255,24 +258,12 @@ public final class TorqueDerivative
                 drz += u * r22;
             }
             final int ws = WRENCH * (j + 1);
-            w[ws + 12] = drx;
-            w[ws + 13] = dry;
-            w[ws + 14] = drz;
-            state[s] = wx;
-            state[s + 1] = wy;
-            state[s + 2] = wz;
-            state[s + 3] = ax;
-            state[s + 4] = ay;
-            state[s + 5] = az;
-            state[s + 6] = vx;
-            state[s + 7] = vy;
-            state[s + 8] = vz;
-            state[s + 9] = jx;
-            state[s + 10] = jy;
-            state[s + 11] = jz;
-            state[s + 12] = lx;
-            state[s + 13] = ly;
-            state[s + 14] = lz;
+            Vec3.set(w, ws + 12, drx, dry, drz);
+            Vec3.set(state, s, wx, wy, wz);
+            Vec3.set(state, s + 3, ax, ay, az);
+            Vec3.set(state, s + 6, vx, vy, vz);
+            Vec3.set(state, s + 9, jx, jy, jz);
+            Vec3.set(state, s + 12, lx, ly, lz);
         }
     }
 
@@ -280,6 +271,7 @@ public final class TorqueDerivative
      * Each link's wrench (Khalil 22-23) and its inertial rate (eqs. 12-13 moved to the origin) from
      * the body's motion and jerk, both minus the external wrench when there is one. The rate shares
      * c = omega x MS, its transport term, J omega and J omegaDot with the wrench.
+     * Over 80 lines on purpose: the link-wrench step and its derivative fused (class comment).
      */
     private void wrenchPass(final AppliedLoads applied)
     {
@@ -362,18 +354,10 @@ public final class TorqueDerivative
                 + cz * vx - cx * vz + hz * lx - hx * lz;
             double ndz = jzx * qx + jzy * qy + jzz * qz + wx * zy - wy * zx + ax * oy2 - ay * ox2
                 + cx * vy - cy * vx + hx * ly - hy * lx;
-            w[ws] = fx;
-            w[ws + 1] = fy;
-            w[ws + 2] = fz;
-            w[ws + 3] = nx;
-            w[ws + 4] = ny;
-            w[ws + 5] = nz;
-            w[ws + 6] = fdx;
-            w[ws + 7] = fdy;
-            w[ws + 8] = fdz;
-            w[ws + 9] = ndx;
-            w[ws + 10] = ndy;
-            w[ws + 11] = ndz;
+            Vec3.set(w, ws, fx, fy, fz);
+            Vec3.set(w, ws + 3, nx, ny, nz);
+            Vec3.set(w, ws + 6, fdx, fdy, fdz);
+            Vec3.set(w, ws + 9, ndx, ndy, ndz);
             if (loads)
             {
                 externalLoadStep(applied, j, wx, wy, wz, w, ws);
@@ -499,9 +483,7 @@ public final class TorqueDerivative
             final double hx = r00 * fx + r01 * fy + r02 * fz;
             final double hy = r10 * fx + r11 * fy + r12 * fz;
             final double hz = r20 * fx + r21 * fy + r22 * fz;
-            w[i] += hx;
-            w[i + 1] += hy;
-            w[i + 2] += hz;
+            Vec3.addTo(w, i, hx, hy, hz);
             w[i + 3] += r00 * nx + r01 * ny + r02 * nz + py * hz - pz * hy;
             w[i + 4] += r10 * nx + r11 * ny + r12 * nz + pz * hx - px * hz;
             w[i + 5] += r20 * nx + r21 * ny + r22 * nz + px * hy - py * hx;
@@ -509,9 +491,7 @@ public final class TorqueDerivative
             final double gx = r00 * fdx + r01 * fdy + r02 * fdz;
             final double gy = r10 * fdx + r11 * fdy + r12 * fdz;
             final double gz = r20 * fdx + r21 * fdy + r22 * fdz;
-            w[i + 6] += gx;
-            w[i + 7] += gy;
-            w[i + 8] += gz;
+            Vec3.addTo(w, i + 6, gx, gy, gz);
             // (17), corrected: iPdot_j = omega_i x iP_j (+ qd iz_j when prismatic); its term uses the force itself
             final double dx = w[s + 12];
             final double dy = w[s + 13];

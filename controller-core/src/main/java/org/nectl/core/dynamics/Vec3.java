@@ -11,6 +11,14 @@ final class Vec3
     {
     }
 
+    /** out[io..io+2] += (x, y, z). */
+    static void addTo(final double[] out, final int io, final double x, final double y, final double z)
+    {
+        out[io] += x;
+        out[io + 1] += y;
+        out[io + 2] += z;
+    }
+
     /** out[io..io+2] = (x, y, z). */
     static void set(final double[] out, final int io, final double x, final double y, final double z)
     {
