@@ -46,9 +46,11 @@ class CarriedBaseServiceTest
         final Run uncompensated = run(SHIP, false, unmonitored);
         System.out.printf(Locale.ROOT, "Panda, %.0f s out-and-back move, lockstep: worst joint tracking RMS %.3e rad on a fixed base;"
             + " on a deck rolling 10 deg at 0.2 Hz and heaving 0.5 m at 0.1 Hz %.3e rad with the base motion compensated (%.2fx),"
-            + " %.3e rad without (%.1fx); largest |tau_ext| %.3f / %.3f / %.3f N m; collisions %d / %d%n", MOVE_S, fixed.rms,
+            + " %.3e rad without (%.1fx); largest |tau_ext| %.2e / %.2e / %.2e N m (joint %d of 0-6 without compensation);"
+            + " collisions %d / %d%n", MOVE_S, fixed.rms,
             compensated.rms, compensated.rms / fixed.rms, uncompensated.rms, uncompensated.rms / fixed.rms, fixed.largestExternal,
-            compensated.largestExternal, uncompensated.largestExternal, fixed.collisions, compensated.collisions);
+            compensated.largestExternal, uncompensated.largestExternal, uncompensated.largestExternalJoint, fixed.collisions,
+            compensated.collisions);
         assertTrue(compensated.rms <= 2.0 * fixed.rms, "compensated RMS " + compensated.rms + " rad, fixed " + fixed.rms + " rad");
         assertTrue(uncompensated.rms > 2.0 * fixed.rms, "the deck's motion disturbs an uncompensated arm: " + uncompensated.rms + " rad");
         assertEquals(0, fixed.collisions, "no collision on a fixed base");
@@ -58,7 +60,7 @@ class CarriedBaseServiceTest
                 + " N m, with " + compensated.largestExternal + " N m");
     }
 
-    private record Run(double rms, double largestExternal, long collisions)
+    private record Run(double rms, double largestExternal, int largestExternalJoint, long collisions)
     {
     }
 
@@ -86,6 +88,7 @@ class CarriedBaseServiceTest
             final List<TelemetryRecorder.Sample> samples = rig.telemetry.samples;
             double worst = 0.0;
             double largestExternal = 0.0;
+            int largestExternalJoint = 0;
             for (int j = 0; j < DOF; j++)
             {
                 double sum = 0.0;
@@ -93,11 +96,16 @@ class CarriedBaseServiceTest
                 {
                     final double e = samples.get(t).values().trackingError()[j];
                     sum += e * e;
-                    largestExternal = Math.max(largestExternal, Math.abs(samples.get(t).values().externalTorque()[j]));
+                    final double external = Math.abs(samples.get(t).values().externalTorque()[j]);
+                    if (external > largestExternal)
+                    {
+                        largestExternal = external;
+                        largestExternalJoint = j;
+                    }
                 }
                 worst = Math.max(worst, Math.sqrt(sum / (END - SETTLE)));
             }
-            return new Run(worst, largestExternal, rig.telemetry.last().values().collisionCount());
+            return new Run(worst, largestExternal, largestExternalJoint, rig.telemetry.last().values().collisionCount());
         }
     }
 }
