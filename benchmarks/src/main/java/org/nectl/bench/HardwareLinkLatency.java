@@ -25,7 +25,7 @@ import org.nectl.transport.sbe.MotorCommandEncoder;
  * the adapter busy-spins for that command and records the round-trip time in an HdrHistogram. One
  * message is in flight at a time. One-way latency is reported as RTT / 2: the two directions use
  * the same mechanism (a {@code tryClaim} into a shared-memory log, a poll on the other side), but the
- * JointState is 1055 bytes and the MotorCommand 291, so the halves are not exactly equal.
+ * JointState is 1160 bytes and the MotorCommand 291, so the halves are not exactly equal.
  *
  * <p>An embedded media driver runs in a fresh, unique directory (deleted on close); it manages the
  * IPC log buffers but is not on the data path. Warm-up round trips (JIT compilation, page faults)

@@ -1,5 +1,7 @@
 package org.nectl.hw;
 
+import org.nectl.core.mobile.BaseMotion;
+
 /**
  * The physics of a {@link SimulatedArm}: a rigid arm ({@link RigidArmPhysics}) or an arm with
  * elastic joints ({@link ElasticArmPhysics}). Commands and states are per joint coordinate; motor
@@ -39,6 +41,15 @@ interface ArmPhysics
     default int elasticMask()
     {
         return 0;
+    }
+
+    /**
+     * @param out receives the base's motion now; a fixed base is at rest. Only nectl's rigid physics
+     *     moves its base (the others refuse a base-motion profile), so the default is never reached
+     *     with a profile.
+     */
+    default void baseMotion(final BaseMotion out)
+    {
     }
 
     /** @return periods integrated since start. */

@@ -2,6 +2,7 @@ package org.nectl.hw;
 
 import java.util.Arrays;
 
+import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
 
@@ -34,6 +35,13 @@ final class RigidArmPhysics implements ArmPhysics
         final double[] gravity = config.gravity();
         simulator.gravity(gravity[0], gravity[1], gravity[2]);
         simulator.reset(config.initialQ(), new double[model.dof()]);
+        config.baseMotion().ifPresent(simulator::baseMotion);
+    }
+
+    @Override
+    public void baseMotion(final BaseMotion out)
+    {
+        simulator.baseMotionAt(simulator.timeNs() * 1e-9, out);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.nectl.hw;
 
 import org.nectl.core.elastic.ElasticRobotModel;
+import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
 import org.nectl.hw.mujoco.MujocoPlant;
@@ -59,6 +60,9 @@ public final class SimulatedArm
     private boolean disabled;
     private long saturationCount;
     private long refusedCommandCount;
+    /** True if the base moves along a profile: each sample carries the base's motion (an IMU at the base origin). */
+    private final boolean carried;
+    private final BaseMotion base = new BaseMotion();
 
     /**
      * Builds the arm at rest at the configured initial positions, drives disabled, time 0, and
@@ -107,6 +111,7 @@ public final class SimulatedArm
         dof = model.dof();
         periodNs = config.periodNs();
         this.physics = physics;
+        carried = config.baseMotion().isPresent();
         delayLine = new CommandDelayLine(dof, config.latencyPeriods());
         faults = new FaultSchedule(config.faults(), periodNs);
         encoders = new SimulatedEncoders(model, config, faults);
@@ -124,6 +129,10 @@ public final class SimulatedArm
 
     private static SimulatedArmConfig checkedElastic(final ElasticRobotModel robot, final SimulatedArmConfig config)
     {
+        if (config.baseMotion().isPresent())
+        {
+            throw new IllegalArgumentException("a moving base needs a rigid robot; " + robot.links().name() + " has elastic joints");
+        }
         if (!config.externalWrenches().isEmpty())
         {
             throw new IllegalArgumentException("an external wrench needs a rigid robot; " + robot.links().name() + " has elastic joints");
@@ -137,6 +146,10 @@ public final class SimulatedArm
         if (!config.externalWrenches().isEmpty())
         {
             throw new IllegalArgumentException(MUJOCO_WRENCH_REFUSAL);
+        }
+        if (config.baseMotion().isPresent())
+        {
+            throw new IllegalArgumentException("a moving base (--base-motion) is simulated by nectl's own physics only, not MuJoCo's");
         }
         return checked(model, config);
     }
@@ -277,6 +290,22 @@ public final class SimulatedArm
         bits = JointStateStatusEncoder.watchdogTripped(bits, watchdogTripped);
         bits = JointStateStatusEncoder.driveFault(bits, driveFault);
         out.statusBits(bits).elasticMask(elasticMask);
+        out.baseMotionValid(carried);
+        if (carried)
+        {
+            physics.baseMotion(base);
+            final double[] block = out.baseMotion();
+            for (int i = 0; i < 4; i++)
+            {
+                block[i] = base.orientation(i);
+            }
+            for (int i = 0; i < 3; i++)
+            {
+                block[4 + i] = base.angularVelocity(i);
+                block[7 + i] = base.angularAcceleration(i);
+                block[10 + i] = base.specificForce(i);
+            }
+        }
     }
 
     /** @return periods integrated since start. */

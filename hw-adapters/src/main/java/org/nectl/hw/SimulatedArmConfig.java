@@ -3,7 +3,9 @@ package org.nectl.hw;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
+import org.nectl.core.mobile.BaseMotionProfile;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -28,6 +30,7 @@ public final class SimulatedArmConfig
     private final double[] gravity = {0.0, 0.0, -9.81};
     private final List<InjectedFault> faults = new ArrayList<>();
     private final List<AppliedWrench> wrenches = new ArrayList<>();
+    private BaseMotionProfile baseMotion;
 
     /** @param model the simulated robot; sizes the per-joint settings and gives the torque limits. */
     public SimulatedArmConfig(final RobotModel model)
@@ -163,6 +166,24 @@ public final class SimulatedArmConfig
         return this;
     }
 
+    /**
+     * @param profile the prescribed motion of the arm's base (a ship's deck, a mobile platform), or
+     *     null for a fixed base (the default); rigid robots on nectl's own physics only. The arm
+     *     publishes the base's motion in each JointState's base block (docs/ADAPTERS.md).
+     * @return this.
+     */
+    public SimulatedArmConfig baseMotion(final BaseMotionProfile profile)
+    {
+        baseMotion = profile;
+        return this;
+    }
+
+    /** @return the base's prescribed motion, or empty for a fixed base. */
+    Optional<BaseMotionProfile> baseMotion()
+    {
+        return Optional.ofNullable(baseMotion);
+    }
+
     List<AppliedWrench> externalWrenches()
     {
         return List.copyOf(wrenches);
@@ -233,7 +254,7 @@ public final class SimulatedArmConfig
     {
         return "period " + periodNs + " ns, " + substeps + " substeps, torque limits " + Arrays.toString(torqueLimitNm)
             + " N m, " + countsPerRevolution + " counts/rev, noise " + positionNoise + " rad / " + velocityNoise
-            + " rad/s (seed " + noiseSeed + "), latency " + latencyPeriods + " periods, faults " + faults + ", " + wrenches.size() + " external wrenches";
+            + " rad/s (seed " + noiseSeed + "), latency " + latencyPeriods + " periods, faults " + faults + ", " + wrenches.size() + " external wrenches" + (baseMotion == null ? "" : ", base motion " + baseMotion);
     }
 
     private void requireLength(final double[] values, final String what)

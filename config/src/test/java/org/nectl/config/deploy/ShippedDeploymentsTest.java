@@ -2,6 +2,7 @@ package org.nectl.config.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -62,6 +63,19 @@ final class ShippedDeploymentsTest
         assertEquals(sim.law(), lockstep.law());
         assertArrayEquals(sim.cycleSettings().kp(), lockstep.cycleSettings().kp(), 0.0);
         assertArrayEquals(sim.cycleSettings().pdKd(), lockstep.cycleSettings().pdKd(), 0.0);
+    }
+
+    @Test
+    void lockstepPandaShipIsTheLockstepControllerOnACarriedBase() throws IOException
+    {
+        final DeploymentConfig ship = load("lockstep-panda-ship.yaml");
+        final DeploymentConfig lockstep = load("lockstep-panda.yaml");
+        assertTrue(ship.carriedBase());
+        assertFalse(lockstep.carriedBase());
+        assertEquals(lockstep.mode(), ship.mode());
+        assertEquals(lockstep.law(), ship.law());
+        assertArrayEquals(lockstep.cycleSettings().kp(), ship.cycleSettings().kp(), 0.0);
+        assertEquals(lockstep.safetySettings().stopTimeNs(), ship.safetySettings().stopTimeNs());
     }
 
     private static DeploymentConfig load(final String name) throws IOException

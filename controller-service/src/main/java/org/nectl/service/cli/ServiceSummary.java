@@ -3,6 +3,7 @@ package org.nectl.service.cli;
 import java.util.Locale;
 
 import org.HdrHistogram.Histogram;
+import org.nectl.core.runtime.CarriedBaseCompensation;
 import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.Faults;
 import org.nectl.service.loop.ControlLoop;
@@ -50,6 +51,12 @@ final class ServiceSummary
             loop.unconnectedCommandCount(), loop.publishFailureCount());
         System.out.printf(Locale.ROOT, "  planner datagrams accepted %d, rejected by the gateway %d, refused by the controller %d%n",
             service.gateway().acceptedCount(), totalRejects(service), loop.rejectedCommandCount() + service.trajectoryRejectCount());
+        final CarriedBaseCompensation base = cycle.carriedBase();
+        if (base.carried())
+        {
+            System.out.printf(Locale.ROOT, "  base motion blocks (carried arm): taken %d, missing %d, refused %d%n",
+                base.acceptedCount(), base.missingCount(), base.rejectedCount());
+        }
         System.out.printf(Locale.ROOT, "  final state %s, faults %s%n", cycle.mode(), Faults.describe(cycle.faults()));
         System.out.println(result(tracked, cycle.faults(), maxRms));
         return tracked && (cycle.faults() & ~Faults.SHUTDOWN) == 0;

@@ -17,6 +17,7 @@ import org.nectl.config.DescriptionException;
 import org.nectl.config.ElasticDescriptions;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.identification.Payloads;
+import org.nectl.core.mobile.BaseMotionProfiles;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.RobotModel;
 import org.nectl.hw.AdapterSettings;
@@ -117,6 +118,12 @@ final class SimCommand implements Callable<Integer>
         description = "Apply a wrench on a link from simulated time T0 to T1 s (repeatable; rigid robots): force N, moment "
             + "N m about the link frame's origin, both in the link frame, e.g. panda_link7,0,0,-20,0,0,0@1-1.5.")
     private List<String> externalWrenches = new ArrayList<>();
+
+    @Option(names = "--base-motion", paramLabel = "PROFILE",
+        description = "Move the arm's base (engine nectl, rigid robots) and publish its motion in each JointState's base block "
+            + "(docs/ADAPTERS.md): a ship's deck, ship:roll=10deg@0.2Hz,pitch=3deg@0.15Hz,heave=0.5m@0.1Hz (any of the three), or a "
+            + "platform driving back and forth, platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s,hold=2s.")
+    private String baseMotion;
 
     @Option(names = "--payload", paramLabel = "LINK,KG,CX,CY,CZ",
         description = "The simulated arm carries a point mass of KG at (CX, CY, CZ) m in LINK's frame that the controller's "
@@ -470,6 +477,17 @@ final class SimCommand implements Callable<Integer>
         for (final String wrench : externalWrenches)
         {
             config.externalWrench(AppliedWrench.parse(wrench, model));
+        }
+        if (baseMotion != null)
+        {
+            try
+            {
+                config.baseMotion(BaseMotionProfiles.parse(baseMotion));
+            }
+            catch (final IllegalArgumentException e)
+            {
+                throw new IllegalArgumentException("--base-motion " + e.getMessage(), e);
+            }
         }
         return config;
     }

@@ -52,6 +52,27 @@ class SimCommandTest
         assertEquals(2, NectlCommand.newCommandLine().execute("sim", "--model", MODEL, "--watchdog-ms", "200"));
     }
 
+    @Test
+    void badBaseMotionProfilesAreRefusedWithTheirReasonAndExitStatus2()
+    {
+        final String[][] cases = {
+            {"ship:roll=10@0.2Hz", "nectl sim: --base-motion 'roll=10@0.2Hz': expected amplitude@frequency with the angle in deg or rad"},
+            {"ship:roll=10deg@0.2Hz,yaw=1deg@1Hz", "unknown field 'yaw' (allowed: roll, pitch, heave"},
+            {"train:speed=1m/s", "unknown profile 'train' (expected ship or platform"},
+            {"platform:accel=1m/s2,speed=1m/s", "field 'brake' missing"},
+        };
+        for (final String[] c : cases)
+        {
+            final CommandRun run = CommandRun.of("sim", "--model", MODEL, "--base-motion", c[0]);
+            assertEquals(2, run.status(), run.err());
+            assertTrue(run.err().contains(c[1]), run.err());
+        }
+        final CommandRun elastic = CommandRun.of("sim", "--model", "../config/robots/mixed-elastic-3dof.yaml", "--base-motion",
+            "ship:roll=10deg@0.2Hz");
+        assertEquals(2, elastic.status(), elastic.err());
+        assertTrue(elastic.err().contains("a moving base needs a rigid robot"), elastic.err());
+    }
+
     /** Realtime: states arrive with increasing sequences; SIGTERM stops the process cleanly. */
     @Test
     void realtimeSimulatorPublishesUntilTerminated() throws Exception

@@ -15,6 +15,7 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nectl.core.mobile.ShipMotion;
 import org.nectl.core.runtime.Faults;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulationMode;
@@ -100,16 +101,19 @@ class RealtimeServiceTest
     @Test
     void loopAllocatesNothingAndNeverWaitsForAStalledTelemetryConsumer()
     {
-        final Run free = run(false, null);
-        final Run stalled = run(true, null);
+        final Run free = run(false, null, false);
+        final Run stalled = run(true, null, false);
         final Run recorded = run(false, new FlightRecorderConfig(temp.resolve("recordings"), 1L << 30, 3_600_000L,
-            FlightRecorderConfig.TERM_LENGTH, 1011));
+            FlightRecorderConfig.TERM_LENGTH, 1011), false);
+        final Run carried = run(false, null, true);
         System.out.println(free.describe("realtime, telemetry consumer keeping up"));
         System.out.println(stalled.describe("realtime, telemetry consumer stalled"));
         System.out.println(recorded.describe("realtime, flight recorder on"));
+        System.out.println(carried.describe("realtime, carried arm on a ship's deck"));
         assertEquals(0L, free.allocatedBytes, "bytes allocated on the loop thread after warm-up");
         assertEquals(0L, stalled.allocatedBytes, "bytes allocated on the loop thread after warm-up, stalled consumer");
         assertEquals(0L, recorded.allocatedBytes, "bytes allocated on the loop thread after warm-up, flight recorder on");
+        assertEquals(0L, carried.allocatedBytes, "bytes allocated on the loop thread after warm-up, carried arm on a ship's deck");
         assertTrue(free.published > free.ticks / 2, "the live consumer kept the publication moving: " + free.published);
         assertTrue(stalled.published <= STALLED_PUBLICATION_BOUND, "the stalled consumer held the publication: " + stalled.published);
         final TelemetryRecorder.Sample after = stalled.afterStall;
@@ -119,7 +123,7 @@ class RealtimeServiceTest
             "median tick compute with the stalled consumer within the free run's distribution");
     }
 
-    private static Run run(final boolean stallTelemetry, final FlightRecorderConfig recording)
+    private static Run run(final boolean stallTelemetry, final FlightRecorderConfig recording, final boolean carried)
     {
         final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long warmUpTicks;
@@ -137,13 +141,14 @@ class RealtimeServiceTest
         final ServiceSettings tolerant = ServiceRig.tolerantRealtimeSettings()
             .withCycle(ServiceRig.tolerant(TimeUnit.SECONDS.toNanos(5), 5_000));
         try (ServiceRig rig = new ServiceRig(new ServiceSettings(tolerant.model(), tolerant.cycle(), tolerant.mode(), tolerant.loopThread(),
-            tolerant.aeron(), tolerant.link(), tolerant.planner(), SMALL_TERM_TELEMETRY, tolerant.law(), tolerant.safety()),
-            recording))
+            tolerant.aeron(), tolerant.link(), tolerant.planner(), SMALL_TERM_TELEMETRY, tolerant.law(), tolerant.safety())
+            .withCarriedBase(carried), recording))
         {
             loop = rig.service.loop();
             final Subscription stalledConsumer = stallTelemetry
                 ? rig.client.aeron().addSubscription(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID) : null;
-            final SimulatedArm arm = new SimulatedArm(ServiceRig.PANDA, ServiceRig.armConfig());
+            final SimulatedArm arm = new SimulatedArm(ServiceRig.PANDA, ServiceRig.armConfig()
+                .baseMotion(carried ? new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1) : null));
             try (AgentRunner simulator = new AgentRunner(new YieldingIdleStrategy(), Throwable::printStackTrace, null,
                 rig.adapter(arm, SimulationMode.REALTIME)))
             {

@@ -1,0 +1,106 @@
+package org.nectl.core.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.nectl.core.mobile.BaseMotion;
+import org.nectl.core.mobile.ShipMotion;
+import org.nectl.core.testing.AllocationMeter;
+import org.nectl.core.testing.RandomRobots;
+
+/** The control cycle of a carried arm in lockstep with the simulator on a ship's deck. */
+class CarriedBaseCycleTest
+{
+    private static final long SEED = 17;
+    private static final ShipMotion SHIP = new ShipMotion(Math.toRadians(10), 0.2, Math.toRadians(3), 0.15, 0.5, 0.1);
+
+    private final CycleHarness h = new CycleHarness(RandomRobots.robot(SEED, 7, false, RandomRobots.Joints.REVOLUTE, false));
+    private final BaseMotion motion = new BaseMotion();
+    private final double[] block = new double[13];
+
+    /** One period with the arm's base on the deck and its IMU block (possibly spoilt) fed to the cycle first. */
+    private void step(final boolean present, final double spoil)
+    {
+        h.arm.baseMotionAt(h.timeNs * 1e-9, motion);
+        for (int i = 0; i < 4; i++)
+        {
+            block[i] = motion.orientation(i);
+        }
+        for (int i = 0; i < 3; i++)
+        {
+            block[4 + i] = motion.angularVelocity(i);
+            block[7 + i] = motion.angularAcceleration(i);
+            block[10 + i] = motion.specificForce(i);
+        }
+        block[0] *= spoil;
+        h.cycle.carriedBase().measure(present, block);
+        h.step(true, 0L);
+    }
+
+    private void start()
+    {
+        h.arm.baseMotion(SHIP);
+        h.cycle.carriedBase().carried(true);
+        step(true, 1.0);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(ControlLaw.COMPUTED_TORQUE));
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(h.move(0.5, 4.0)));
+    }
+
+    @Test
+    void aCarriedTickAllocatesNothing()
+    {
+        start();
+        final long bytes = AllocationMeter.bytesAllocated(() -> step(true, 1.0), 20_000, 50_000);
+        assertEquals(0L, bytes, "bytes allocated over 50000 carried ticks");
+    }
+
+    @Test
+    void spoiltOrMissingBaseBlocksAreCountedAndTheLastValidOneIsUsed()
+    {
+        start();
+        for (int t = 0; t < 500; t++)
+        {
+            step(true, 1.0);
+        }
+        final double rmsBefore = worstRms();
+        for (int t = 0; t < 30; t++)
+        {
+            step(true, Double.NaN);
+            step(true, 1.01);
+            step(false, 1.0);
+        }
+        assertEquals(60, h.cycle.carriedBase().rejectedCount(), "non-finite and non-unit blocks refused");
+        assertEquals(30, h.cycle.carriedBase().missingCount());
+        assertEquals(501, h.cycle.carriedBase().acceptedCount());
+        assertEquals(0, h.cycle.faults(), Faults.describe(h.cycle.faults()));
+        assertEquals(ControllerMode.TRACKING, h.cycle.mode());
+        for (int t = 0; t < 3600; t++)
+        {
+            step(true, 1.0);
+        }
+        assertEquals(ControllerMode.ENABLED, h.cycle.mode(), Faults.describe(h.cycle.faults()));
+        assertTrue(worstRms() < 1e-3, "tracking RMS " + worstRms() + " rad (" + rmsBefore + " after 0.5 s)");
+    }
+
+    @Test
+    void aFixedDeploymentIgnoresBaseBlocks()
+    {
+        h.arm.baseMotion(SHIP);
+        for (int t = 0; t < 10; t++)
+        {
+            step(true, Double.NaN);
+        }
+        assertEquals(0, h.cycle.carriedBase().acceptedCount() + h.cycle.carriedBase().rejectedCount());
+    }
+
+    private double worstRms()
+    {
+        double worst = 0.0;
+        for (int j = 0; j < 7; j++)
+        {
+            worst = Math.max(worst, h.cycle.trackingRms(j));
+        }
+        return worst;
+    }
+}

@@ -1,0 +1,111 @@
+package org.nectl.service.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+import org.junit.jupiter.api.Test;
+import org.nectl.core.mobile.BaseMotionProfile;
+import org.nectl.core.mobile.ShipMotion;
+import org.nectl.core.runtime.CollisionSettings;
+import org.nectl.core.runtime.ControllerMode;
+import org.nectl.core.runtime.Faults;
+import org.nectl.hw.SimulatedArm;
+import org.nectl.hw.SimulatedArmAdapter;
+import org.nectl.hw.SimulationMode;
+import org.nectl.service.planner.JointTrajectory;
+import org.nectl.transport.sbe.ControllerKind;
+
+/**
+ * The Panda on a ship's deck (roll 10 degrees at 0.2 Hz, heave 0.5 m at 0.1 Hz), lockstep through
+ * the whole service: the same move tracked on a fixed base, on the deck with the base's motion in
+ * the feedforward and the momentum observer (a carried deployment), and on the deck without (a
+ * fixed-base deployment). With the compensation, tracking stays within twice the fixed-base RMS and
+ * the observer, watching for collisions at the shipped example thresholds, detects none.
+ */
+class CarriedBaseServiceTest
+{
+    private static final int DOF = 7;
+    private static final ShipMotion SHIP = new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1);
+    /** docs/DEPLOYMENT.md's example collision thresholds, N m. */
+    private static final double[] THRESHOLD_NM = {6, 6, 6, 6, 3, 3, 3};
+    private static final int SETTLE = 300;
+    private static final double MOVE_S = 4.0;
+    private static final int END = SETTLE + 4500;
+
+    @Test
+    void onAShipsDeckCompensatedTrackingStaysWithinTwiceTheFixedBaseAndNoCollisionIsDetected()
+    {
+        final Run fixed = run(null, false, THRESHOLD_NM);
+        final Run compensated = run(SHIP, true, THRESHOLD_NM);
+        final double[] unmonitored = new double[DOF];
+        Arrays.fill(unmonitored, Double.POSITIVE_INFINITY);
+        final Run uncompensated = run(SHIP, false, unmonitored);
+        System.out.printf(Locale.ROOT, "Panda, %.0f s out-and-back move, lockstep: worst joint tracking RMS %.3e rad on a fixed base;"
+            + " on a deck rolling 10 deg at 0.2 Hz and heaving 0.5 m at 0.1 Hz %.3e rad with the base motion compensated (%.2fx),"
+            + " %.3e rad without (%.1fx); largest |tau_ext| %.2e / %.2e / %.2e N m (joint %d of 0-6 without compensation);"
+            + " collisions %d / %d%n", MOVE_S, fixed.rms,
+            compensated.rms, compensated.rms / fixed.rms, uncompensated.rms, uncompensated.rms / fixed.rms, fixed.largestExternal,
+            compensated.largestExternal, uncompensated.largestExternal, uncompensated.largestExternalJoint, fixed.collisions,
+            compensated.collisions);
+        assertTrue(compensated.rms <= 2.0 * fixed.rms, "compensated RMS " + compensated.rms + " rad, fixed " + fixed.rms + " rad");
+        assertTrue(uncompensated.rms > 2.0 * fixed.rms, "the deck's motion disturbs an uncompensated arm: " + uncompensated.rms + " rad");
+        assertEquals(0, fixed.collisions, "no collision on a fixed base");
+        assertEquals(0, compensated.collisions, "no collision detected from the deck's motion");
+        assertTrue(uncompensated.largestExternal > 100.0 * compensated.largestExternal,
+            "without compensation the observer takes the deck's motion for an external torque: " + uncompensated.largestExternal
+                + " N m, with " + compensated.largestExternal + " N m");
+    }
+
+    private record Run(double rms, double largestExternal, int largestExternalJoint, long collisions)
+    {
+    }
+
+    private static Run run(final BaseMotionProfile deck, final boolean carried, final double[] thresholdNm)
+    {
+        final double[] out = ServiceRig.READY.clone();
+        for (int j = 0; j < DOF; j++)
+        {
+            out[j] += j % 2 == 0 ? 0.4 : -0.3;
+        }
+        final SimulatedArm arm = new SimulatedArm(ServiceRig.PANDA, ServiceRig.armConfig().baseMotion(deck));
+        final ServiceSettings held = ServiceRig.heldLockstepSettings();
+        final CollisionSettings defaults = held.collision();
+        final ServiceSettings settings = held.withCarriedBase(carried).withCollision(new CollisionSettings(defaults.observerGain(),
+            defaults.modelFriction(), thresholdNm, CollisionSettings.Reaction.STOP, 0.0));
+        try (ServiceRig rig = new ServiceRig(settings))
+        {
+            final SimulatedArmAdapter adapter = rig.adapter(arm, SimulationMode.LOCKSTEP);
+            rig.trackInLockstep(arm, adapter, ControllerKind.COMPUTED_TORQUE, JointTrajectory.fromPositions(
+                new double[] {0.0, MOVE_S / 2, MOVE_S}, new double[][] {ServiceRig.READY.clone(), out, ServiceRig.READY.clone()}),
+                SETTLE, END);
+            assertEquals(0, rig.service.loop().faults(), Faults.describe(rig.service.loop().faults()));
+            assertTrue(rig.service.loop().mode() == ControllerMode.ENABLED || rig.service.loop().mode() == ControllerMode.TRACKING,
+                "still controlling: " + rig.service.loop().mode());
+            final List<TelemetryRecorder.Sample> samples = rig.telemetry.samples;
+            double worst = 0.0;
+            double largestExternal = 0.0;
+            int largestExternalJoint = 0;
+            for (int j = 0; j < DOF; j++)
+            {
+                double sum = 0.0;
+                for (int t = SETTLE; t < END; t++)
+                {
+                    final double e = samples.get(t).values().trackingError()[j];
+                    sum += e * e;
+                    final double external = Math.abs(samples.get(t).values().externalTorque()[j]);
+                    if (external > largestExternal)
+                    {
+                        largestExternal = external;
+                        largestExternalJoint = j;
+                    }
+                }
+                worst = Math.max(worst, Math.sqrt(sum / (END - SETTLE)));
+            }
+            return new Run(worst, largestExternal, largestExternalJoint, rig.telemetry.last().values().collisionCount());
+        }
+    }
+}

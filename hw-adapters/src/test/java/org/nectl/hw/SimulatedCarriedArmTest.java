@@ -1,0 +1,90 @@
+package org.nectl.hw;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.nectl.core.mobile.BaseMotion;
+import org.nectl.core.mobile.PlatformMotion;
+import org.nectl.core.mobile.ShipMotion;
+import org.nectl.core.model.RobotModel;
+import org.nectl.core.testing.RandomRobots;
+import org.nectl.transport.JointStateSample;
+import org.nectl.transport.sbe.DriveMode;
+
+/** A simulated arm on a moving base: its physics feel the base's motion and its samples carry the IMU block. */
+class SimulatedCarriedArmTest
+{
+    private static final long SEED = 42;
+    private static final RobotModel MODEL = RandomRobots.robot(SEED, 4, false, RandomRobots.Joints.REVOLUTE, true);
+    private static final double[] GRAVITY = {0.0, 0.0, -9.81};
+
+    /** A platform accelerating at 1 m/s^2 along x for its first 5 s is a fixed base under gravity (-1, 0, -9.81). */
+    @Test
+    void constantlyAcceleratingPlatformEqualsFixedBaseUnderTiltedGravity()
+    {
+        final SimulatedArm carried = new SimulatedArm(MODEL, config().baseMotion(new PlatformMotion(1.0, 1.0, 5.0, 0.0)));
+        final SimulatedArm tilted = new SimulatedArm(MODEL, config().gravity(-1.0, 0.0, -9.81));
+        final SimulatedArm fixed = new SimulatedArm(MODEL, config());
+        final double[] tau = {1.0, -2.0, 0.5, 0.2};
+        final JointStateSample a = new JointStateSample(MODEL.dof());
+        final JointStateSample b = new JointStateSample(MODEL.dof());
+        final JointStateSample c = new JointStateSample(MODEL.dof());
+        for (int n = 0; n < 500; n++)
+        {
+            for (final SimulatedArm arm : new SimulatedArm[] {carried, tilted, fixed})
+            {
+                arm.command(tau, DriveMode.TORQUE, true);
+                arm.step();
+            }
+        }
+        carried.sample(a);
+        tilted.sample(b);
+        fixed.sample(c);
+        double moved = 0.0;
+        for (int k = 0; k < MODEL.dof(); k++)
+        {
+            assertEquals(b.q()[k], a.q()[k], 1e-12 * Math.max(1.0, Math.abs(b.q()[k])), "q " + k);
+            assertEquals(b.qd()[k], a.qd()[k], 1e-12 * Math.max(1.0, Math.abs(b.qd()[k])), "qd " + k);
+            moved = Math.max(moved, Math.abs(a.q()[k] - c.q()[k]));
+        }
+        assertTrue(moved > 1e-3, "the platform's acceleration moves the arm: " + moved + " rad");
+        assertTrue(a.baseMotionValid());
+        assertEquals(1.0, a.baseMotion()[10], 1e-12, "specific force x: the platform's acceleration");
+        assertEquals(9.81, a.baseMotion()[12], 1e-12, "specific force z: minus gravity");
+        assertFalse(c.baseMotionValid(), "a fixed base sends no block");
+    }
+
+    @Test
+    void samplesCarryTheShipsMotionAtTheSampleTime()
+    {
+        final ShipMotion ship = new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1);
+        final SimulatedArm arm = new SimulatedArm(MODEL, config().baseMotion(ship));
+        final JointStateSample sample = new JointStateSample(MODEL.dof());
+        for (int n = 0; n < 1234; n++)
+        {
+            arm.command(new double[MODEL.dof()], DriveMode.TORQUE, true);
+            arm.step();
+        }
+        arm.sample(sample);
+        final BaseMotion expected = new BaseMotion();
+        ship.at(1.234, GRAVITY, expected);
+        assertTrue(sample.baseMotionValid());
+        for (int i = 0; i < 4; i++)
+        {
+            assertEquals(expected.orientation(i), sample.baseMotion()[i], 1e-12, "quaternion " + i);
+        }
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(expected.angularVelocity(i), sample.baseMotion()[4 + i], 1e-12, "omega " + i);
+            assertEquals(expected.angularAcceleration(i), sample.baseMotion()[7 + i], 1e-12, "omegaDot " + i);
+            assertEquals(expected.specificForce(i), sample.baseMotion()[10 + i], 1e-12, "f " + i);
+        }
+    }
+
+    private static SimulatedArmConfig config()
+    {
+        return new SimulatedArmConfig(MODEL).periodNs(1_000_000L).torqueLimitNm(1e3, 1e3, 1e3, 1e3);
+    }
+}
