@@ -27,7 +27,9 @@ final class ShippedRobotsTest
         "two-link-pr.yaml", 2,
         "puma560.yaml", 6,
         "panda.yaml", 7,
-        "tree-32.yaml", 32);
+        "tree-32.yaml", 32,
+        "quadruped-12.urdf", 12,
+        "humanoid-31.urdf", 31);
 
     @Test
     void everyShippedDescriptionLoadsAndValidates() throws IOException
@@ -53,6 +55,16 @@ final class ShippedRobotsTest
             assertEquals(e.getValue(), RobotDescriptions.load(ShippedRobots.directory().resolve(e.getKey())).dof(),
                 e.getKey());
         }
+    }
+
+    @Test
+    void theLeggedRobotsFloatAndTheArmsAreFixed()
+    {
+        for (final String name : List.of("quadruped-12.urdf", "humanoid-31.urdf"))
+        {
+            assertTrue(RobotDescriptions.load(ShippedRobots.directory().resolve(name)).floatingBase(), name);
+        }
+        assertTrue(!RobotDescriptions.load(ShippedRobots.directory().resolve("panda.urdf")).floatingBase());
     }
 
     @Test

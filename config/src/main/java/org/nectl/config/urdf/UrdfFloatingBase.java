@@ -33,12 +33,12 @@ record UrdfFloatingBase(UrdfJoint joint, Map<String, UrdfLink> links, List<UrdfJ
             {
                 continue;
             }
+            requireRootHoldingOnlyThis(links, joints, joint);
             if (base != null)
             {
                 throw joint.element().error("a second floating joint (the first is '" + base.name() + "', line "
                     + base.element().line() + "); expected at most one, from a root link such as 'world' to the base link");
             }
-            requireRootHoldingOnlyThis(links, joints, joint);
             base = joint;
         }
         if (base == null)

@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.nectl.config.ClosedLoopDescriptions;
 import org.nectl.config.DescriptionException;
 import org.nectl.core.closedloop.ClosedLoopModel;
+import org.nectl.core.mobile.BasePose;
 import org.nectl.core.model.RobotModel;
 
 import picocli.CommandLine.Command;
@@ -38,7 +39,14 @@ import picocli.CommandLine.Option;
         "A bad line yields {\"line\":N,\"error\":\"..\"}; processing goes on; exit status 1 if any line failed.",
         "A closed-loop description (a closure section) takes and gives the ACTIVE joints: q, qd, qdd, tau of length N;",
         "it writes tau (= G^T Gamma_tree), qdd, q_tree, qd_tree, newton_iterations, closure_residual",
-        "(docs/ROBOT_DESCRIPTIONS.md, \"Closed-loop robots\")."
+        "(docs/ROBOT_DESCRIPTIONS.md, \"Closed-loop robots\").",
+        "A floating-base description (URDF floating joint, YAML base_type: floating) also takes",
+        "  \"base_pose\":[x,y,z,qw,qx,qy,qz] (world position, m; unit quaternion of the base's orientation),",
+        "  \"base_twist\":[vx,vy,vz,wx,wy,wz] (base origin's velocity and angular velocity, base coordinates),",
+        "  \"base_acceleration\":[..6] (time derivative of the twist's base coordinates), gravity in the world;",
+        "with qdd it writes tau and base_acceleration (free base), or tau and base_wrench (the wrench needed on",
+        "the base, force then moment about its origin, base coordinates) when base_acceleration is given;",
+        "with tau it writes qdd and base_acceleration (docs/ROBOT_DESCRIPTIONS.md, \"Floating base\")."
     })
 final class DynamicsCommand implements Callable<Integer>
 {
@@ -55,6 +63,18 @@ final class DynamicsCommand implements Callable<Integer>
         + "q, qd and qdd.")
     private boolean reactions;
 
+    @Option(names = "--base-pose", split = ",", paramLabel = "X,Y,Z,QW,QX,QY,QZ", description = "Floating base: "
+        + "the pose of lines without base_pose (default 0,0,0,1,0,0,0).")
+    private double[] basePose;
+
+    @Option(names = "--base-twist", split = ",", paramLabel = "VX,VY,VZ,WX,WY,WZ", description = "Floating base: "
+        + "the twist of lines without base_twist, base coordinates (default at rest).")
+    private double[] baseTwist;
+
+    @Option(names = "--base-acceleration", split = ",", paramLabel = "AX,AY,AZ,BX,BY,BZ", description = "Floating "
+        + "base: the base acceleration of lines without base_acceleration (default: none, the base is free).")
+    private double[] baseAcceleration;
+
     @Override
     public Integer call() throws IOException
     {
@@ -69,10 +89,67 @@ final class DynamicsCommand implements Callable<Integer>
         {
             return 2;
         }
+        if (model.floatingBase() || basePose != null || baseTwist != null || baseAcceleration != null)
+        {
+            return floatingBase(model, in, out);
+        }
         final DynamicsEvaluator evaluator = new DynamicsEvaluator(model, friction, reactions);
         final boolean allGood = evaluator.evaluateLines(in, out);
         out.flush();
         return allGood ? 0 : 1;
+    }
+
+    /** A floating base: base options checked before any input is read (exit status 2), then line by line. */
+    private int floatingBase(final RobotModel model, final BufferedReader in, final PrintWriter out) throws IOException
+    {
+        final String problem = baseOptionsProblem(model);
+        if (problem != null)
+        {
+            System.err.println("nectl dynamics: " + problem);
+            return 2;
+        }
+        final double[] pose = basePose != null ? basePose : new double[] {0, 0, 0, 1, 0, 0, 0};
+        final double[] twist = baseTwist != null ? baseTwist : new double[BasePose.TWIST_SIZE];
+        final boolean allGood = new FloatingBaseDynamicsEvaluator(model, friction, pose, twist, baseAcceleration)
+            .evaluateLines(in, out);
+        out.flush();
+        return allGood ? 0 : 1;
+    }
+
+    private String baseOptionsProblem(final RobotModel model)
+    {
+        if (!model.floatingBase())
+        {
+            return "--base-pose, --base-twist and --base-acceleration need a floating base; " + modelFile
+                + " has a fixed base ('" + model.baseName() + "')";
+        }
+        if (reactions)
+        {
+            return "--reactions is not available for a floating-base robot (" + modelFile + ")";
+        }
+        final String length = wrongLength("--base-pose", basePose, BasePose.POSE_SIZE);
+        if (length != null)
+        {
+            return length;
+        }
+        final String twistLength = wrongLength("--base-twist", baseTwist, BasePose.TWIST_SIZE);
+        if (twistLength != null)
+        {
+            return twistLength;
+        }
+        final String accelerationLength = wrongLength("--base-acceleration", baseAcceleration, BasePose.TWIST_SIZE);
+        if (accelerationLength != null)
+        {
+            return accelerationLength;
+        }
+        final String invalid = BasePose.check(basePose, baseTwist, baseAcceleration);
+        return invalid == null ? null : invalid.replaceFirst("^base_(pose|twist|acceleration)", "--base-$1");
+    }
+
+    private static String wrongLength(final String option, final double[] values, final int length)
+    {
+        return values == null || values.length == length ? null
+            : option + " has " + values.length + " values; expected " + length;
     }
 
     /** A description with a closure section, evaluated in its active coordinates. */
