@@ -72,6 +72,8 @@ class GoughStewartControlCycleTest
         assertTrue(loop.plant.closureResidual() <= LoopGeometry.TOLERANCE, "closure " + loop.plant.closureResidual());
         final long bytes = AllocationMeter.bytesAllocated(loop::step, 500, 200);
         assertEquals(0, bytes, "bytes allocated per 200 ticks and plant periods");
+        assertEquals(ControlCycle.REJECTED_LAW, loop.cycle.changeModel(loop.cycle.prepareModel(loop.active), PERIOD_NS),
+            "no payload change on projected dynamics");
     }
 
     /** The cycle and the plant in lockstep, enabled under computed torque at home. */
