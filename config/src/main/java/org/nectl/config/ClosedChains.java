@@ -3,7 +3,9 @@ package org.nectl.config;
 import java.nio.file.Path;
 import java.util.Locale;
 
+import org.nectl.core.closedloop.ActiveJoints;
 import org.nectl.core.closedloop.ClosedLoopModel;
+import org.nectl.core.model.RobotModel;
 import org.nectl.core.parallel.GoughStewartClosedChain;
 
 /**
@@ -49,6 +51,20 @@ public final class ClosedChains
         {
             return false;
         }
+    }
+
+    /**
+     * The joints a controller serving the file commands, as planners check trajectories against
+     * them. Not real-time safe.
+     *
+     * @param path any description file.
+     * @return the active joints of a closed-loop robot or a Gough-Stewart platform
+     *     ({@link ActiveJoints}), the robot itself for a tree.
+     * @throws DescriptionException naming file, line, field and rule for a bad description.
+     */
+    public static RobotModel controlledJoints(final Path path)
+    {
+        return isClosedChain(path) ? ActiveJoints.of(load(path)) : RobotDescriptions.load(path);
     }
 
     /**
