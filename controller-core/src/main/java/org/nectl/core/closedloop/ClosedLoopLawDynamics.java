@@ -9,8 +9,9 @@ import org.nectl.core.control.LawDynamics;
  * derivative along a motion is the central difference of Gamma_c over +/- {@link #RATE_STEP_S} of
  * the motion's Taylor expansion to the jerk: the tree's jerk recursion does not carry through the
  * projection (G depends on q), and the difference costs two more evaluations, each a Newton
- * iteration or two from the current solution; its error is O(h^2), below 1e-6 relative for the
- * shipped robots' motions.
+ * iteration or two from the current solution. Its error is O(h^2): on random closed-loop robots the
+ * rate integrated over a 0.1 s motion gives Gamma_c's change to within 1e-8 of |Gamma_c|
+ * (ClosedLoopLawDynamicsTest).
  *
  * <p>Not thread safe; every method but the constructor is real-time safe (allocates nothing).
  */
