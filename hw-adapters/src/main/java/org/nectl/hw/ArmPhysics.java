@@ -3,8 +3,9 @@ package org.nectl.hw;
 import org.nectl.core.mobile.BaseMotion;
 
 /**
- * The physics of a {@link SimulatedArm}: a rigid arm ({@link RigidArmPhysics}) or an arm with
- * elastic joints ({@link ElasticArmPhysics}). Commands and states are per joint coordinate; motor
+ * The physics of a {@link SimulatedArm}: a rigid arm ({@link RigidArmPhysics}), an arm with
+ * elastic joints ({@link ElasticArmPhysics}) or a closed-loop robot in its active joints
+ * ({@link ClosedLoopArmPhysics}). Commands and states are per joint coordinate; motor
  * positions are reflected to the link side. Real-time safe; not thread safe.
  */
 interface ArmPhysics
@@ -49,6 +50,23 @@ interface ArmPhysics
      *     with a profile.
      */
     default void baseMotion(final BaseMotion out)
+    {
+    }
+
+    /**
+     * @return the largest loop-closure residual of a closed-loop robot at its current positions, m
+     *     or rad; 0 for a tree.
+     */
+    default double closureResidual()
+    {
+        return 0.0;
+    }
+
+    /**
+     * @param out receives every joint of a closed-loop robot's equivalent tree (active and passive,
+     *     tree order); a tree's physics leaves it untouched.
+     */
+    default void treePositions(final double[] out)
     {
     }
 

@@ -1,5 +1,7 @@
 package org.nectl.hw;
 
+import org.nectl.core.closedloop.ActiveJoints;
+import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.model.RobotModel;
@@ -104,6 +106,37 @@ public final class SimulatedArm
     public SimulatedArm(final RobotModel model, final SimulatedArmConfig config, final MujocoPlant plant)
     {
         this(model, config, new MujocoArmPhysics(model, plant, checkedMujoco(model, config)));
+    }
+
+    /**
+     * Builds a closed-loop robot's arm in its active joints ({@link ClosedLoopArmPhysics}: the closed
+     * chain's direct dynamics, the passive joints re-solved by Newton at every Runge-Kutta stage), at
+     * rest at the configured initial active positions, drives disabled, time 0. Drives, encoders,
+     * latency and faults are those of the active joints. Not real-time safe.
+     *
+     * @param model the closed-loop robot.
+     * @param config settings for its active joints ({@link ActiveJoints#of}), copied; no external wrenches.
+     * @throws IllegalArgumentException if the initial positions do not close the loops, or the
+     *     configuration has external wrenches.
+     */
+    public SimulatedArm(final ClosedLoopModel model, final SimulatedArmConfig config)
+    {
+        this(ActiveJoints.of(model), config, new ClosedLoopArmPhysics(model, checkedClosedLoop(model, config)));
+    }
+
+    private static SimulatedArmConfig checkedClosedLoop(final ClosedLoopModel model, final SimulatedArmConfig config)
+    {
+        if (!config.externalWrenches().isEmpty())
+        {
+            throw new IllegalArgumentException("an external wrench needs a tree robot; " + model.tree().name()
+                + " is a closed-loop robot");
+        }
+        if (config.dof() != model.activeCount())
+        {
+            throw new IllegalArgumentException("configuration for " + config.dof() + " joints, "
+                + model.tree().name() + " has " + model.activeCount() + " active joints");
+        }
+        return config;
     }
 
     private SimulatedArm(final RobotModel model, final SimulatedArmConfig config, final ArmPhysics physics)
@@ -306,6 +339,26 @@ public final class SimulatedArm
                 block[10 + i] = base.specificForce(i);
             }
         }
+    }
+
+    /**
+     * @return the largest loop-closure residual of a closed-loop robot's true positions, m or rad;
+     *     0 for a tree. Real-time safe.
+     */
+    public double closureResidual()
+    {
+        return physics.closureResidual();
+    }
+
+    /**
+     * The true positions of every joint of a closed-loop robot's equivalent tree, passive ones
+     * included (the JointState carries the active joints only). Real-time safe.
+     *
+     * @param out receives the tree positions in tree order; untouched for a tree robot.
+     */
+    public void trueTreePositions(final double[] out)
+    {
+        physics.treePositions(out);
     }
 
     /** @return periods integrated since start. */

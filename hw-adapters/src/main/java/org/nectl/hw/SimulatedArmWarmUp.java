@@ -2,8 +2,12 @@ package org.nectl.hw;
 
 import java.util.function.Function;
 
+import org.nectl.core.closedloop.ActiveJoints;
+import org.nectl.core.closedloop.ClosedLoopLawDynamics;
+import org.nectl.core.closedloop.ClosedLoopModel;
+import org.nectl.core.control.LawDynamics;
+import org.nectl.core.control.TreeLawDynamics;
 import org.nectl.core.dynamics.CompiledModel;
-import org.nectl.core.dynamics.GravityTorques;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
@@ -60,6 +64,29 @@ public final class SimulatedArmWarmUp
     public static boolean run(final RobotModel model, final SimulatedArmConfig config, final int periods,
         final Function<SimulatedArmConfig, SimulatedArm> arms)
     {
+        final double[] g = config.gravity();
+        return run(model, config, periods, arms, new TreeLawDynamics(CompiledModel.of(model).withGravity(g[0], g[1], g[2])));
+    }
+
+    /**
+     * Steps a powered copy of a closed-loop robot's arm, commanding the active joints' holding
+     * torque (Gamma_c at rest) of its current pose each period.
+     *
+     * @param model the closed-loop robot, as given to the live arm.
+     * @param config the live arm's settings; only period, substeps, torque limits, initial pose and
+     *     gravity are used.
+     * @param periods periods to step, at least 1.
+     * @return the copy's state at the end is finite (the closed-chain physics never failed).
+     */
+    public static boolean run(final ClosedLoopModel model, final SimulatedArmConfig config, final int periods)
+    {
+        return run(ActiveJoints.of(model), config, periods, copy -> new SimulatedArm(model, copy),
+            new ClosedLoopLawDynamics(model, config.gravity()));
+    }
+
+    private static boolean run(final RobotModel model, final SimulatedArmConfig config, final int periods,
+        final Function<SimulatedArmConfig, SimulatedArm> arms, final LawDynamics gravity)
+    {
         if (periods < 1)
         {
             throw new IllegalArgumentException("warm-up periods must be at least 1, got " + periods);
@@ -72,7 +99,6 @@ public final class SimulatedArmWarmUp
             .initialQ(config.initialQ())
             .gravity(g[0], g[1], g[2]);
         final SimulatedArm arm = arms.apply(copy);
-        final GravityTorques gravity = new GravityTorques(CompiledModel.of(model).withGravity(g[0], g[1], g[2]));
         final double[] q = new double[model.dof()];
         final double[] tau = new double[model.dof()];
         final JointStateSample sample = new JointStateSample(model.dof());
@@ -80,9 +106,9 @@ public final class SimulatedArmWarmUp
         for (int period = 0; period < periods && ok; period++)
         {
             arm.truePositions(q);
-            gravity.compute(q, tau);
+            ok = gravity.gravityTorques(q, tau);
             arm.command(tau, DriveMode.TORQUE, true);
-            ok = arm.step() == ArmSimulator.STEP_OK;
+            ok &= arm.step() == ArmSimulator.STEP_OK;
             arm.sample(sample);
         }
         arm.truePositions(q);

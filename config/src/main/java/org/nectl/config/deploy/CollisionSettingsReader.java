@@ -31,10 +31,12 @@ final class CollisionSettingsReader
      * @param dof joints of the robot.
      * @param periodNs the control period, ns.
      * @param elastic true if the robot has elastic joints (no observer runs).
+     * @param closedLoop true for a closed-loop robot (no observer runs: it is built on a tree's momentum).
      * @return the settings.
      * @throws org.nectl.config.DescriptionException naming the field, its value and the rule broken.
      */
-    static CollisionSettings read(final Optional<YamlField> section, final int dof, final long periodNs, final boolean elastic)
+    static CollisionSettings read(final Optional<YamlField> section, final int dof, final long periodNs, final boolean elastic,
+        final boolean closedLoop)
     {
         final CollisionSettings d = CollisionSettings.defaults(dof);
         if (section.isEmpty())
@@ -46,6 +48,11 @@ final class CollisionSettingsReader
         {
             throw s.error("collision detection needs a rigid robot: the links of an elastic joint are driven by its"
                 + " spring, not by the commanded torque the momentum observer integrates");
+        }
+        if (closedLoop)
+        {
+            throw s.error("collision detection needs a tree robot: the momentum observer is built on the generalised"
+                + " momentum of a tree, not of a closed-loop robot's active joints");
         }
         final double maxGain = 1e9 / periodNs;
         final double[] gain = s.optional("observer_gain").map(f -> positive(f, dof, maxGain,

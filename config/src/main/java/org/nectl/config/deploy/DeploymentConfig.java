@@ -1,8 +1,10 @@
 package org.nectl.config.deploy;
 
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.OptionalInt;
 
+import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.CollisionSettings;
@@ -39,6 +41,7 @@ public final class DeploymentConfig
     private final CollisionSettings collision;
     private final RecordingSettings recording;
     private final boolean carriedBase;
+    private final ClosedLoopModel closedLoop;
 
     DeploymentConfig(
         final Path file, final Path modelFile, final RobotModel model, final DeploymentMode mode, final OptionalInt core,
@@ -47,10 +50,12 @@ public final class DeploymentConfig
         final PlannerEndpoint planner, final PlannerAuthenticationSettings plannerAuthentication,
         final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw,
         final long lockstepLivenessNs, final ReferenceBlend.Settings referenceBlend, final CollisionSettings collision,
-        final RecordingSettings recording, final boolean carriedBase)
+        final RecordingSettings recording, final boolean carriedBase,
+        final ClosedLoopModel closedLoop)
     {
         this.recording = recording;
         this.carriedBase = carriedBase;
+        this.closedLoop = closedLoop;
         this.file = file;
         this.modelFile = modelFile;
         this.model = model;
@@ -83,7 +88,16 @@ public final class DeploymentConfig
         return modelFile;
     }
 
-    /** @return the robot model read from {@link #modelFile()}. */
+    /**
+     * @return the closed-loop robot (or the Gough-Stewart platform as its closed chain) read from
+     *     {@link #modelFile()}, whose active joints {@link #model()} then holds; empty for a tree.
+     */
+    public Optional<ClosedLoopModel> closedLoop()
+    {
+        return Optional.ofNullable(closedLoop);
+    }
+
+    /** @return the robot model read from {@link #modelFile()}: the controlled joints. */
     public RobotModel model()
     {
         return model;

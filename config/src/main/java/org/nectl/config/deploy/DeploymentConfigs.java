@@ -11,9 +11,12 @@ import java.util.function.Function;
 
 import org.nectl.config.DescriptionException;
 import org.nectl.config.DescriptionFiles;
+import org.nectl.config.ClosedChains;
 import org.nectl.config.ElasticDescriptions;
 import org.nectl.config.YamlField;
 import org.nectl.core.elastic.ElasticRobotModel;
+import org.nectl.core.closedloop.ActiveJoints;
+import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
@@ -66,7 +69,10 @@ public final class DeploymentConfigs
     {
         final YamlField root = YamlField.load(path).mapping(KEYS);
         final Path modelFile = modelFile(path, root.child("model"));
-        final ElasticRobotModel robot = ElasticDescriptions.load(modelFile);
+        // A closed-loop robot is controlled in its active joints, a Gough-Stewart platform in its leg lengths.
+        final ClosedLoopModel closedLoop = ClosedChains.isClosedChain(modelFile) ? ClosedChains.load(modelFile) : null;
+        final ElasticRobotModel robot = closedLoop == null ? ElasticDescriptions.load(modelFile)
+            : ElasticRobotModel.rigid(ActiveJoints.of(closedLoop));
         refusePassiveJoints(root.child("model"), robot);
         final RobotModel model = robot.links();
         final long periodNs = root.optional("period_us")
@@ -96,9 +102,11 @@ public final class DeploymentConfigs
             MixedLawReader.read(control, robot),
             CycleSettingsReader.lockstepLivenessNs(root.optional("supervision")),
             ReferenceBlendReader.read(root.optional("reference_blend"), model, periodNs),
-            CollisionSettingsReader.read(root.optional("collision"), model.dof(), periodNs, robot.elasticCount() > 0),
+            CollisionSettingsReader.read(root.optional("collision"), model.dof(), periodNs, robot.elasticCount() > 0,
+                closedLoop != null),
             section(root, "recording", r -> RecordingSettings.read(path, r), RecordingSettings.disabled()),
-            carriedBase(root.optional("base")));
+            carriedBase(root.optional("base")),
+            closedLoop);
     }
 
     /** Section {@code base}: whether the arm's base is carried (a vehicle, a mobile platform, a ship). */

@@ -87,11 +87,27 @@ public final class ClosedLoopDynamics
         {
             return false;
         }
+        inverseDynamicsAtGeometry(q, qdActive, qddActive, gammaActive);
+        return true;
+    }
+
+    /**
+     * Gamma_c = G^T Gamma_tree at the positions {@link #geometry()} was last evaluated at, without
+     * evaluating it again: for a caller that has just solved the passive joints with
+     * {@code geometry().solvePassive(q)} (which leaves G and J_p's factors at the solution). Real-time safe.
+     *
+     * @param q the tree positions {@link #geometry()} last converged or was updated at.
+     * @param qdActive active velocities.
+     * @param qddActive active accelerations.
+     * @param gammaActive output: active joint torques or forces, N m or N.
+     */
+    public void inverseDynamicsAtGeometry(
+        final double[] q, final double[] qdActive, final double[] qddActive, final double[] gammaActive)
+    {
         geometry.treeVelocities(qdActive, qdTree);
         geometry.treeAccelerations(qdTree, qddActive, qddTree);
         tree.inverseDynamics(q, qdTree, qddTree, tauTree);
         projectTorques(gammaActive);
-        return true;
     }
 
     /**

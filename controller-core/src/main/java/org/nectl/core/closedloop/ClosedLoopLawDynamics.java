@@ -9,8 +9,9 @@ import org.nectl.core.control.LawDynamics;
  * derivative along a motion is the central difference of Gamma_c over +/- {@link #RATE_STEP_S} of
  * the motion's Taylor expansion to the jerk: the tree's jerk recursion does not carry through the
  * projection (G depends on q), and the difference costs two more evaluations, each a Newton
- * iteration or two from the current solution; its error is O(h^2), below 1e-6 relative for the
- * shipped robots' motions.
+ * iteration or two from the current solution. Its error is O(h^2): on random closed-loop robots the
+ * rate integrated over a 0.1 s motion gives Gamma_c's change to within 1e-8 of |Gamma_c|
+ * (ClosedLoopLawDynamicsTest).
  *
  * <p>Not thread safe; every method but the constructor is real-time safe (allocates nothing).
  */
@@ -32,6 +33,8 @@ public final class ClosedLoopLawDynamics implements LawDynamics
     private final double[] qdA;
     private final double[] qddA;
     private final double[] tauAfter;
+    /** The array whose positions the geometry was last solved at (loops closed), or null. */
+    private double[] solvedArray;
 
     /**
      * Not real-time safe: allocates the workspace.
@@ -71,7 +74,12 @@ public final class ClosedLoopLawDynamics implements LawDynamics
     @Override
     public boolean inverseDynamics(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
     {
-        return close(q, qTree) && dynamics.inverseDynamics(qTree, qd, qdd, tau);
+        if (!close(q, qTree))
+        {
+            return false;
+        }
+        dynamics.inverseDynamicsAtGeometry(qTree, qd, qdd, tau);
+        return true;
     }
 
     @Override
@@ -116,13 +124,32 @@ public final class ClosedLoopLawDynamics implements LawDynamics
             qdA[a] = qd[a] + h * (qdd[a] + h / 2.0 * qddd[a]);
             qddA[a] = qdd[a] + h * qddd[a];
         }
+        if (solvedArray == shifted)
+        {
+            // Its positions are about to change under the geometry evaluated at them.
+            solvedArray = null;
+        }
         System.arraycopy(qTree, 0, shifted, 0, shifted.length);
-        return close(qA, shifted) && dynamics.inverseDynamics(shifted, qdA, qddA, tau);
+        if (!close(qA, shifted))
+        {
+            return false;
+        }
+        dynamics.inverseDynamicsAtGeometry(shifted, qdA, qddA, tau);
+        return true;
     }
 
-    /** Puts the active positions into tree, solves the passive ones from tree's (from home if that fails). */
+    /**
+     * Puts the active positions into tree, solves the passive ones from tree's (from home if that
+     * fails), leaving the geometry evaluated at the solution. Positions equal to the last ones solved
+     * into the same array reuse that solution: the trajectory clock evaluates a path point three times.
+     */
     private boolean close(final double[] q, final double[] tree)
     {
+        if (tree == solvedArray && sameActive(q, tree))
+        {
+            return true;
+        }
+        solvedArray = null;
         for (int a = 0; a < na; a++)
         {
             if (!Double.isFinite(q[a]))
@@ -133,6 +160,7 @@ public final class ClosedLoopLawDynamics implements LawDynamics
         }
         if (geometry.solvePassive(tree) == LoopGeometry.CONVERGED)
         {
+            solvedArray = tree;
             return true;
         }
         System.arraycopy(home, 0, tree, 0, tree.length);
@@ -140,6 +168,23 @@ public final class ClosedLoopLawDynamics implements LawDynamics
         {
             tree[model.activeCoordinate(a)] = q[a];
         }
-        return geometry.solvePassive(tree) == LoopGeometry.CONVERGED;
+        if (geometry.solvePassive(tree) != LoopGeometry.CONVERGED)
+        {
+            return false;
+        }
+        solvedArray = tree;
+        return true;
+    }
+
+    private boolean sameActive(final double[] q, final double[] tree)
+    {
+        for (int a = 0; a < na; a++)
+        {
+            if (q[a] != tree[model.activeCoordinate(a)])
+            {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -3,6 +3,9 @@ package org.nectl.core.parallel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
 import org.junit.jupiter.api.Test;
 import org.nectl.core.closedloop.ActiveJoints;
 import org.nectl.core.closedloop.ClosedLoopModel;
@@ -32,6 +35,7 @@ class GoughStewartControlCycleTest
 {
     private static final long PERIOD_NS = 1_000_000L;
     private static final int SUBSTEPS = 4;
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     @Test
     void computedTorqueTracksLegLengthsOnTheClosedChainAndAllocatesNothingPerTick()
@@ -48,12 +52,15 @@ class GoughStewartControlCycleTest
             positions[1][leg] = home[leg] + (leg % 2 == 0 ? 0.04 : -0.03);
             positions[2][leg] = home[leg];
         }
-        assertEquals(ControlCycle.ACCEPTED, loop.cycle.startTrajectory(
-            new TrajectorySampler(loop.active, new JointWaypoints(new double[] {0, 0.6, 1.2}, positions))));
+        final TrajectorySampler sampler = new TrajectorySampler(loop.active, new JointWaypoints(new double[] {0, 0.6, 1.2}, positions));
+        final long startNs = CPU.getCurrentThreadCpuTime();
+        assertEquals(ControlCycle.ACCEPTED, loop.cycle.startTrajectory(sampler));
+        final long startTrajectoryNs = CPU.getCurrentThreadCpuTime() - startNs;
         double worst = 0.0;
+        long tickNs = 0;
         for (int tick = 0; tick < 1300; tick++)
         {
-            loop.step();
+            tickNs += loop.step();
             for (int leg = 0; leg < 6; leg++)
             {
                 worst = Math.max(worst, Math.abs(loop.cycle.trackingError()[leg]));
@@ -67,11 +74,26 @@ class GoughStewartControlCycleTest
             rms = Math.max(rms, loop.cycle.trackingRms(leg));
         }
         System.out.println("hexapod closed chain, computed torque in leg lengths: worst leg RMS error " + rms
-            + " m, largest |error| " + worst + " m, closure residual " + loop.plant.closureResidual() + " m");
+            + " m, largest |error| " + worst + " m, closure residual " + loop.plant.closureResidual() + " m; startTrajectory "
+            + startTrajectoryNs / 1000 + " us, mean tick " + tickNs / 1300 / 1000.0 + " us (thread CPU time)");
         assertTrue(rms < 1e-5, "RMS " + rms);
         assertTrue(loop.plant.closureResidual() <= LoopGeometry.TOLERANCE, "closure " + loop.plant.closureResidual());
+        // The same trajectory again, the code now compiled: CPU costs for the docs, not asserted.
+        final long againNs = CPU.getCurrentThreadCpuTime();
+        assertEquals(ControlCycle.ACCEPTED, loop.cycle.startTrajectory(sampler));
+        final long startAgainNs = CPU.getCurrentThreadCpuTime() - againNs;
+        long tickAgainNs = 0;
+        for (int tick = 0; tick < 1300; tick++)
+        {
+            tickAgainNs += loop.step();
+        }
+        assertEquals(2, loop.cycle.completedTrajectories());
+        System.out.println("hexapod closed chain, second run: startTrajectory " + startAgainNs / 1000 + " us, mean tick "
+            + tickAgainNs / 1300 / 1000.0 + " us (thread CPU time)");
         final long bytes = AllocationMeter.bytesAllocated(loop::step, 500, 200);
         assertEquals(0, bytes, "bytes allocated per 200 ticks and plant periods");
+        assertEquals(ControlCycle.REJECTED_LAW, loop.cycle.changeModel(loop.cycle.prepareModel(loop.active), PERIOD_NS),
+            "no payload change on projected dynamics");
     }
 
     /** The cycle and the plant in lockstep, enabled under computed torque at home. */
@@ -105,7 +127,8 @@ class GoughStewartControlCycleTest
             }
         }
 
-        void step()
+        /** @return CPU time of the cycle's tick, ns. */
+        long step()
         {
             timeNs += PERIOD_NS;
             if (cycle.drivesEnabled())
@@ -117,7 +140,9 @@ class GoughStewartControlCycleTest
                 }
             }
             measure();
+            final long startNs = CPU.getCurrentThreadCpuTime();
             cycle.tick(timeNs, true, 0, false);
+            return CPU.getCurrentThreadCpuTime() - startNs;
         }
 
         private void measure()

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
+import org.nectl.config.ClosedChains;
 import org.nectl.config.DescriptionException;
 import org.nectl.config.ElasticDescriptions;
 import org.nectl.config.deploy.DeploymentConfigs;
@@ -117,6 +118,13 @@ final class DemoCommand implements Callable<Integer>
         if (lockstepLivenessMs <= 0)
         {
             System.err.println("nectl demo: --lockstep-liveness-ms must be positive, got " + lockstepLivenessMs);
+            return 2;
+        }
+        if (ClosedChains.isClosedChain(modelFile))
+        {
+            System.err.println("nectl demo: " + modelFile + " describes a closed-loop robot; the demo runs tree robots."
+                + " Serve it with nectl run --config DEPLOYMENT (e.g. config/deploy/lockstep-palletiser.yaml,"
+                + " lockstep-hexapod.yaml) and nectl sim --model " + modelFile + " (docs/ROBOT_DESCRIPTIONS.md)");
             return 2;
         }
         final ElasticRobotModel robot;

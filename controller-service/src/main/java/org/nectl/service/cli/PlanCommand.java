@@ -13,8 +13,8 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.aeron.CommonContext;
 import org.agrona.CloseHelper;
+import org.nectl.config.ClosedChains;
 import org.nectl.config.DescriptionException;
-import org.nectl.config.RobotDescriptions;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.model.RobotModel;
@@ -188,7 +188,8 @@ final class PlanCommand implements Callable<Integer>
     private Double everyS;
 
     @Option(names = "--model", paramLabel = "FILE",
-        description = "Robot description (.yaml, .urdf): checks the trajectory against its limits; needed to stream a --file.")
+        description = "Robot description (.yaml, .urdf): checks the trajectory against its limits (a closed-loop robot's "
+            + "active joints); needed to stream a --file.")
     private Path modelFile;
 
     private PayloadSpec payload;
@@ -218,7 +219,7 @@ final class PlanCommand implements Callable<Integer>
             checkOptions();
             payload = setPayload != null ? PayloadSpec.parse(setPayload, payloadLink)
                 : clearPayload ? PayloadSpec.clear(payloadLink) : null;
-            final RobotModel model = modelFile != null ? RobotDescriptions.load(modelFile) : null;
+            final RobotModel model = modelFile != null ? ClosedChains.controlledJoints(modelFile) : null;
             trajectory = trajectory();
             curve = curve(model, trajectory);
         }

@@ -13,8 +13,11 @@ import io.aeron.CommonContext;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.SystemNanoClock;
+import org.nectl.config.ClosedChains;
 import org.nectl.config.DescriptionException;
 import org.nectl.config.ElasticDescriptions;
+import org.nectl.core.closedloop.ActiveJoints;
+import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.identification.Payloads;
 import org.nectl.core.mobile.BaseMotionProfiles;
@@ -68,6 +71,9 @@ final class SimCommand implements Callable<Integer>
     static final int DRIVER_LOST_EXIT_STATUS = 3;
     /** Longest wait for the adapter thread to see its link closed after the client reported the loss, ms. */
     private static final long LINK_RELEASE_WAIT_MS = 1_000L;
+    /** The physics of a closed-loop robot, as the start line names it. */
+    private static final String CLOSED_CHAIN_PHYSICS = "closed-chain direct dynamics A_c qdd_a = Gamma_c - H_c, RK4, "
+        + "passive joints re-solved by Newton at every stage";
     /** How often the main thread looks for watchdog stops to print, ms. */
     private static final long WATCH_INTERVAL_MS = 5L;
 
@@ -197,10 +203,17 @@ final class SimCommand implements Callable<Integer>
         final String physics;
         try
         {
-            final ElasticRobotModel robot = withPayload(ElasticDescriptions.load(modelFile));
+            // A closed-loop robot (or a Gough-Stewart platform) is simulated in its active joints (leg lengths).
+            final ClosedLoopModel closedLoop = ClosedChains.isClosedChain(modelFile) ? closedChain() : null;
+            final ElasticRobotModel robot = closedLoop != null ? ElasticRobotModel.rigid(ActiveJoints.of(closedLoop))
+                : withPayload(ElasticDescriptions.load(modelFile));
             model = robot.links();
             simulationMode = mode();
             final SimulatedArmConfig config = armConfig(model);
+            if (closedLoop != null && initialQ == null)
+            {
+                config.initialQ(closedLoop.homeActive());
+            }
             final boolean mujoco = mujocoEngine();
             if (sceneFile != null && !mujoco)
             {
@@ -217,8 +230,9 @@ final class SimCommand implements Callable<Integer>
             }
             final MujocoScene scene = sceneFile != null ? MujocoScene.load(sceneFile) : MujocoScene.EMPTY;
             final MujocoPlant plant = mujoco ? MujocoPlant.open(modelFile, model, scene) : null;
-            arm = mujoco ? new SimulatedArm(model, config, plant) : new SimulatedArm(robot, config);
-            physics = mujoco ? describeMujoco(scene, plant) : "nectl's forward dynamics, RK4";
+            arm = closedLoop != null ? new SimulatedArm(closedLoop, config)
+                : mujoco ? new SimulatedArm(model, config, plant) : new SimulatedArm(robot, config);
+            physics = closedLoop != null ? CLOSED_CHAIN_PHYSICS : mujoco ? describeMujoco(scene, plant) : "nectl's forward dynamics, RK4";
             if (brakeAfterMs < watchdogMs)
             {
                 throw new IllegalArgumentException(String.format(Locale.ROOT, "--brake-after-ms %s must be at least "
@@ -239,7 +253,8 @@ final class SimCommand implements Callable<Integer>
             if (warmupPeriods > 0)
             {
                 final long startNs = System.nanoTime();
-                final boolean finite = mujoco ? warmUpMujoco(model, config) : SimulatedArmWarmUp.run(robot, config, warmupPeriods);
+                final boolean finite = closedLoop != null ? SimulatedArmWarmUp.run(closedLoop, config, warmupPeriods)
+                    : mujoco ? warmUpMujoco(model, config) : SimulatedArmWarmUp.run(robot, config, warmupPeriods);
                 System.err.printf(Locale.ROOT, "nectl sim: physics warmed up: %d powered periods of a copy in %.0f ms%s%n",
                     warmupPeriods, (System.nanoTime() - startNs) / 1e6, finite ? "" : " (the copy's physics failed)");
             }
@@ -250,6 +265,18 @@ final class SimCommand implements Callable<Integer>
             return 2;
         }
         return run(model, arm, settings, simulationMode, placement, physics);
+    }
+
+    /** The closed-loop robot, refusing the options that apply to tree robots only. */
+    private ClosedLoopModel closedChain()
+    {
+        if (payload != null || !externalWrenches.isEmpty() || !engine.equals("nectl") || sceneFile != null)
+        {
+            throw new IllegalArgumentException(modelFile + " describes a closed-loop robot, which nectl simulates in its"
+                + " active joints with its own closed-chain physics only: --payload, --external-wrench, --engine mujoco and"
+                + " --scene apply to tree robots");
+        }
+        return ClosedChains.load(modelFile);
     }
 
     /** The description's robot, or with {@code --payload} the same robot carrying it. */
@@ -350,6 +377,11 @@ final class SimCommand implements Callable<Integer>
                 + "%d states dropped, %d stale lockstep commands, %d watchdog trips, %d saturated periods%n",
                 arm.stepCount(), adapter.lagRestartCount(), adapter.droppedStateCount(), adapter.staleCommandCount(),
                 adapter.watchdog().tripCount(), arm.saturationCount());
+            if (CLOSED_CHAIN_PHYSICS.equals(physics))
+            {
+                System.err.printf(Locale.ROOT, "nectl sim: loop-closure residual at the end %.3e (m or rad)%n",
+                    arm.closureResidual());
+            }
         }
         return 0;
     }

@@ -12,6 +12,7 @@ import org.nectl.config.deploy.DeploymentMode;
 import org.nectl.config.deploy.HardwareSettings;
 import org.nectl.config.deploy.PlannerAuthenticationSettings;
 import org.nectl.config.deploy.TelemetrySettings;
+import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.dynamics.MassMatrix;
@@ -52,6 +53,8 @@ import org.nectl.transport.TelemetryConfig;
  * @param collision the momentum observer's tuning, the collision thresholds and the reaction.
  * @param carriedBase true if the arm's base is carried: JointStates carry the base's motion, which
  *     the feedforward and the momentum observer take in (docs/CONTROL.md, "Carried base").
+ * @param closedLoop a closed-loop robot (or a Gough-Stewart platform as its closed chain) whose
+ *     active joints {@code model} holds, controlled on its projected dynamics; null for a tree.
  */
 public record ServiceSettings(
     RobotModel model,
@@ -68,7 +71,8 @@ public record ServiceSettings(
     long lockstepLivenessNs,
     ReferenceBlend.Settings referenceBlend,
     CollisionSettings collision,
-    boolean carriedBase)
+    boolean carriedBase,
+    ClosedLoopModel closedLoop)
 {
     /** Default {@link #lockstepLivenessNs}: 2 s, far beyond a simulator descheduled on a loaded host. */
     public static final long DEFAULT_LOCKSTEP_LIVENESS_NS = 2_000_000_000L;
@@ -113,7 +117,7 @@ public record ServiceSettings(
         final ReferenceBlend.Settings referenceBlend, final CollisionSettings collision)
     {
         this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw, lockstepLivenessNs,
-            referenceBlend, collision, false);
+            referenceBlend, collision, false, null);
     }
 
     /**
@@ -139,7 +143,7 @@ public record ServiceSettings(
         final ReferenceBlend.Settings referenceBlend)
     {
         this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw, lockstepLivenessNs,
-            referenceBlend, CollisionSettings.defaults(model.dof()));
+            referenceBlend, CollisionSettings.defaults(model.dof()), false, null);
     }
 
     /**
@@ -196,7 +200,7 @@ public record ServiceSettings(
     public ControlCycle controlCycle()
     {
         final ControlCycle cycle = new ControlCycle(model, this.cycle, safety, ReferenceTimeScaling.Settings.defaults(), mixedLaw,
-            referenceBlend, collision);
+            referenceBlend, collision, closedLoop);
         cycle.carriedBase().carried(carriedBase);
         if (cycle.selectLaw(law) != ControlCycle.ACCEPTED)
         {
@@ -317,7 +321,9 @@ public record ServiceSettings(
             config.lockstepLivenessNs(),
             config.referenceBlend(),
             config.collisionSettings(),
-            config.carriedBase());
+            config.carriedBase(),
+
+            config.closedLoop().orElse(null));
     }
 
     /** The gateway's address, its host resolved now so that a name that does not resolve is refused before anything starts. */
@@ -343,62 +349,62 @@ public record ServiceSettings(
     public ServiceSettings withPlannerAuthentication(final PlannerAuthentication authentication)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner.withAuthentication(authentication), telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase, closedLoop);
     }
 
     /** @return a copy whose arm is carried (true) or on a fixed base (false). */
     public ServiceSettings withCarriedBase(final boolean carried)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carried);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carried, closedLoop);
     }
 
     /** @return a copy in the given loop mode. */
     public ServiceSettings withMode(final LoopMode loopMode)
     {
         return new ServiceSettings(model, cycle, loopMode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase, closedLoop);
     }
 
     /** @return a copy whose control loop thread is placed as given. */
     public ServiceSettings withLoopThread(final ThreadPlacement placement)
     {
         return new ServiceSettings(model, cycle, mode, placement, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase, closedLoop);
     }
 
     /** @return a copy with other cycle settings. */
     public ServiceSettings withCycle(final CycleSettings cycleSettings)
     {
         return new ServiceSettings(model, cycleSettings, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase, closedLoop);
     }
 
     /** @return a copy whose robot has these drives and mixed-law gains (the same links). */
     public ServiceSettings withMixedLaw(final MixedLawSettings settings)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, settings, lockstepLivenessNs, referenceBlend, collision, carriedBase);
+            safety, settings, lockstepLivenessNs, referenceBlend, collision, carriedBase, closedLoop);
     }
 
     /** @return a copy whose lockstep loop declares the simulator dead after this long without a state, ns. */
     public ServiceSettings withLockstepLiveness(final long livenessNs)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, livenessNs, referenceBlend, collision, carriedBase);
+            safety, mixedLaw, livenessNs, referenceBlend, collision, carriedBase, closedLoop);
     }
 
     /** @return a copy with other collision settings. */
     public ServiceSettings withCollision(final CollisionSettings collisionSettings)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collisionSettings, carriedBase);
+            safety, mixedLaw, lockstepLivenessNs, referenceBlend, collisionSettings, carriedBase, closedLoop);
     }
 
     /** @return a copy with other safety settings. */
     public ServiceSettings withSafety(final SafetySettings safetySettings)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
-            safetySettings, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase);
+            safetySettings, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase, closedLoop);
     }
 }
