@@ -11,6 +11,7 @@ import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.closedloop.LoopGeometry;
 import org.nectl.core.model.Transforms;
 import org.nectl.core.parallel.GoughStewartDynamics;
+import org.nectl.core.parallel.GoughStewartKinematics;
 import org.nectl.core.parallel.GoughStewartModel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -27,7 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Cost of the closed-loop and parallel-robot dynamics: the palletiser's closed-loop inverse dynamics
  * (G from the loop Jacobian, the tree's Newton-Euler step, G^T), its direct dynamics (plus the tree's
  * mass matrix and G^T A G), the passive-joint Newton solve after a small move, and the hexapod's
- * inverse dynamic model (eqs. 59-66) and direct dynamics (seven inverse models):
+ * inverse dynamic model (eqs. 59-66) and direct dynamics (seven inverse models), and its inverse
+ * kinematics (leg lengths, rates, accelerations) and forward kinematics (Newton from home):
  * {@code java -jar benchmarks/target/benchmarks.jar ClosedLoopDynamicsBenchmark -prof gc}, run from
  * the repository root. Inputs cycle through 64 seeded states near home.
  */
@@ -45,6 +47,15 @@ public class ClosedLoopDynamicsBenchmark
     private ClosedLoopDynamics closedLoop;
     private LoopGeometry geometry;
     private GoughStewartDynamics hexapod;
+    private GoughStewartKinematics hexapodKinematics;
+    private double[] homePosition;
+    private double[] homeRotation;
+    private double[][] legLengths;
+    private double[] lengths;
+    private double[] lengthRates;
+    private double[] lengthAccelerations;
+    private double[] solvedPosition;
+    private double[] solvedRotation;
     private double[][] q;
     private double[][] qd;
     private double[][] qdd;
@@ -67,6 +78,9 @@ public class ClosedLoopDynamicsBenchmark
         geometry = new LoopGeometry(palletiser);
         final GoughStewartModel platform = GoughStewartDescriptions.load(Path.of("config/parallel-robots/hexapod.yaml"));
         hexapod = new GoughStewartDynamics(platform);
+        hexapodKinematics = new GoughStewartKinematics(platform);
+        homePosition = platform.homePosition();
+        homeRotation = platform.homeRotation();
         final SplittableRandom rnd = new SplittableRandom(42);
         final int na = palletiser.activeCount();
         q = new double[STATES][];
@@ -100,6 +114,16 @@ public class ClosedLoopDynamicsBenchmark
             }
             rotation[s] = Transforms.rpy(rnd.nextDouble(-0.1, 0.1), rnd.nextDouble(-0.1, 0.1), rnd.nextDouble(-0.1, 0.1));
         }
+        legLengths = new double[STATES][6];
+        for (int s = 0; s < STATES; s++)
+        {
+            hexapodKinematics.inverse(position[s], rotation[s], legLengths[s]);
+        }
+        lengths = new double[6];
+        lengthRates = new double[6];
+        lengthAccelerations = new double[6];
+        solvedPosition = new double[3];
+        solvedRotation = new double[9];
         gamma = new double[na];
         forces = new double[6];
         accelerations = new double[6];
@@ -150,6 +174,26 @@ public class ClosedLoopDynamicsBenchmark
         final int s = advance();
         hexapod.inverseDynamics(position[s], rotation[s], twist[s], twistRate[s], forces);
         return forces;
+    }
+
+    /** @return the hexapod's leg length accelerations for a platform motion (rates and lengths alongside). */
+    @Benchmark
+    public double[] hexapodInverseKinematics()
+    {
+        final int s = advance();
+        hexapodKinematics.inverse(position[s], rotation[s], twist[s], twistRate[s], lengths, lengthRates, lengthAccelerations);
+        return lengthAccelerations;
+    }
+
+    /** @return the platform rotation with a state's leg lengths, by Newton from home. */
+    @Benchmark
+    public double[] hexapodForwardKinematics()
+    {
+        final int s = advance();
+        System.arraycopy(homePosition, 0, solvedPosition, 0, 3);
+        System.arraycopy(homeRotation, 0, solvedRotation, 0, 9);
+        hexapodKinematics.forward(legLengths[s], solvedPosition, solvedRotation);
+        return solvedRotation;
     }
 
     /** @return the hexapod's platform acceleration under the forces of the last inverse call. */

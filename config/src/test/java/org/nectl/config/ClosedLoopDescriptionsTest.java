@@ -123,6 +123,13 @@ class ClosedLoopDescriptionsTest
     }
 
     @Test
+    void anActiveJointNamedTwiceIsRejected() throws IOException
+    {
+        rejects(change("active: [crank]", "active: [crank, crank]"), line("active:"), "closure.active[1]",
+            "joint 'crank' is named twice");
+    }
+
+    @Test
     void aHomeWithoutEveryTreeJointIsRejected() throws IOException
     {
         rejects(change(", rocker: 1.7957749733962085}", "}"), line("home:"), "closure.home",

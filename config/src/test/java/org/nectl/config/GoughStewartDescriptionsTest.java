@@ -72,6 +72,13 @@ class GoughStewartDescriptionsTest
     }
 
     @Test
+    void aStrokeThatDoesNotIncreaseIsRejected() throws IOException
+    {
+        rejects(valid().replace("stroke: [0.45, 0.75]", "stroke: [0.75, 0.45]"), line("actuator:"), "actuator.stroke",
+            "stroke [0.75, 0.45] m must satisfy 0 < min < max");
+    }
+
+    @Test
     void aLegKinematicsOtherThanUpsIsRejected() throws IOException
     {
         rejects(valid().replace("legs: U-P-S", "legs: R-P-S"), line("legs:"), "legs", "'R-P-S'");

@@ -16,8 +16,11 @@ import org.nectl.core.closedloop.TreeDynamics;
  * kinematics, and {@code Gamma = J_p^T [F_p + sum J_vi^T J_i^-T Gamma_i]} (eq. 66) with
  * {@code J_vi = [I  -hat(P_i)]} (eq. 65), J_i the leg Jacobian from (theta1, theta2, L) to the
  * velocity of B_i (eq. 63), and J_p^-1 the rows {@code [u_i^T, (P_i x u_i)^T]} (u_i the unit leg
- * vector), solved rather than inverted. The direct model is built from the inverse one as in §3.3.1:
- * {@code Gamma = A_x(x) Vdot_p + h}, h at zero platform acceleration and A_x's columns at unit ones.
+ * vector), solved rather than inverted. The direct model writes eq. 66 as
+ * {@code J_p^-T Gamma = W_A Vdot_p + w_0}: w_0 the wrench of the inverse model at zero platform
+ * acceleration, and W_A the platform's spatial inertia about its origin plus, per leg,
+ * {@code J_vi^T J_i^-T A_i J_i^-1 J_vi} with A_i the leg's block of the leg tree's mass matrix (the
+ * platform accelerations enter the legs' forces only through {@code A_i qdd_i}); one 6 x 6 solve.
  *
  * <p>Platform motion is in the base frame: origin position p, axes R (row-major), twist
  * {@code (v, omega)} (linear velocity of the platform origin first, as Khalil orders screws) and its
@@ -57,12 +60,16 @@ public final class GoughStewartDynamics
     private final DMatrixRMaj solution = new DMatrixRMaj(6, 1);
     private final LUDecompositionAlt_DDRM decomposition = new LUDecompositionAlt_DDRM();
     private final LinearSolverLu_DDRM solver = new LinearSolverLu_DDRM(decomposition);
+    /** W_A, the platform and legs' inertia seen as a wrench per platform acceleration, row-major 6 x 6. */
     private final DMatrixRMaj cartesianMass = new DMatrixRMaj(6, 6);
     private final LUDecompositionAlt_DDRM massDecomposition = new LUDecompositionAlt_DDRM();
     private final LinearSolverLu_DDRM massSolver = new LinearSolverLu_DDRM(massDecomposition);
-    private final double[] unitRate = new double[6];
+    private final double[] zeroRate = new double[6];
     private final double[] bias = new double[6];
-    private final double[] column = new double[6];
+    /** The leg tree's mass matrix, row-major 18 x 18; its 3 x 3 diagonal blocks are the legs'. */
+    private final double[] legMass = new double[9 * N * N];
+    /** Per leg: K = J_i^-T A_i J_i^-1 (9), then X = K J_vi (3 x 6, 18). */
+    private final double[] legTerms = new double[27];
 
     /**
      * Not real-time safe: allocates the workspace.
@@ -121,7 +128,14 @@ public final class GoughStewartDynamics
         }
         legs.inverseDynamics(q, qd, qdd, tau);
         platformNewtonEuler(rotation, twist, twistRate);
-        System.arraycopy(platformWrench, 0, wrench, 0, 6);
+        totalWrench(wrench);
+        return solveActuatorForces(wrench, forces);
+    }
+
+    /** F_p plus every leg's J_vi^T J_i^-T Gamma_i, about the platform origin, base frame (eq. 66's bracket). */
+    private void totalWrench(final double[] out)
+    {
+        System.arraycopy(platformWrench, 0, out, 0, 6);
         for (int i = 0; i < N; i++)
         {
             // f_i = J_i^-T Gamma_i, then J_vi^T f_i = (f_i, P_i x f_i) (eq. 65).
@@ -133,50 +147,53 @@ public final class GoughStewartDynamics
             FlatVectors.cross(lever, 3 * i, t, 0, t, 3);
             for (int e = 0; e < 3; e++)
             {
-                wrench[e] += t[e];
-                wrench[3 + e] += t[3 + e];
+                out[e] += t[e];
+                out[3 + e] += t[3 + e];
             }
         }
-        return solveActuatorForces(wrench, forces);
     }
 
     /**
-     * Platform acceleration under given actuator forces: {@code Vdot = A_x^-1 (Gamma - h)}.
-     * Real-time safe; seven inverse-dynamics evaluations.
+     * Platform acceleration under given actuator forces: {@code W_A Vdot = J_p^-T Gamma - w_0}.
+     * Real-time safe; one leg-tree Newton-Euler pass and one leg-tree mass matrix.
      *
      * @param position platform origin, m.
      * @param rotation platform axes, 9 row-major.
      * @param twist (v, omega).
      * @param forces the six actuator forces, N.
      * @param twistRate output (vdot, omegadot).
-     * @return false if a leg, J_p or A_x is singular.
+     * @return false if a leg or W_A is singular.
      */
     public boolean forwardDynamics(
         final double[] position, final double[] rotation, final double[] twist, final double[] forces,
         final double[] twistRate)
     {
-        Arrays.fill(unitRate, 0.0);
-        if (!inverseDynamics(position, rotation, twist, unitRate, bias))
+        if (!legMotion(position, rotation, twist, zeroRate))
         {
             return false;
         }
-        for (int k = 0; k < 6; k++)
+        legs.inverseDynamics(q, qd, qdd, tau);
+        platformNewtonEuler(rotation, twist, zeroRate);
+        totalWrench(bias);
+        legs.massMatrix(q, legMass);
+        platformInertia(rotation);
+        for (int i = 0; i < N; i++)
         {
-            unitRate[k] = 1.0;
-            final boolean ok = inverseDynamics(position, rotation, twist, unitRate, column);
-            unitRate[k] = 0.0;
-            if (!ok)
-            {
-                return false;
-            }
-            for (int r = 0; r < 6; r++)
-            {
-                cartesianMass.data[6 * r + k] = column[r] - bias[r];
-            }
+            addLegInertia(i);
         }
+        // J_p^-T Gamma: the actuator forces as a wrench, sum of Gamma_i (u_i, P_i x u_i).
         for (int r = 0; r < 6; r++)
         {
-            rhs.data[r] = forces[r] - bias[r];
+            rhs.data[r] = -bias[r];
+        }
+        for (int i = 0; i < N; i++)
+        {
+            FlatVectors.cross(lever, 3 * i, unit, 3 * i, t, 0);
+            for (int e = 0; e < 3; e++)
+            {
+                rhs.data[e] += forces[i] * unit[3 * i + e];
+                rhs.data[3 + e] += forces[i] * t[e];
+            }
         }
         if (!massSolver.setA(cartesianMass))
         {
@@ -185,6 +202,105 @@ public final class GoughStewartDynamics
         massSolver.solve(rhs, solution);
         System.arraycopy(solution.data, 0, twistRate, 0, 6);
         return true;
+    }
+
+    /**
+     * W_A := the platform's spatial inertia about its origin, base frame:
+     * {@code [[m I, -hat(MS)], [hat(MS), J]]} with MS = R MS_p and J = R J_p R^T.
+     */
+    private void platformInertia(final double[] rotation)
+    {
+        final double[] w = cartesianMass.data;
+        Arrays.fill(w, 0.0);
+        for (int e = 0; e < 3; e++)
+        {
+            t[e] = rotation[3 * e] * firstMoment[0] + rotation[3 * e + 1] * firstMoment[1] + rotation[3 * e + 2] * firstMoment[2];
+            w[7 * e] = mass;
+        }
+        // hat(MS) in the lower left, -hat(MS) in the upper right.
+        final double mx = t[0];
+        final double my = t[1];
+        final double mz = t[2];
+        w[6 * 3 + 1] = -mz;
+        w[6 * 3 + 2] = my;
+        w[6 * 4] = mz;
+        w[6 * 4 + 2] = -mx;
+        w[6 * 5] = -my;
+        w[6 * 5 + 1] = mx;
+        for (int r = 0; r < 3; r++)
+        {
+            for (int c = 0; c < 3; c++)
+            {
+                w[6 * r + 3 + c] = -w[6 * (3 + r) + c];
+            }
+        }
+        for (int c = 0; c < 3; c++)
+        {
+            t[3] = c == 0 ? 1.0 : 0.0;
+            t[4] = c == 1 ? 1.0 : 0.0;
+            t[5] = c == 2 ? 1.0 : 0.0;
+            rotatedInertiaTimes(rotation, t, 3, t, 6);
+            for (int r = 0; r < 3; r++)
+            {
+                w[6 * (3 + r) + 3 + c] = t[6 + r];
+            }
+        }
+    }
+
+    /** W_A += J_vi^T J_i^-T A_i J_i^-1 J_vi, J_vi = [I, -hat(P_i)] (eq. 65). */
+    private void addLegInertia(final int leg)
+    {
+        final double[] k = legTerms;
+        final int f = 9 * leg;
+        final int o = 3 * leg;
+        final int n = 3 * N;
+        // K = J_i^-T A_i J_i^-1, with J_i^-1's rows at legInverse[f + 3 row].
+        for (int a = 0; a < 3; a++)
+        {
+            for (int b = 0; b < 3; b++)
+            {
+                double sum = 0.0;
+                for (int r = 0; r < 3; r++)
+                {
+                    for (int c = 0; c < 3; c++)
+                    {
+                        sum += legInverse[f + 3 * r + a] * legMass[(o + r) * n + o + c] * legInverse[f + 3 * c + b];
+                    }
+                }
+                k[3 * a + b] = sum;
+            }
+        }
+        // X = K J_vi: columns K e_c, then K (e_c x P).
+        final double px = lever[o];
+        final double py = lever[o + 1];
+        final double pz = lever[o + 2];
+        for (int r = 0; r < 3; r++)
+        {
+            final double k0 = k[3 * r];
+            final double k1 = k[3 * r + 1];
+            final double k2 = k[3 * r + 2];
+            k[9 + 6 * r] = k0;
+            k[9 + 6 * r + 1] = k1;
+            k[9 + 6 * r + 2] = k2;
+            // e_x x P = (0, -pz, py), e_y x P = (pz, 0, -px), e_z x P = (-py, px, 0).
+            k[9 + 6 * r + 3] = -k1 * pz + k2 * py;
+            k[9 + 6 * r + 4] = k0 * pz - k2 * px;
+            k[9 + 6 * r + 5] = -k0 * py + k1 * px;
+        }
+        // W_A += [X; P x X] column by column.
+        final double[] w = cartesianMass.data;
+        for (int c = 0; c < 6; c++)
+        {
+            final double x0 = k[9 + c];
+            final double x1 = k[15 + c];
+            final double x2 = k[21 + c];
+            w[c] += x0;
+            w[6 + c] += x1;
+            w[12 + c] += x2;
+            w[18 + c] += py * x2 - pz * x1;
+            w[24 + c] += pz * x0 - px * x2;
+            w[30 + c] += px * x1 - py * x0;
+        }
     }
 
     /** @return leg tree positions (theta1, theta2, L per leg) of the last call, the array itself. */

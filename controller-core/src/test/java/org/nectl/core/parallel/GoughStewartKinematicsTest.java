@@ -24,6 +24,7 @@ class GoughStewartKinematicsTest
         final double[] lengths = new double[6];
         int inside = 0;
         int mostIterations = 0;
+        double worst = 0.0;
         for (int n = 0; n < POSES; n++)
         {
             final double[] p = hexapod.homePosition();
@@ -47,13 +48,17 @@ class GoughStewartKinematicsTest
             for (int e = 0; e < 3; e++)
             {
                 assertEquals(p[e], position[e], 1e-10, where + ", position " + e);
+                worst = Math.max(worst, Math.abs(p[e] - position[e]));
             }
             for (int e = 0; e < 9; e++)
             {
                 assertEquals(r[e], rotation[e], 1e-10, where + ", rotation " + e);
+                worst = Math.max(worst, Math.abs(r[e] - rotation[e]));
             }
             mostIterations = Math.max(mostIterations, kinematics.iterations());
         }
+        System.out.println("hexapod FK(IK) round trip: " + inside + " poses, largest difference " + worst + ", at most "
+            + mostIterations + " Newton iterations from home");
         assertTrue(inside >= POSES / 2, "only " + inside + " of " + POSES + " poses within the stroke");
         assertTrue(mostIterations <= 8, "Newton needed " + mostIterations + " iterations from home");
     }

@@ -15,15 +15,18 @@ import io.aeron.CommonContext;
 import org.agrona.CloseHelper;
 import org.nectl.config.ClosedChains;
 import org.nectl.config.DescriptionException;
+import org.nectl.config.GoughStewartDescriptions;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.model.RobotModel;
 import org.nectl.service.planner.CommandResult;
 import org.nectl.service.planner.DemoMove;
+import org.nectl.service.planner.HexapodPoseReferences;
 import org.nectl.service.planner.JointTrajectory;
 import org.nectl.service.planner.LoopEvents;
 import org.nectl.service.planner.LoopOutcome;
 import org.nectl.service.planner.PlannerClient;
+import org.nectl.service.planner.PoseTrajectoryCsv;
 import org.nectl.service.planner.TrajectoryCsv;
 import org.nectl.transport.PlannerGatewayConfig;
 import org.nectl.transport.PlannerKeys;
@@ -48,7 +51,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
         "Sends planner commands to a running service's UDP gateway and prints the replies.",
-        "Order: --estop alone; else --enable, the trajectory (--file or --demo; --stream to stream it), --hold, --disable.",
+        "Order: --estop alone; else --enable, the trajectory (--file, --poses or --demo; --stream to stream a --file or --demo), "
+            + "--hold, --disable.",
         "Each acknowledged command then waits for the control loop's outcome on the controller's event stream",
         "(--aeron-dir); without that stream only the gateway's ack is known, and the output says so.",
         "Exit status: 0 all accepted, 1 a command rejected by the gateway, 2 bad option or file, 3 no reply from the gateway,",
@@ -152,6 +156,11 @@ final class PlanCommand implements Callable<Integer>
     @Option(names = "--file", paramLabel = "FILE", description = "Trajectory file: CSV with header t,q1,...,qn (docs/PLANNING.md).")
     private Path file;
 
+    @Option(names = "--poses", paramLabel = "FILE",
+        description = "Platform pose trajectory for a Gough-Stewart --model: CSV with header t,x,y,z,roll,pitch,yaw (m, rad), "
+            + "sent as the leg lengths of its inverse kinematics (docs/PLANNING.md).")
+    private Path poses;
+
     @Option(names = "--demo", description = "Send the built-in move: each joint out by --amplitude and back, minimum jerk.")
     private boolean demo;
 
@@ -219,7 +228,8 @@ final class PlanCommand implements Callable<Integer>
             checkOptions();
             payload = setPayload != null ? PayloadSpec.parse(setPayload, payloadLink)
                 : clearPayload ? PayloadSpec.clear(payloadLink) : null;
-            final RobotModel model = modelFile != null ? ClosedChains.controlledJoints(modelFile) : null;
+            // A --poses model is a Gough-Stewart platform, read by the pose references themselves.
+            final RobotModel model = modelFile != null && poses == null ? ClosedChains.controlledJoints(modelFile) : null;
             trajectory = trajectory();
             curve = curve(model, trajectory);
         }
@@ -423,18 +433,19 @@ final class PlanCommand implements Callable<Integer>
             throw new IllegalArgumentException("--payload-ramp-s must be in [0.01, 10] s, got " + payloadRampS);
         }
         final boolean payloadCommand = setPayload != null || clearPayload;
-        if (estop && (reset || enable || hold || disable || file != null || demo || payloadCommand))
+        final boolean trajectoryGiven = file != null || poses != null || demo;
+        if (estop && (reset || enable || hold || disable || trajectoryGiven || payloadCommand))
         {
             throw new IllegalArgumentException("--estop is sent alone");
         }
-        if (file != null && demo)
+        if ((file != null ? 1 : 0) + (poses != null ? 1 : 0) + (demo ? 1 : 0) > 1)
         {
-            throw new IllegalArgumentException("--file and --demo exclude each other");
+            throw new IllegalArgumentException("--file, --poses and --demo exclude each other");
         }
-        if (!estop && !reset && !enable && !hold && !disable && file == null && !demo && !payloadCommand)
+        if (!estop && !reset && !enable && !hold && !disable && !trajectoryGiven && !payloadCommand)
         {
             throw new IllegalArgumentException("nothing to send: give --reset, --enable, --set-payload, --clear-payload, --file, "
-                + "--demo, --hold, --disable or --estop");
+                + "--poses, --demo, --hold, --disable or --estop");
         }
         if (streamRateHz != null && !(streamRateHz > 0.0 && streamRateHz <= 10_000.0))
         {
@@ -442,7 +453,8 @@ final class PlanCommand implements Callable<Integer>
         }
         if (streamRateHz != null && file == null && !demo)
         {
-            throw new IllegalArgumentException("--stream needs a trajectory: --file or --demo");
+            throw new IllegalArgumentException("--stream needs a trajectory: --file or --demo (a --poses trajectory is sent as one "
+                + "segment)");
         }
         if (repeat < 1)
         {
@@ -452,9 +464,9 @@ final class PlanCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--every must be in (0, 86400] s, got " + everyS);
         }
-        if ((repeat > 1 || everyS != null) && file == null && !demo)
+        if ((repeat > 1 || everyS != null) && !trajectoryGiven)
         {
-            throw new IllegalArgumentException("--repeat and --every need a trajectory: --file or --demo");
+            throw new IllegalArgumentException("--repeat and --every need a trajectory: --file, --poses or --demo");
         }
         if (timeoutMs <= 0)
         {
@@ -468,17 +480,28 @@ final class PlanCommand implements Callable<Integer>
 
     private JointTrajectory trajectory() throws IOException
     {
-        if (file != null)
+        if (file != null || poses != null)
         {
-            final JointTrajectory read = TrajectoryCsv.read(file);
+            final JointTrajectory read = file != null ? TrajectoryCsv.read(file) : poseTrajectory();
             if (streamRateHz == null && read.waypointCount() > MAX_SEGMENT_WAYPOINTS)
             {
-                throw new IllegalArgumentException(file + ": " + read.waypointCount() + " waypoints, more than the "
-                    + MAX_SEGMENT_WAYPOINTS + " one segment holds");
+                throw new IllegalArgumentException((file != null ? file : poses) + ": " + read.waypointCount()
+                    + " waypoints, more than the " + MAX_SEGMENT_WAYPOINTS + " one segment holds");
             }
             return read;
         }
         return demo ? demoMove().toTrajectory(waypointMs * 1e-3) : null;
+    }
+
+    /** The leg lengths of the --poses trajectory for the Gough-Stewart --model. */
+    private JointTrajectory poseTrajectory() throws IOException
+    {
+        if (modelFile == null || !GoughStewartDescriptions.isGoughStewart(modelFile))
+        {
+            throw new IllegalArgumentException("--poses needs --model, a Gough-Stewart description (format: gough-stewart)"
+                + (modelFile == null ? "" : "; " + modelFile + " is not one"));
+        }
+        return HexapodPoseReferences.legLengths(GoughStewartDescriptions.load(modelFile), PoseTrajectoryCsv.read(poses));
     }
 
     private DemoMove demoMove()

@@ -32,8 +32,11 @@ public final class TrajectoryCsv
     {
     }
 
-    /** The file's lines, decoded as UTF-8 one at a time so that an invalid byte is reported with its line. */
-    private static List<String> lines(final Path file) throws IOException
+    /**
+     * The file's lines, decoded as UTF-8 one at a time so that an invalid byte is reported with its line;
+     * also read by {@link PoseTrajectoryCsv}.
+     */
+    static List<String> lines(final Path file) throws IOException
     {
         if (!Files.exists(file))
         {
@@ -151,8 +154,13 @@ public final class TrajectoryCsv
 
     private static double number(final String where, final String[] cells, final int column)
     {
+        return number(where, cells, column, column == 0 ? "t" : "q" + column);
+    }
+
+    /** The finite number in cells[column], named in the message as column (column + 1) (name). */
+    static double number(final String where, final String[] cells, final int column, final String name)
+    {
         final String cell = cells[column].strip();
-        final String name = column == 0 ? "t" : "q" + column;
         final double value;
         try
         {
