@@ -63,6 +63,8 @@ public final class PathRetimer
 {
     /** Adjustments aim this far inside a limit, so that the next pass does not land on it again. */
     private static final double AIM = 0.995;
+    /** The width iteration ends when no ramp would change by more than this (relative). */
+    private static final double WIDTH_TOLERANCE = 0.003;
 
     /** Thrown when no timing satisfies the limits or the smoothing iteration does not settle. */
     public static final class RetimingException extends Exception
@@ -315,35 +317,41 @@ public final class PathRetimer
      * @param withRateLimits true to also bound |tau-dot|.
      * @param maxIterations pass limit.
      * @param checkFactor dense check points per grid interval (10 for the documented check).
+     * @param minimumRampS the least ramp half-width, s: a controller that re-interpolates sampled positions
+     *     follows the law's jerk only if it varies slowly against the sample spacing (docs/PLANNING.md).
      * @return the result.
      * @throws RetimingException if the limits admit no motion along the path, or the iteration does not settle.
      */
-    public Result retime(final boolean withRateLimits, final int maxIterations, final int checkFactor) throws RetimingException
+    public Result retime(final boolean withRateLimits, final int maxIterations, final int checkFactor, final double minimumRampS)
+        throws RetimingException
     {
         final double[] cap = velocityCap.clone();
         Timing profile = profile(cap);
-        final double[] width = initialWidths(profile, withRateLimits);
+        final double[] width = initialWidths(profile, withRateLimits, minimumRampS);
         final int points = checkFactor * intervals;
-        final Violations violations = new Violations(points + 1 + 3 * (intervals + 1));
+        final Samples samples = new Samples(points + 1 + 3 * (intervals + 1));
         for (int pass = 1; ; pass++)
         {
             final SmoothTimeLaw law = new SmoothTimeLaw(profile.t(), profile.u(), width);
-            final Check check = check(law, points, withRateLimits, violations);
-            if (violations.count == 0)
+            final Check check = check(law, points, withRateLimits, samples);
+            final boolean capsLowered = samples.violations > 0 && lowerCaps(law, profile, samples, cap, width);
+            final boolean widthsMoved = withRateLimits && fitWidths(law, profile, samples, width, minimumRampS);
+            if (samples.violations == 0 && !widthsMoved)
             {
                 return new Result(profile, law, pass, check);
             }
             if (pass >= maxIterations)
             {
+                // a law within the limits whose ramps still move is not the result asked for: no output, as for a failed solve
                 throw new RetimingException(String.format(java.util.Locale.ROOT,
                     "the %s iteration did not settle in %d passes (peak |tau| %.4f, |qd| %.4f, |tau-dot| %.4f of the limits)",
                     withRateLimits ? "torque-rate" : "smoothing", pass, check.effortRatio(), check.velocityRatio(),
                     check.torqueRateRatio()), true);
             }
-            if (adjust(law, profile, violations, cap, width))
+            if (capsLowered)
             {
-                profile = profile(cap);
                 // the step at a grid point keeps the width found for it; a new profile may move steps, not grid points
+                profile = profile(cap);
             }
         }
     }
@@ -375,10 +383,10 @@ public final class PathRetimer
 
     /**
      * Each grid point's ramp half-width: half the shorter neighbouring interval (a ramp no narrower than
-     * the grid resolves), and with the rate limits at least the time the largest torque step there
+     * the grid resolves) or the minimum given, and with the rate limits at least the time the largest torque step there
      * needs at its rate limit, |m_j du| / limit_j.
      */
-    private double[] initialWidths(final Timing profile, final boolean withRateLimits)
+    private double[] initialWidths(final Timing profile, final boolean withRateLimits, final double minimumRampS)
     {
         final double[] width = new double[intervals + 1];
         final double[] t = profile.t();
@@ -387,7 +395,7 @@ public final class PathRetimer
         {
             final double before = i > 0 ? t[i] - t[i - 1] : Double.POSITIVE_INFINITY;
             final double after = i < intervals ? t[i + 1] - t[i] : Double.POSITIVE_INFINITY;
-            width[i] = 0.5 * Math.min(before, after);
+            width[i] = Math.max(minimumRampS, 0.5 * Math.min(before, after));
             if (withRateLimits)
             {
                 final double step = (i < intervals ? u[i] : 0.0) - (i > 0 ? u[i - 1] : 0.0);
@@ -400,92 +408,118 @@ public final class PathRetimer
         return width;
     }
 
-    /** Dense-check points over a limit: law time, and which remedy each needs. */
-    private static final class Violations
+    /** The dense check's instants, each with what it asks of the iteration. */
+    private static final class Samples
     {
         final double[] time;
-        /** Factor to multiply the covering ramps' widths by (1 for none). */
-        final double[] widen;
-        /** Factor to multiply x by around the point (1 for none). */
+        /** The factor on the width of the ramps covering the instant that brings tau-dot to the aim (NaN if they do not decide). */
+        final double[] fit;
+        /** Factor to multiply x by around the instant (1 if within the limits). */
         final double[] slow;
         int count;
+        int violations;
 
-        Violations(final int capacity)
+        Samples(final int capacity)
         {
             time = new double[capacity];
-            widen = new double[capacity];
+            fit = new double[capacity];
             slow = new double[capacity];
         }
 
-        void add(final double t, final double widenBy, final double slowBy)
+        void add(final double t, final double fitBy, final double slowBy, final boolean violation)
         {
             time[count] = t;
-            widen[count] = widenBy;
+            fit[count] = fitBy;
             slow[count] = slowBy;
             count++;
+            violations += violation ? 1 : 0;
         }
     }
 
     /**
-     * Widens the ramps covering each rate violation and lowers the caps around the others.
+     * Lowers the caps around each instant over a limit that wider ramps do not cure.
      *
      * @return true if a cap was lowered (the profile must be recomputed).
      */
-    private boolean adjust(final SmoothTimeLaw law, final Timing profile, final Violations violations, final double[] cap,
+    private boolean lowerCaps(final SmoothTimeLaw law, final Timing profile, final Samples samples, final double[] cap,
         final double[] width)
     {
         final double[] state = new double[4];
         final double shift = law.profileStartS();
         final double[] t = profile.t();
-        final double[] factor = new double[intervals + 1];
-        java.util.Arrays.fill(factor, 1.0);
         boolean lowered = false;
-        for (int v = 0; v < violations.count; v++)
+        for (int v = 0; v < samples.count; v++)
         {
-            final double time = violations.time[v] - shift;
-            if (violations.widen[v] > 1.0)
+            if (samples.slow[v] >= 1.0)
             {
-                for (int i = 0; i <= intervals; i++)
+                continue;
+            }
+            // the law at this instant averages the profile over the ramps around it: lower the caps there
+            final double time = samples.time[v] - shift;
+            double reach = 0.0;
+            for (int i = 0; i <= intervals; i++)
+            {
+                if (Math.abs(t[i] - time) < width[i])
                 {
-                    if (Math.abs(t[i] - time) < width[i])
-                    {
-                        factor[i] = Math.max(factor[i], violations.widen[v]);
-                    }
+                    reach = Math.max(reach, width[i]);
                 }
             }
-            if (violations.slow[v] < 1.0)
+            law.at(samples.time[v] - reach, state);
+            final double from = state[0];
+            law.at(samples.time[v] + reach, state);
+            final double to = state[0];
+            for (int i = 1; i < intervals; i++)
             {
-                // the law at this instant averages the profile over the ramps around it: lower the caps there
-                double reach = 0.0;
-                for (int i = 0; i <= intervals; i++)
+                final boolean near = grid[i] >= from && grid[i] <= to
+                    || grid[i + 1] > from && grid[i] <= from
+                    || grid[i - 1] < to && grid[i] >= to;
+                if (near)
                 {
-                    if (Math.abs(t[i] - time) < width[i])
-                    {
-                        reach = Math.max(reach, width[i]);
-                    }
-                }
-                law.at(violations.time[v] - reach, state);
-                final double from = state[0];
-                law.at(violations.time[v] + reach, state);
-                final double to = state[0];
-                for (int i = 1; i < intervals; i++)
-                {
-                    final boolean near = grid[i] >= from && grid[i] <= to
-                        || (i + 1 <= intervals && grid[i + 1] > from && grid[i] <= from)
-                        || (grid[i - 1] < to && grid[i] >= to);
-                    if (near)
-                    {
-                        cap[i] = Math.min(cap[i], profile.x()[i] * violations.slow[v]);
-                        lowered = true;
-                    }
+                    cap[i] = Math.min(cap[i], profile.x()[i] * samples.slow[v]);
+                    lowered = true;
                 }
             }
-        }
-        for (int i = 0; i <= intervals; i++)
-        {
-            width[i] *= factor[i];
         }
         return lowered;
+    }
+
+    /**
+     * Sets each ramp's width so that the peak tau-dot over it comes to the aim: wider where it exceeds,
+     * narrower (not below the minimum) where it stays below.
+     *
+     * @return true if a width changed by more than {@link #WIDTH_TOLERANCE}.
+     */
+    private boolean fitWidths(final SmoothTimeLaw law, final Timing profile, final Samples samples, final double[] width,
+        final double minimumRampS)
+    {
+        final double shift = law.profileStartS();
+        final double[] t = profile.t();
+        boolean moved = false;
+        for (int i = 0; i <= intervals; i++)
+        {
+            final double centre = t[i] + shift;
+            int k = java.util.Arrays.binarySearch(samples.time, 0, samples.count, centre - width[i]);
+            k = k < 0 ? -k - 1 : k;
+            double factor = Double.NaN;
+            for (; k < samples.count && samples.time[k] <= centre + width[i]; k++)
+            {
+                if (!Double.isNaN(samples.fit[k]))
+                {
+                    factor = Double.isNaN(factor) ? samples.fit[k] : Math.max(factor, samples.fit[k]);
+                }
+            }
+            if (Double.isNaN(factor))
+            {
+                continue;
+            }
+            // narrowing is damped (half the step in logarithm): the ramps around a peak narrow together and
+            // each one's own share of the peak is not known, so the full step overshoots into the limit
+            final double step = factor < 1.0 ? Math.sqrt(Math.max(0.5, factor)) : Math.min(3.0, factor);
+            final double wanted = Math.max(minimumRampS, width[i] * step);
+            moved |= Math.abs(wanted / width[i] - 1.0) > WIDTH_TOLERANCE && (wanted > width[i] || wanted < 0.999 * width[i]);
+            width[i] = wanted;
+        }
+        return moved;
     }
 
     /**
@@ -504,7 +538,7 @@ public final class PathRetimer
         return check(law, points, true, null);
     }
 
-    private Check check(final SmoothTimeLaw law, final int points, final boolean withRateLimits, final Violations violations)
+    private Check check(final SmoothTimeLaw law, final int points, final boolean withRateLimits, final Samples samples)
     {
         final double[] qs = new double[dof];
         final double[] d1 = new double[dof];
@@ -518,9 +552,10 @@ public final class PathRetimer
         double acceleration = 0.0;
         double rate = 0.0;
         double slowest = 0.0;
-        if (violations != null)
+        if (samples != null)
         {
-            violations.count = 0;
+            samples.count = 0;
+            samples.violations = 0;
         }
         final double[] instants = checkInstants(law, points);
         for (final double time : instants)
@@ -553,7 +588,8 @@ public final class PathRetimer
             double pointVelocity = 0.0;
             double pointAcceleration = 0.0;
             double pointRate = 0.0;
-            double pointRateWithoutJerk = 0.0;
+            double pointFit = 0.0;
+            boolean blocked = false;
             for (int j = 0; j < dof; j++)
             {
                 final double inertia = reserveTau[j] - baseTau[j];
@@ -561,28 +597,37 @@ public final class PathRetimer
                 final double effortRatio = (Math.abs(tau[j]) + clockAccelerationReserve * Math.abs(inertia)) / effortLimit[j];
                 final double reserve = clockAccelerationReserve * Math.abs(tauRateSensitivity);
                 final double rateRatio = (Math.abs(baseRate[j]) + reserve) / rateLimit[j];
-                // the s-tripledot part of tau-dot is M q' s-tripledot = (M qd / s-dot) s-tripledot
-                final double jerkPart = sDot > 1e-9 ? inertia / sDot * state[3] : Double.NaN;
-                final double withoutJerk = Double.isNaN(jerkPart) ? 0.0 : (Math.abs(baseRate[j] - jerkPart) + reserve) / rateLimit[j];
                 peakEffort[j] = Math.max(peakEffort[j], Math.abs(tau[j]));
                 peakRate[j] = Math.max(peakRate[j], Math.abs(baseRate[j]));
                 pointEffort = Math.max(pointEffort, effortRatio);
                 pointVelocity = Math.max(pointVelocity, Math.abs(qd[j]) / velocityLimit[j]);
                 pointAcceleration = Math.max(pointAcceleration, Math.abs(qdd[j] - qd[j]) / accelerationLimit[j]);
-                if (rateRatio > pointRate)
+                pointRate = Math.max(pointRate, rateRatio);
+                if (Double.isFinite(rateLimit[j]))
                 {
-                    pointRate = rateRatio;
-                    pointRateWithoutJerk = withoutJerk;
+                    // tau-dot = G + J, J = M q' s-tripledot = (M qd / s-dot) s-tripledot the ramps' part (all of it at rest);
+                    // ramps wider by f make it J / f: the least f with |G + J / f| + reserve <= aim x limit
+                    final double jerkPart = sDot > 1e-9 ? inertia / sDot * state[3] : baseRate[j];
+                    final double geometric = baseRate[j] - jerkPart;
+                    final double room = AIM * rateLimit[j] - reserve - Math.signum(jerkPart) * geometric;
+                    if (room > 0.0)
+                    {
+                        pointFit = Math.max(pointFit, Math.abs(jerkPart) / room);
+                    }
+                    else if (jerkPart != 0.0)
+                    {
+                        blocked = true;
+                    }
                 }
             }
             effort = Math.max(effort, pointEffort);
             velocity = Math.max(velocity, pointVelocity);
             acceleration = Math.max(acceleration, pointAcceleration);
             rate = Math.max(rate, pointRate);
-            if (violations != null)
+            if (samples != null)
             {
-                classify(violations, time, pointEffort, pointVelocity, pointAcceleration,
-                    withRateLimits ? pointRate : 0.0, pointRateWithoutJerk);
+                classify(samples, time, pointEffort, pointVelocity, pointAcceleration, pointRate, blocked ? Double.NaN : pointFit,
+                    withRateLimits);
             }
         }
         return new Check(instants.length, effort, velocity, acceleration, rate, slowest, peakEffort, peakRate);
@@ -602,9 +647,13 @@ public final class PathRetimer
         return instants;
     }
 
-    /** Records a point over a limit with its remedy: wider ramps for the s-tripledot part of tau-dot, else slower. */
-    private static void classify(final Violations violations, final double time, final double effort, final double velocity,
-        final double acceleration, final double rate, final double rateWithoutJerk)
+    /**
+     * Records an instant: the width factor its tau-dot asks for (NaN where the geometric part of tau-dot
+     * alone leaves no room, which wider ramps cannot cure), and a slow-down where a limit is exceeded that
+     * wider ramps do not cure.
+     */
+    private static void classify(final Samples samples, final double time, final double effort, final double velocity,
+        final double acceleration, final double rate, final double fit, final boolean withRateLimits)
     {
         double slow = 1.0;
         if (effort > 1.0)
@@ -619,22 +668,12 @@ public final class PathRetimer
         {
             slow = Math.min(slow, AIM / acceleration);
         }
-        double widen = 1.0;
-        if (rate > 1.0)
+        if (withRateLimits && Double.isNaN(fit) && rate > 1.0)
         {
-            if (rateWithoutJerk < 0.9 * AIM)
-            {
-                widen = Math.min(3.0, Math.max(1.02, (rate - rateWithoutJerk) / (AIM - rateWithoutJerk)));
-            }
-            else
-            {
-                slow = Math.min(slow, Math.pow(AIM / rate, 2.0 / 3.0));
-            }
+            slow = Math.min(slow, Math.pow(AIM / rate, 2.0 / 3.0));
         }
-        if (slow < 1.0 || widen > 1.0)
-        {
-            violations.add(time, widen, slow);
-        }
+        samples.add(time, withRateLimits ? fit : Double.NaN, slow,
+            effort > 1.0 || velocity > 1.0 || acceleration > 1.0 || withRateLimits && rate > 1.0);
     }
 
     /**

@@ -63,8 +63,8 @@ class PathRetimerTest
             velocity, acceleration, effort, rate);
         final PathRetimer.Timing free = retimer.secondOrder();
         final PathRetimer.Check freeCheck = retimer.checkProfile(free, 10);
-        final PathRetimer.Result smooth = retimer.retime(false, 200, 10);
-        final PathRetimer.Result limited = retimer.retime(true, 200, 10);
+        final PathRetimer.Result smooth = retimer.retime(false, 200, 10, 0.02);
+        final PathRetimer.Result limited = retimer.retime(true, 200, 10, 0.02);
         final PathRetimer.Check check = retimer.check(limited.law(), 10 * 100);
         final PathRetimer.Check fine = retimer.check(limited.law(), 100 * 100);
         System.out.printf("second order T = %.4f s (tau %.4f, qd %.4f); smooth without rate limit T = %.4f s after %d passes "

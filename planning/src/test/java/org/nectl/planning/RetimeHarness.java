@@ -52,7 +52,7 @@ public final class RetimeHarness
                     final PathRetimer retimer = new PathRetimer(dynamics, path, intervals, velocity, acceleration, effort, rate);
                     free = retimer.secondOrder();
                     final long t1 = System.nanoTime();
-                    limited = retimer.retime(true, 1000, 10);
+                    limited = retimer.retime(true, 1000, 10, 0.02);
                     final long t2 = System.nanoTime();
                     reach[r] = (t1 - t0) * 1e-6;
                     rated[r] = (t2 - t1) * 1e-6;

@@ -57,6 +57,8 @@ final class OptimizeCommand implements Callable<Integer>
     private static final String COMMAND = "nectl optimize";
     /** Dense check points per retiming grid interval. */
     private static final int CHECK_FACTOR = 10;
+    /** With --for-service, the share of the time scaling's bounds targeted: the rest covers the service's re-interpolation. */
+    private static final double SERVICE_MARGIN = 0.995;
     /** Waypoints of one trajectory segment (docs/PLANNING.md). */
     private static final int MAX_WAYPOINTS = 65_535;
 
@@ -112,7 +114,7 @@ final class OptimizeCommand implements Callable<Integer>
     private int maxIterations;
 
     @Option(names = "--waypoint-ms", paramLabel = "MS",
-        description = "Waypoint spacing of the CSV, ms (the last waypoint is at T exactly); default 10, with --retime 1.")
+        description = "Waypoint spacing of the CSV, ms (the last waypoint is at T exactly); default 10, with --retime 0.25.")
     private Double waypointMsOption;
 
     private double waypointMs;
@@ -126,9 +128,15 @@ final class OptimizeCommand implements Callable<Integer>
             + "time-scaling controller checks them; default ${DEFAULT-VALUE}.")
     private double clockReserve;
 
+    @Option(names = "--minimum-ramp-ms", paramLabel = "MS", defaultValue = "20",
+        description = "With --retime: the least half-width of a torque ramp, ms (the controller re-interpolates the CSV's "
+            + "positions and follows a slower-varying jerk more faithfully); default ${DEFAULT-VALUE}.")
+    private double minimumRampMs;
+
     @Option(names = "--for-service",
         description = "With --retime: the limit share and clock reserve of nectl's time scaling (ReferenceTimeScaling defaults: "
-            + "0.8 and 2 /s^2), so that the service tracks the result without slowing it down.")
+            + "0.8 and 2 /s^2), 0.5 % inside them for the re-interpolation, so that the service tracks the result without slowing "
+            + "it down.")
     private boolean forService;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "CSV", description = "Trajectory file to write (t,q1..qn).")
@@ -221,7 +229,7 @@ final class OptimizeCommand implements Callable<Integer>
         {
             return "--gravity needs 3 values, got " + gravity.length;
         }
-        waypointMs = waypointMsOption != null ? waypointMsOption : retimePath != null ? 1.0 : 10.0;
+        waypointMs = waypointMsOption != null ? waypointMsOption : retimePath != null ? 0.25 : 10.0;
         if (retimePath == null && (limitShare != 1.0 || clockReserve != 0.0 || forService))
         {
             return "--limit-share, --clock-reserve and --for-service apply to --retime only";
@@ -233,6 +241,10 @@ final class OptimizeCommand implements Callable<Integer>
         if (!(limitShare > 0.0 && limitShare <= 1.0))
         {
             return "--limit-share must be in (0, 1], got " + limitShare;
+        }
+        if (!(minimumRampMs >= 0.0 && minimumRampMs <= 1000.0))
+        {
+            return "--minimum-ramp-ms must be in [0, 1000], got " + minimumRampMs;
         }
         if (!(clockReserve >= 0.0 && clockReserve <= 100.0))
         {
@@ -415,7 +427,7 @@ final class OptimizeCommand implements Callable<Integer>
             rate[j] = model.limits(j).effortRateMax();
         }
         final ReferenceTimeScaling.Settings scaling = ReferenceTimeScaling.Settings.defaults();
-        final double share = forService ? scaling.limitShare() : limitShare;
+        final double share = forService ? scaling.limitShare() * SERVICE_MARGIN : limitShare;
         final double reserve = forService ? scaling.accelerationMax() : clockReserve;
         for (int j = 0; j < dof; j++)
         {
@@ -431,8 +443,8 @@ final class OptimizeCommand implements Callable<Integer>
         try
         {
             optimum = retimer.secondOrder();
-            withoutRateLimit = torqueRateLimits ? retimer.retime(false, maxIterations, CHECK_FACTOR) : null;
-            result = retimer.retime(torqueRateLimits, maxIterations, CHECK_FACTOR);
+            withoutRateLimit = torqueRateLimits ? retimer.retime(false, maxIterations, CHECK_FACTOR, minimumRampMs * 1e-3) : null;
+            result = retimer.retime(torqueRateLimits, maxIterations, CHECK_FACTOR, minimumRampMs * 1e-3);
         }
         catch (final PathRetimer.RetimingException e)
         {

@@ -52,8 +52,8 @@ class OptimizeRetimeCommandTest
         assertTrue(duration >= free && free >= optimum && optimum > 0.5,
             duration + " s with, " + free + " s without the torque-rate limit, " + optimum + " s second-order optimum");
         assertEquals(duration - free, json.get("torqueRateLimitCostS").doubleValue(), 1e-9);
-        // a waypoint every millisecond, and one at each zero crossing of a joint's velocity or acceleration
-        assertTrue(read.waypointCount() > duration * 1000.0 && read.waypointCount() < duration * 1000.0 + 100.0,
+        // a waypoint every 0.25 ms, and one at each zero crossing of a joint's velocity or acceleration
+        assertTrue(read.waypointCount() > duration * 4000.0 && read.waypointCount() < duration * 4000.0 + 100.0,
             read.waypointCount() + " waypoints over " + duration + " s");
         final JsonNode dense = json.get("denseCheck");
         // the limits that bind with the torque-rate limit on: tau-dot, and the velocity near it
