@@ -2,6 +2,8 @@ package org.nectl.core.control;
 
 import java.util.Arrays;
 
+import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.GeneralizedMomentum;
 import org.nectl.core.model.RobotModel;
 
@@ -33,6 +35,8 @@ public final class ExternalTorqueObserver
     private final double[] gain;
     private final boolean modelFriction;
     private final GeneralizedMomentum terms;
+    /** The gravity for {@link #terms}. */
+    private final AppliedLoads loads;
     private final double[] momentum;
     private final double[] coriolisTransposedTimesQd;
     private final double[] gravityTorque;
@@ -72,7 +76,9 @@ public final class ExternalTorqueObserver
         }
         gain = gainPerSecond.clone();
         this.modelFriction = modelFriction;
-        terms = new GeneralizedMomentum(model);
+        final CompiledModel compiled = CompiledModel.of(model);
+        terms = new GeneralizedMomentum(compiled);
+        loads = new AppliedLoads(compiled);
         momentum = new double[dof];
         coriolisTransposedTimesQd = new double[dof];
         gravityTorque = new double[dof];
@@ -91,7 +97,7 @@ public final class ExternalTorqueObserver
      */
     public void gravity(final double gx, final double gy, final double gz)
     {
-        terms.gravity(gx, gy, gz);
+        loads.gravity(gx, gy, gz);
     }
 
     /**
@@ -128,7 +134,7 @@ public final class ExternalTorqueObserver
     public void update(final double[] q, final double[] qd, final double[] tauApplied, final int periods)
     {
         final double elapsedS = periods * periodS;
-        terms.compute(q, qd, momentum, coriolisTransposedTimesQd, gravityTorque, friction);
+        terms.compute(q, qd, loads, momentum, coriolisTransposedTimesQd, gravityTorque, friction);
         if (!started)
         {
             started = true;

@@ -39,7 +39,10 @@ public final class GeneralizedMomentum
     private final double[] compositeMass;
     /** Subtree first moment about the body origin, body frame, 3 per body. */
     private final double[] compositeFirstMoment;
-    private final double[] baseAcceleration = new double[3];
+    /** The root's omega, omegaDot and acceleration ({@link NewtonEulerPasses#rootMotion}); only -g is read. */
+    private final double[] root = new double[9];
+    /** The model's gravity, for calls without loads. */
+    private final AppliedLoads noLoads;
     private final double[] scratch = new double[6];
 
     /**
@@ -66,21 +69,7 @@ public final class GeneralizedMomentum
         compositeMomentum = new double[6 * model.bodyCount];
         compositeMass = new double[model.bodyCount];
         compositeFirstMoment = new double[3 * model.bodyCount];
-        gravity(model.gravity[0], model.gravity[1], model.gravity[2]);
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        baseAcceleration[0] = -gx;
-        baseAcceleration[1] = -gy;
-        baseAcceleration[2] = -gz;
+        noLoads = new AppliedLoads(model);
     }
 
     /** @return number of generalised coordinates. */
@@ -102,6 +91,26 @@ public final class GeneralizedMomentum
     public void compute(final double[] q, final double[] qd, final double[] momentum,
         final double[] coriolisTransposedTimesQd, final double[] gravityTorque, final double[] friction)
     {
+        compute(q, qd, noLoads, momentum, coriolisTransposedTimesQd, gravityTorque, friction);
+    }
+
+    /**
+     * Computes p, C^T qd, g and the model's friction at (q, qd) under the given gravity (the loads'
+     * wrenches are not part of these terms: an observer estimates them). Real-time safe: allocates
+     * nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities by coordinate, rad/s or m/s.
+     * @param loads the gravity to use.
+     * @param momentum output p = M(q) qd by coordinate, rotor inertia included, N m s or N s.
+     * @param coriolisTransposedTimesQd output C(q, qd)^T qd, N m or N.
+     * @param gravityTorque output g(q), N m or N.
+     * @param friction output Fs sign(qd) + Fv qd, N m or N.
+     */
+    public void compute(final double[] q, final double[] qd, final AppliedLoads loads, final double[] momentum,
+        final double[] coriolisTransposedTimesQd, final double[] gravityTorque, final double[] friction)
+    {
+        NewtonEulerPasses.rootMotion(loads, root, 0, root, 3, root, 6);
         joints.update(q);
         forwardPass(qd);
         backwardPass(qd, momentum, coriolisTransposedTimesQd, gravityTorque, friction);
@@ -117,7 +126,7 @@ public final class GeneralizedMomentum
             final int r = 9 * j;
             if (i < 0)
             {
-                Vec3.multiplyTransposed(joints.rotation, r, baseAcceleration, 0, gravityAcceleration, 3 * j);
+                Vec3.multiplyTransposed(joints.rotation, r, root, 6, gravityAcceleration, 3 * j);
                 for (int c = 0; c < 6; c++)
                 {
                     velocity[s + c] = 0.0;

@@ -171,14 +171,9 @@ public final class InverseDynamicsDerivatives
         bodies.placements(q);
         for (int i = 0; i < bodies.bodyCount; i++)
         {
-            bodies.velocity(i, qd);
-            bodyMotion(i, qdd);
+            bodyMotion(i, qd, qdd);
         }
-        bodies.compositeInertias();
-        bodies.sumCouplings();
-        subtreeWrenches();
-        jointProducts(qd, qdd, tau);
-        subtreeWrenchDerivatives();
+        subtreeSweep(qd, qdd, tau);
         entries(dtauDq, dtauDqd, dtauDqdd);
         if (loads.worldLoads)
         {
@@ -367,23 +362,23 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Forward, after {@link BaseFrameBodies#placements} and {@link BaseFrameBodies#velocity}: body i's
-     * acceleration a_i = a_p + S_i qdd_i + S_i-dot qd_i, its wrench f_i = I_i a_i + v_i x* I_i v_i
-     * - f_ext,i (Featherstone 2008, §5.3, base coordinates; I_i v_i from its momentum and coupling
-     * block, {@link BaseFrameBodies#coupling}) and da_i = -S_i x a_i - S_i-dot x v_i, which every
-     * descendant reads. On locals, each input read once and each result stored once.
+     * Forward, after {@link BaseFrameBodies#placements}: body i's velocity v_i = v_p + S_i qd_i,
+     * axis rate S_i-dot = v_i x S_i (the velocity step of {@link BaseFrameBodies#velocity}),
+     * acceleration a_i = a_p + S_i qdd_i + S_i-dot qd_i, wrench f_i = I_i a_i + v_i x* I_i v_i - f_ext,i
+     * (Featherstone 2008, §5.3, base coordinates; I_i v_i from {@link BaseFrameBodies#coupling}),
+     * da_i = -S_i x a_i - S_i-dot x v_i, which every descendant reads, and its own inertia as the
+     * start of its subtree sums. On locals, each input read once and each result stored once: the
+     * velocity step is repeated here because storing v and S-dot there and reading them back made
+     * the derivatives 4-6 % (and with the passes below split, 8 %) slower on the Panda.
      */
-    private void bodyMotion(final int i, final double[] qdd)
+    private void bodyMotion(final int i, final double[] qd, final double[] qdd)
     {
         final BaseFrameBodies b = bodies;
         final int p = b.parent[i];
         final int k = b.coordinate[i];
+        final double rate = k >= 0 ? qd[k] : 0.0;
         final double jointAcceleration = k >= 0 ? qdd[k] : 0.0;
-        final double rate = b.jointRate[i];
         final double[] axis = b.axis;
-        final double[] rate6 = b.axisRate;
-        final double[] v6 = b.velocity;
-        final double[] acc = acceleration;
         final int s = 6 * i;
         final double sx = axis[s];
         final double sy = axis[s + 1];
@@ -391,39 +386,39 @@ public final class InverseDynamicsDerivatives
         final double sa = axis[s + 3];
         final double sb = axis[s + 4];
         final double sc = axis[s + 5];
-        final double rx = rate6[s];
-        final double ry = rate6[s + 1];
-        final double rz = rate6[s + 2];
-        final double ra = rate6[s + 3];
-        final double rb = rate6[s + 4];
-        final double rc = rate6[s + 5];
-        final double vx = v6[s];
-        final double vy = v6[s + 1];
-        final double vz = v6[s + 2];
-        final double wx = v6[s + 3];
-        final double wy = v6[s + 4];
-        final double wz = v6[s + 5];
-        final double[] from = p < 0 ? baseAcceleration : acc;
+        final double[] from = p < 0 ? b.baseVelocity : b.velocity;
+        final double[] fromA = p < 0 ? baseAcceleration : acceleration;
         final int fp = p < 0 ? 0 : 6 * p;
-        final double ax = from[fp] + sx * jointAcceleration + rx * rate;
-        final double ay = from[fp + 1] + sy * jointAcceleration + ry * rate;
-        final double az = from[fp + 2] + sz * jointAcceleration + rz * rate;
-        final double aa = from[fp + 3] + sa * jointAcceleration + ra * rate;
-        final double ab = from[fp + 4] + sb * jointAcceleration + rb * rate;
-        final double ac = from[fp + 5] + sc * jointAcceleration + rc * rate;
-        SpatialAlgebra.set(acc, s, ax, ay, az, aa, ab, ac);
-        if (k >= 0)
-        {
-            // -(S x a) - (S-dot x v), motion cross products; only joints with a coordinate are read
-            SpatialAlgebra.set(accelerationShift, s,
-                -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * wz - rz * wy),
-                -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * wx - rx * wz),
-                -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * wy - ry * wx),
-                -(sb * ac - sc * ab) - (rb * wz - rc * wy),
-                -(sc * aa - sa * ac) - (rc * wx - ra * wz),
-                -(sa * ab - sb * aa) - (ra * wy - rb * wx));
-        }
-        b.coupling(i);
+        final double vx = from[fp] + sx * rate;
+        final double vy = from[fp + 1] + sy * rate;
+        final double vz = from[fp + 2] + sz * rate;
+        final double wx = from[fp + 3] + sa * rate;
+        final double wy = from[fp + 4] + sb * rate;
+        final double wz = from[fp + 5] + sc * rate;
+        SpatialAlgebra.set(b.velocity, s, vx, vy, vz, wx, wy, wz);
+        // S-dot = v x S, motion cross product (w x S_v + v x S_w, w x S_w); 0 for a fixed joint, whose S is 0
+        final double rx = wy * sz - wz * sy + vy * sc - vz * sb;
+        final double ry = wz * sx - wx * sz + vz * sa - vx * sc;
+        final double rz = wx * sy - wy * sx + vx * sb - vy * sa;
+        final double ra = wy * sc - wz * sb;
+        final double rb = wz * sa - wx * sc;
+        final double rc = wx * sb - wy * sa;
+        SpatialAlgebra.set(b.axisRate, s, rx, ry, rz, ra, rb, rc);
+        final double ax = fromA[fp] + sx * jointAcceleration + rx * rate;
+        final double ay = fromA[fp + 1] + sy * jointAcceleration + ry * rate;
+        final double az = fromA[fp + 2] + sz * jointAcceleration + rz * rate;
+        final double aa = fromA[fp + 3] + sa * jointAcceleration + ra * rate;
+        final double ab = fromA[fp + 4] + sb * jointAcceleration + rb * rate;
+        final double ac = fromA[fp + 5] + sc * jointAcceleration + rc * rate;
+        SpatialAlgebra.set(acceleration, s, ax, ay, az, aa, ab, ac);
+        // -(S x a) - (S-dot x v), motion cross products
+        SpatialAlgebra.set(accelerationShift, s,
+            -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * wz - rz * wy),
+            -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * wx - rx * wz),
+            -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * wy - ry * wx),
+            -(sb * ac - sc * ab) - (rb * wz - rc * wy),
+            -(sc * aa - sa * ac) - (rc * wx - ra * wz),
+            -(sa * ab - sb * aa) - (ra * wy - rb * wx));
         final int t = 3 * i;
         final int r = 9 * i;
         final double m = b.mass[i];
@@ -431,6 +426,13 @@ public final class InverseDynamicsDerivatives
         final double hy = b.firstMoment[t + 1];
         final double hz = b.firstMoment[t + 2];
         final double[] o = b.inertia;
+        b.compositeMass[i] = m;
+        Vec3.set(b.compositeFirstMoment, t, hx, hy, hz);
+        final double[] co = b.compositeInertia;
+        Vec3.set(co, r, o[r], o[r + 1], o[r + 2]);
+        Vec3.set(co, r + 3, o[r + 3], o[r + 4], o[r + 5]);
+        Vec3.set(co, r + 6, o[r + 6], o[r + 7], o[r + 8]);
+        b.coupling(i);
         final double[] cp = b.compositeMomentum;
         final double[] n = b.angularMomentum;
         // f = I a + v x* I v = (m a - h x a_w + w x p, O a_w + h x a + w x n + v x p), p, n the momentum
@@ -447,119 +449,119 @@ public final class InverseDynamicsDerivatives
         }
     }
 
-    /** The subtree sums of the body wrenches, leaves first: F_parent += F_i (no transform in base coordinates). */
-    private void subtreeWrenches()
-    {
-        final int[] parent = bodies.parent;
-        final double[] f = wrench;
-        for (int i = bodies.bodyCount - 1; i >= 0; i--)
-        {
-            final int p = parent[i];
-            if (p >= 0)
-            {
-                for (int c = 0; c < 6; c++)
-                {
-                    f[6 * p + c] += f[6 * i + c];
-                }
-            }
-        }
-    }
-
     /**
-     * Per joint i, from its subtree's sums: tau_i = S_i . F_i + Ia qdd + friction (Khalil 2010,
-     * eq. 31), u = Ic_i S_i and w = angular part of Bc_i^T S_i = X^T S_w + 2 p x S_v (its linear
-     * part is 0), stored for {@link #entries}.
+     * Backward, leaves first: each body's subtree sums (composite inertia, momentum, coupling block
+     * and wrench; complete when it is reached, its children having higher indices) added into its
+     * parent's, and per joint i the products read by {@link #entries}: tau_i = S_i . F_i + Ia qdd +
+     * friction (Khalil 2010, eq. 31), u = Ic_i S_i, w = the angular part of Bc_i^T S_i =
+     * X^T S_w + 2 p x S_v (its linear part is 0), and, for a joint below another joint, the
+     * derivatives of F_i with respect to its own qd_i and q_i: phi = Bc_i S_i + 2 Ic_i S_i-dot with
+     * Bc m = (2 m_w x p, X m_w), and psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot with
+     * S x* F = (S_w x f, S_w x n + S_v x f) (psi also for the reaction-wrench derivatives).
+     * Over 80 lines on purpose: each subtree sum is loaded once for its parent and for the joint's
+     * products; splitting the sums from the products made the derivatives 3 % slower on the Panda.
      */
-    private void jointProducts(final double[] qd, final double[] qdd, final double[] tau)
+    private void subtreeSweep(final double[] qd, final double[] qdd, final double[] tau)
     {
         final BaseFrameBodies b = bodies;
+        final double[] cm = b.compositeMass;
+        final double[] ch = b.compositeFirstMoment;
         final double[] co = b.compositeInertia;
         final double[] cp = b.compositeMomentum;
         final double[] cx = b.compositeCoupling;
-        final double[] axis = b.axis;
         final double[] f = wrench;
-        final CompiledModel model = b.model;
-        for (int ci = 0; ci < b.dof; ci++)
-        {
-            final int i = b.bodyOfCoordinate[ci];
-            final int t = 3 * i;
-            final int r = 9 * i;
-            final int s = 6 * i;
-            final double m = b.compositeMass[i];
-            final double hx = b.compositeFirstMoment[t];
-            final double hy = b.compositeFirstMoment[t + 1];
-            final double hz = b.compositeFirstMoment[t + 2];
-            final double px2 = 2.0 * cp[t];
-            final double py2 = 2.0 * cp[t + 1];
-            final double pz2 = 2.0 * cp[t + 2];
-            final double sx = axis[s];
-            final double sy = axis[s + 1];
-            final double sz = axis[s + 2];
-            final double sa = axis[s + 3];
-            final double sb = axis[s + 4];
-            final double sc = axis[s + 5];
-            tau[ci] = sx * f[s] + sy * f[s + 1] + sz * f[s + 2] + sa * f[s + 3] + sb * f[s + 4] + sc * f[s + 5]
-                + model.rotorInertia[ci] * qdd[ci] + model.friction(ci, qd[ci], friction);
-            SpatialAlgebra.set(inertiaAxis, s,
-                m * sx + sb * hz - sc * hy,
-                m * sy + sc * hx - sa * hz,
-                m * sz + sa * hy - sb * hx,
-                co[r] * sa + co[r + 1] * sb + co[r + 2] * sc + hy * sz - hz * sy,
-                co[r + 1] * sa + co[r + 4] * sb + co[r + 5] * sc + hz * sx - hx * sz,
-                co[r + 2] * sa + co[r + 5] * sb + co[r + 8] * sc + hx * sy - hy * sx);
-            Vec3.set(couplingAxis, t,
-                cx[r] * sa + cx[r + 3] * sb + cx[r + 6] * sc + py2 * sz - pz2 * sy,
-                cx[r + 1] * sa + cx[r + 4] * sb + cx[r + 7] * sc + pz2 * sx - px2 * sz,
-                cx[r + 2] * sa + cx[r + 5] * sb + cx[r + 8] * sc + px2 * sy - py2 * sx);
-        }
-    }
-
-    /**
-     * Per joint i below another joint, the derivatives of its subtree wrench F_i with respect to its
-     * own qd_i and q_i: phi = Bc_i S_i + 2 Ic_i S_i-dot with Bc m = (2 m_w x p, X m_w), and
-     * psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot with S x* F = (S_w x f, S_w x n + S_v x f), stored
-     * for {@link #entries} (and psi for the reaction-wrench derivatives). A joint that hangs from the
-     * base has no ancestor to feed and no reaction wrench moving with it: skipped.
-     */
-    private void subtreeWrenchDerivatives()
-    {
-        final BaseFrameBodies b = bodies;
-        final double[] co = b.compositeInertia;
-        final double[] cp = b.compositeMomentum;
-        final double[] cx = b.compositeCoupling;
         final double[] axis = b.axis;
         final double[] rate = b.axisRate;
         final double[] da = accelerationShift;
-        final double[] f = wrench;
-        for (int ci = 0; ci < b.dof; ci++)
+        final CompiledModel model = b.model;
+        for (int i = b.bodyCount - 1; i >= 0; i--)
         {
-            final int i = b.bodyOfCoordinate[ci];
-            if (b.parent[i] < 0)
-            {
-                continue;
-            }
+            final int p = b.parent[i];
             final int t = 3 * i;
             final int r = 9 * i;
             final int s = 6 * i;
-            final double m = b.compositeMass[i];
-            final double hx = b.compositeFirstMoment[t];
-            final double hy = b.compositeFirstMoment[t + 1];
-            final double hz = b.compositeFirstMoment[t + 2];
-            final double px2 = 2.0 * cp[t];
-            final double py2 = 2.0 * cp[t + 1];
-            final double pz2 = 2.0 * cp[t + 2];
+            final double m = cm[i];
+            final double hx = ch[t];
+            final double hy = ch[t + 1];
+            final double hz = ch[t + 2];
+            final double o00 = co[r];
+            final double o01 = co[r + 1];
+            final double o02 = co[r + 2];
+            final double o11 = co[r + 4];
+            final double o12 = co[r + 5];
+            final double o22 = co[r + 8];
+            final double px = cp[t];
+            final double py = cp[t + 1];
+            final double pz = cp[t + 2];
+            final double x00 = cx[r];
+            final double x01 = cx[r + 1];
+            final double x02 = cx[r + 2];
+            final double x10 = cx[r + 3];
+            final double x11 = cx[r + 4];
+            final double x12 = cx[r + 5];
+            final double x20 = cx[r + 6];
+            final double x21 = cx[r + 7];
+            final double x22 = cx[r + 8];
+            final double fx = f[s];
+            final double fy = f[s + 1];
+            final double fz = f[s + 2];
+            final double fa = f[s + 3];
+            final double fb = f[s + 4];
+            final double fc = f[s + 5];
+            if (p >= 0)
+            {
+                final int tp = 3 * p;
+                final int rp = 9 * p;
+                cm[p] += m;
+                Vec3.addTo(ch, tp, hx, hy, hz);
+                Vec3.addTo(co, rp, o00, o01, o02);
+                Vec3.addTo(co, rp + 3, o01, o11, o12);
+                Vec3.addTo(co, rp + 6, o02, o12, o22);
+                Vec3.addTo(cp, tp, px, py, pz);
+                Vec3.addTo(cx, rp, x00, x01, x02);
+                Vec3.addTo(cx, rp + 3, x10, x11, x12);
+                Vec3.addTo(cx, rp + 6, x20, x21, x22);
+                Vec3.addTo(f, 6 * p, fx, fy, fz);
+                Vec3.addTo(f, 6 * p + 3, fa, fb, fc);
+            }
+            final int ci = b.coordinate[i];
+            if (ci < 0)
+            {
+                continue;
+            }
+            final double px2 = 2.0 * px;
+            final double py2 = 2.0 * py;
+            final double pz2 = 2.0 * pz;
             final double sx = axis[s];
             final double sy = axis[s + 1];
             final double sz = axis[s + 2];
             final double sa = axis[s + 3];
             final double sb = axis[s + 4];
             final double sc = axis[s + 5];
+            tau[ci] = sx * fx + sy * fy + sz * fz + sa * fa + sb * fb + sc * fc
+                + model.rotorInertia[ci] * qdd[ci] + model.friction(ci, qd[ci], friction);
+            SpatialAlgebra.set(inertiaAxis, s, m * sx + sb * hz - sc * hy, m * sy + sc * hx - sa * hz, m * sz + sa * hy - sb * hx,
+                o00 * sa + o01 * sb + o02 * sc + hy * sz - hz * sy,
+                o01 * sa + o11 * sb + o12 * sc + hz * sx - hx * sz,
+                o02 * sa + o12 * sb + o22 * sc + hx * sy - hy * sx);
+            Vec3.set(couplingAxis, t,
+                x00 * sa + x10 * sb + x20 * sc + py2 * sz - pz2 * sy,
+                x01 * sa + x11 * sb + x21 * sc + pz2 * sx - px2 * sz,
+                x02 * sa + x12 * sb + x22 * sc + px2 * sy - py2 * sx);
+            if (p < 0)
+            {
+                // no ancestor to feed, and no reaction wrench moves with this joint
+                continue;
+            }
             final double rx = rate[s];
             final double ry = rate[s + 1];
             final double rz = rate[s + 2];
             final double ra = rate[s + 3];
             final double rb = rate[s + 4];
             final double rc = rate[s + 5];
+            final double dx = da[s];
+            final double dy = da[s + 1];
+            final double dz = da[s + 2];
             final double dA = da[s + 3];
             final double dB = da[s + 4];
             final double dC = da[s + 5];
@@ -567,26 +569,22 @@ public final class InverseDynamicsDerivatives
                 sb * pz2 - sc * py2 + 2.0 * (m * rx + rb * hz - rc * hy),
                 sc * px2 - sa * pz2 + 2.0 * (m * ry + rc * hx - ra * hz),
                 sa * py2 - sb * px2 + 2.0 * (m * rz + ra * hy - rb * hx),
-                cx[r] * sa + cx[r + 1] * sb + cx[r + 2] * sc + 2.0 * (co[r] * ra + co[r + 1] * rb + co[r + 2] * rc + hy * rz - hz * ry),
-                cx[r + 3] * sa + cx[r + 4] * sb + cx[r + 5] * sc + 2.0 * (co[r + 1] * ra + co[r + 4] * rb + co[r + 5] * rc + hz * rx - hx * rz),
-                cx[r + 6] * sa + cx[r + 7] * sb + cx[r + 8] * sc + 2.0 * (co[r + 2] * ra + co[r + 5] * rb + co[r + 8] * rc + hx * ry - hy * rx));
+                x00 * sa + x01 * sb + x02 * sc + 2.0 * (o00 * ra + o01 * rb + o02 * rc + hy * rz - hz * ry),
+                x10 * sa + x11 * sb + x12 * sc + 2.0 * (o01 * ra + o11 * rb + o12 * rc + hz * rx - hx * rz),
+                x20 * sa + x21 * sb + x22 * sc + 2.0 * (o02 * ra + o12 * rb + o22 * rc + hx * ry - hy * rx));
             SpatialAlgebra.set(subtreeWrenchRate, s,
-                sb * f[s + 2] - sc * f[s + 1] + m * da[s] + dB * hz - dC * hy + rb * pz2 - rc * py2,
-                sc * f[s] - sa * f[s + 2] + m * da[s + 1] + dC * hx - dA * hz + rc * px2 - ra * pz2,
-                sa * f[s + 1] - sb * f[s] + m * da[s + 2] + dA * hy - dB * hx + ra * py2 - rb * px2,
-                sb * f[s + 5] - sc * f[s + 4] + sy * f[s + 2] - sz * f[s + 1]
-                    + co[r] * dA + co[r + 1] * dB + co[r + 2] * dC + hy * da[s + 2] - hz * da[s + 1] + cx[r] * ra + cx[r + 1] * rb + cx[r + 2] * rc,
-                sc * f[s + 3] - sa * f[s + 5] + sz * f[s] - sx * f[s + 2]
-                    + co[r + 1] * dA + co[r + 4] * dB + co[r + 5] * dC + hz * da[s] - hx * da[s + 2] + cx[r + 3] * ra + cx[r + 4] * rb + cx[r + 5] * rc,
-                sa * f[s + 4] - sb * f[s + 3] + sx * f[s + 1] - sy * f[s]
-                    + co[r + 2] * dA + co[r + 5] * dB + co[r + 8] * dC + hx * da[s + 1] - hy * da[s] + cx[r + 6] * ra + cx[r + 7] * rb + cx[r + 8] * rc);
+                sb * fz - sc * fy + m * dx + dB * hz - dC * hy + rb * pz2 - rc * py2,
+                sc * fx - sa * fz + m * dy + dC * hx - dA * hz + rc * px2 - ra * pz2,
+                sa * fy - sb * fx + m * dz + dA * hy - dB * hx + ra * py2 - rb * px2,
+                sb * fc - sc * fb + sy * fz - sz * fy + o00 * dA + o01 * dB + o02 * dC + hy * dz - hz * dy + x00 * ra + x01 * rb + x02 * rc,
+                sc * fa - sa * fc + sz * fx - sx * fz + o01 * dA + o11 * dB + o12 * dC + hz * dx - hx * dz + x10 * ra + x11 * rb + x12 * rc,
+                sa * fb - sb * fa + sx * fy - sy * fx + o02 * dA + o12 * dB + o22 * dC + hx * dy - hy * dx + x20 * ra + x21 * rb + x22 * rc);
         }
     }
 
     /**
-     * Every (joint i, ancestor j or j = i) entry from the products of {@link #jointProducts} and
-     * {@link #subtreeWrenchDerivatives} (class comment): M_ij = M_ji = u . S_j,
-     * d tau_i/d qd_j = w . S_j + 2 u . S_j-dot, d tau_j/d qd_i = phi . S_j,
+     * Every (joint i, ancestor j or j = i) entry from the products of {@link #subtreeSweep} (class
+     * comment): M_ij = M_ji = u . S_j, d tau_i/d qd_j = w . S_j + 2 u . S_j-dot, d tau_j/d qd_i = phi . S_j,
      * d tau_i/d q_j = u . da_j + w . S_j-dot, d tau_j/d q_i = psi . S_j (Ic symmetric); then the
      * rotor inertia and viscous friction on the diagonal.
      */

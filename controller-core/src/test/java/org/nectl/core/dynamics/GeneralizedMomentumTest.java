@@ -31,12 +31,12 @@ final class GeneralizedMomentumTest
             final double[] qd = RandomRobots.vector(rnd, n, 2);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
             final GeneralizedMomentum terms = new GeneralizedMomentum(model);
-            terms.gravity(g[0], g[1], g[2]);
+            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
             final double[] p = new double[n];
             final double[] ctqd = new double[n];
             final double[] gravity = new double[n];
             final double[] friction = new double[n];
-            terms.compute(q, qd, p, ctqd, gravity, friction);
+            terms.compute(q, qd, loads, p, ctqd, gravity, friction);
 
             final double[] m = new double[n * n];
             new MassMatrix(model).compute(q, m);
