@@ -15,6 +15,8 @@ import java.util.function.BooleanSupplier;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nectl.core.mobile.BaseMotion;
+import org.nectl.core.mobile.ShipMotion;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.AeronTransport;
 import org.nectl.transport.ControllerLink;
@@ -113,6 +115,32 @@ class SimCommandTest
             assertEquals(SimCommand.CRASH_EXIT_STATUS, rig.sim.exitValue(), output());
             rig.link.pollJointState(state);
             assertEquals(4L, state.sequence(), "no state from the crash on");
+        }
+    }
+
+    /** Lockstep on a ship's deck: each state carries the deck's motion at its simulated time. */
+    @Test
+    void lockstepSimulatorOnAShipsDeckPublishesTheBaseBlock() throws Exception
+    {
+        try (SimProcess rig = new SimProcess("--mode", "lockstep", "--base-motion", "ship:roll=10deg@0.2Hz,heave=0.5m@0.1Hz"))
+        {
+            final JointStateSample state = new JointStateSample(DOF);
+            final MotorCommandSample command = new MotorCommandSample(DOF);
+            final BaseMotion expected = new BaseMotion();
+            for (long n = 0; n <= 3; n++)
+            {
+                final long sequence = n;
+                rig.awaitCondition(() -> rig.link.pollJointState(state) > 0 && state.sequence() >= sequence, "JointState " + n);
+                assertTrue(state.baseMotionValid(), "base block in state " + n);
+                new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1).at(n * 1e-3, new double[] {0, 0, -9.81}, expected);
+                assertEquals(expected.orientation(1), state.baseMotion()[1], 1e-15, "roll quaternion x at " + n + " ms");
+                assertEquals(expected.angularVelocity(0), state.baseMotion()[4], 1e-15, "roll rate at " + n + " ms");
+                assertEquals(expected.specificForce(2), state.baseMotion()[12], 1e-15, "specific force z at " + n + " ms");
+                command.sequence(n).jointStateSequence(n).mode(DriveMode.TORQUE).enable(true);
+                rig.awaitCondition(() -> rig.link.publishMotorCommand(command) > 0, "MotorCommand " + n + " sent");
+            }
+            assertTrue(state.baseMotion()[4] > 0.2, "the deck rolls at 2 pi 0.2 Hz 10 deg = 0.219 rad/s at the start: "
+                + state.baseMotion()[4]);
         }
     }
 
