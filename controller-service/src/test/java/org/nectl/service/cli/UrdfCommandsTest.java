@@ -51,7 +51,7 @@ class UrdfCommandsTest
     {
         final Path bad = temporary.resolve("bad.urdf");
         Files.writeString(bad, "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>"
-            + "<joint name=\"j\" type=\"floating\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>",
+            + "<joint name=\"j\" type=\"planar\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>",
             StandardCharsets.UTF_8);
         assertEquals(2, new CommandLine(new NectlCommand()).execute("model", "check", bad.toString()));
         assertEquals(2, new CommandLine(new NectlCommand())
