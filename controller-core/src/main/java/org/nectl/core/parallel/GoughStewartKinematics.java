@@ -3,6 +3,7 @@ package org.nectl.core.parallel;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.decomposition.lu.LUDecompositionAlt_DDRM;
 import org.ejml.dense.row.linsol.lu.LinearSolverLu_DDRM;
+import org.nectl.core.closedloop.ClosedLoopModel;
 
 /**
  * Inverse and forward kinematics of a {@link GoughStewartModel} (Khalil, "Dynamic modeling of robots
@@ -36,7 +37,7 @@ public final class GoughStewartKinematics
      * Smallest ratio of the smallest to the largest pivot of the LU factors of J_p^-1 below which the
      * pose is reported singular (the closed-loop models' threshold).
      */
-    public static final double SINGULAR_PIVOT_RATIO = 1e-8;
+    public static final double SINGULAR_PIVOT_RATIO = ClosedLoopModel.SINGULAR_PIVOT_RATIO;
 
     private static final int N = GoughStewartModel.LEGS;
 

@@ -204,16 +204,9 @@ class GoughStewartKinematicsTest
         final double[] position = hexapod.homePosition();
         final double[] rotation = hexapod.homeRotation();
         final int status = kinematics.forward(new double[] {0.01, 0.01, 0.01, 0.01, 0.01, 0.01}, position, rotation);
-        assertTrue(status != GoughStewartKinematics.CONVERGED, "status " + status);
-        assertTrue(kinematics.residualNorm() > 1e-3, "residual " + kinematics.residualNorm());
-        if (status == GoughStewartKinematics.NOT_CONVERGED)
-        {
-            assertEquals(GoughStewartKinematics.MAX_ITERATIONS, kinematics.iterations());
-        }
-        else
-        {
-            assertTrue(kinematics.pivotRatio() < GoughStewartKinematics.SINGULAR_PIVOT_RATIO);
-        }
+        assertEquals(GoughStewartKinematics.NOT_CONVERGED, status);
+        assertEquals(GoughStewartKinematics.MAX_ITERATIONS, kinematics.iterations());
+        assertTrue(kinematics.residualNorm() > 0.1, "residual " + kinematics.residualNorm());
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -496,7 +497,8 @@ final class PlanCommand implements Callable<Integer>
     /** The leg lengths of the --poses trajectory for the Gough-Stewart --model. */
     private JointTrajectory poseTrajectory() throws IOException
     {
-        if (modelFile == null || !GoughStewartDescriptions.isGoughStewart(modelFile))
+        // A missing or unreadable file is left to the loader, which says why.
+        if (modelFile == null || Files.isRegularFile(modelFile) && !GoughStewartDescriptions.isGoughStewart(modelFile))
         {
             throw new IllegalArgumentException("--poses needs --model, a Gough-Stewart description (format: gough-stewart)"
                 + (modelFile == null ? "" : "; " + modelFile + " is not one"));

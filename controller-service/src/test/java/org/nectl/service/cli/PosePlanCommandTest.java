@@ -126,6 +126,11 @@ final class PosePlanCommandTest
         final Path arm = Path.of("..", "config", "robots", "panda.yaml");
         assertRefused("nectl plan: --poses needs --model, a Gough-Stewart description (format: gough-stewart); " + arm + " is not one",
             "--poses", file.toString(), "--model", arm.toString());
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--poses", file.toString(), "--model", temp.resolve("none.yaml").toString()));
+        assertTrue(err.toString().startsWith("nectl plan: " + temp.resolve("none.yaml")), err.toString());
+        assertTrue(!err.toString().contains("is not one"), err.toString());
         assertRefused("nectl plan: --file, --poses and --demo exclude each other", "--poses", file.toString(), "--demo");
         assertRefused("nectl plan: --stream needs a trajectory: --file or --demo (a --poses trajectory is sent as one segment)",
             "--poses", file.toString(), "--model", HEXAPOD.toString(), "--stream", "100");
