@@ -33,29 +33,32 @@ import org.nectl.core.model.RobotModel;
  * at the previous pass's x (above the concave root, so conservative, and exact at the reference, the
  * pass repeated as for viscous friction), and the dense check below adds both reserves exactly.
  *
- * <p><b>Third order: a smooth time law, widened where the torque rate exceeds its limit.</b> The
+ * <p><b>Third order: a smooth time law whose torque ramps are fitted to the rate limit.</b> The
  * reachability profile has s-ddot constant on each interval; its torque steps wherever the control
  * changes, the start and the stop included, so its torque rate is unbounded whatever the grid. A
  * third-order reachability pass would need controllable sets in (x, u) at each point, which are not
  * convex (tau-dot couples neighbouring controls through s-tripledot and contains s-dot s-ddot terms),
- * so no exact pass of TOPP-RA's kind exists. Instead the written law is made smooth and then checked:
- * each step of s-ddot becomes a ramp ({@link SmoothTimeLaw}, a triangular kernel per step, centred, so
- * the law is C3 and keeps the profile's mean timing) whose half-width starts at |m_j du| / (rate
- * limit_j), the time the largest torque step needs at the rate limit. The law is then evaluated on a
- * grid {@code checkFactor} times denser than the retiming grid by the plain recursive Newton-Euler
- * algorithm for tau and the torque-derivative recursion for tau-dot (the evaluations that decide are
- * the ones that report). Where tau-dot exceeds its limit and the s-tripledot part dominates, the
- * ramps covering that instant are widened by the ratio that brings that part within the limit; where
- * the rest of tau-dot (the s-dot^3 and s-dot s-ddot terms of the geometry) or tau, qd, qdd exceed
- * theirs (the smoothing averages the profile and may lift it off a limit it rode), the velocity caps
- * of the reachability pass are lowered around that instant by the ratio (x by r, r^2 or r^(2/3) as
- * tau, qd and tau-dot scale with s-dot) and the profile is recomputed. The iteration ends when the
- * dense check finds nothing over a limit: the result is bounded on the dense grid by construction
- * of the stopping rule, not by a model of tau-dot. Slower is always feasible (widths and caps only
- * move one way), so each limit that binds is approached from above. Ramps widen only where the rate
- * limit binds, so a joint whose torque need not swing fast costs nothing; the price is a duration
- * above the true third-order optimum, which would ramp each step asymmetrically (Pham and Pham 2017
- * describe the singular arcs that make that problem hard). Measured costs: docs/PLANNING.md.
+ * so no exact pass of TOPP-RA's kind exists. Instead the law that is written is made smooth and then
+ * checked: each step of s-ddot becomes a ramp ({@link SmoothTimeLaw}: a triangular kernel per step,
+ * centred, so the law is C3 and keeps the profile's mean timing, and only the first and the last ramp
+ * lengthen the motion) whose half-width starts at the larger of a least width and |m_j du| / (rate
+ * limit_j), the time the largest torque step there needs at the rate limit. The law is then evaluated
+ * by the plain recursive Newton-Euler algorithm for tau and the torque-derivative recursion for tau-dot,
+ * at the law's breakpoints (where s-tripledot kinks, so the ramps' extremes are seen) and on an even
+ * grid: 2 points per interval while steering, {@code checkFactor} per interval for the result. The
+ * evaluations that decide are the ones that report. Per joint tau-dot = G + J with J = M q'
+ * s-tripledot the ramps' part; ramps f times wider make it J / f, so each instant asks for the least f
+ * with |G + J / f| + reserve &lt;= 0.995 x limit, and each ramp takes the largest f asked for over its
+ * support: wider where the limit is exceeded, narrower (damped, not below the least width) where it
+ * is not reached, so that the limit binds. Where G alone leaves no room, or tau, qd or qdd exceed
+ * their limits (the smoothing averages the profile and may lift it off a limit it rode), the velocity
+ * caps of the reachability pass are lowered around that instant by the ratio (x by r, r^2 or r^(2/3)
+ * as tau, qd and tau-dot scale with s-dot) and the profile is recomputed. The iteration ends when the
+ * full check finds nothing over a limit and no ramp would change by more than 0.3 %: the result is
+ * bounded on the dense grid by the stopping rule, not by a model of tau-dot, and a run that does not
+ * settle within its passes is an error, not a result. The price is a duration above the true
+ * third-order optimum, which would ramp each step asymmetrically and switch earlier (Pham and Pham
+ * 2017 describe the singular arcs that make that problem hard). Measured costs: docs/PLANNING.md.
  *
  * <p>Not thread safe; not real-time code.
  */
@@ -330,12 +333,22 @@ public final class PathRetimer
         final double[] width = initialWidths(profile, withRateLimits, minimumRampS);
         final int points = checkFactor * intervals;
         final Samples samples = new Samples(points + 1 + 3 * (intervals + 1));
+        // the passes that steer the widths and caps check 2 points per interval besides the breakpoints (where the
+        // ramps' extremes are); the result must also pass the full check, and if it does not, the passes go on with it
+        int steering = Math.min(points, 2 * intervals);
         for (int pass = 1; ; pass++)
         {
             final SmoothTimeLaw law = new SmoothTimeLaw(profile.t(), profile.u(), width);
-            final Check check = check(law, points, withRateLimits, samples);
-            final boolean capsLowered = samples.violations > 0 && lowerCaps(law, profile, samples, cap, width);
-            final boolean widthsMoved = withRateLimits && fitWidths(law, profile, samples, width, minimumRampS);
+            Check check = check(law, steering, withRateLimits, samples);
+            boolean capsLowered = samples.violations > 0 && lowerCaps(law, profile, samples, cap, width);
+            boolean widthsMoved = withRateLimits && fitWidths(law, profile, samples, width, minimumRampS);
+            if (samples.violations == 0 && !widthsMoved && steering < points)
+            {
+                steering = points;
+                check = check(law, points, withRateLimits, samples);
+                capsLowered = samples.violations > 0 && lowerCaps(law, profile, samples, cap, width);
+                widthsMoved = samples.violations > 0 && withRateLimits && fitWidths(law, profile, samples, width, minimumRampS);
+            }
             if (samples.violations == 0 && !widthsMoved)
             {
                 return new Result(profile, law, pass, check);

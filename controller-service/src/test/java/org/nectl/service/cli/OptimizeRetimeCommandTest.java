@@ -95,6 +95,21 @@ class OptimizeRetimeCommandTest
         final CommandRun mixed = CommandRun.of("optimize", "--model", PANDA, "--retime", path.toString(), "--start", "0,0,0,0,0,0,0",
             "-o", csv.toString());
         assertEquals(2, mixed.status(), mixed.err());
+
+        final CommandRun share = CommandRun.of("optimize", "--model", PANDA, "--retime", path.toString(), "--limit-share", "1.5",
+            "-o", csv.toString());
+        assertEquals(2, share.status(), share.err());
+        assertTrue(share.err().contains("--limit-share must be in (0, 1], got 1.5"), share.err());
+
+        final CommandRun both = CommandRun.of("optimize", "--model", PANDA, "--retime", path.toString(), "--for-service",
+            "--clock-reserve", "1", "-o", csv.toString());
+        assertEquals(2, both.status(), both.err());
+        assertTrue(both.err().contains("give either it or --limit-share/--clock-reserve"), both.err());
+
+        final CommandRun dense = CommandRun.of("optimize", "--model", PANDA, "--retime", path.toString(), "--waypoint-ms", "0.01",
+            "-o", csv.toString());
+        assertEquals(2, dense.status(), dense.err());
+        assertTrue(dense.err().contains("exceed the 65535 of one trajectory segment"), dense.err());
         assertEquals(List.of("narrow.csv", "path.csv", "repeated.csv"), names());
     }
 
