@@ -2,6 +2,7 @@ package org.nectl.core.closedloop;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
@@ -36,6 +37,7 @@ public final class ClosedLoopModel
     private final int[] passive;
     private final int[] selectedRows;
     private final double[] home;
+    private final DedicatedLawDynamics dedicatedDynamics;
 
     /**
      * Not real-time safe. Checks the three rules and refines the home configuration onto the loop.
@@ -51,6 +53,25 @@ public final class ClosedLoopModel
     public ClosedLoopModel(
         final RobotModel tree, final List<CutJoint> cutJoints, final int[] activeCoordinates, final double[] homeTree)
     {
+        this(tree, cutJoints, activeCoordinates, homeTree, null);
+    }
+
+    /**
+     * Not real-time safe. As the other constructor, for a robot that also has dynamics of its own.
+     *
+     * @param tree the equivalent tree structure.
+     * @param cutJoints the cut joints, at least one.
+     * @param activeCoordinates tree coordinates of the active joints, in command order.
+     * @param homeTree the home configuration, every tree coordinate.
+     * @param dedicatedDynamics the robot's dynamics by a model of its own, for the control laws, or null.
+     * @throws ClosedLoopDefectException if a rule is broken.
+     * @throws IllegalArgumentException for malformed arguments.
+     */
+    public ClosedLoopModel(
+        final RobotModel tree, final List<CutJoint> cutJoints, final int[] activeCoordinates, final double[] homeTree,
+        final DedicatedLawDynamics dedicatedDynamics)
+    {
+        this.dedicatedDynamics = dedicatedDynamics;
         if (cutJoints.isEmpty())
         {
             throw new IllegalArgumentException("a closed-loop robot needs at least one cut joint");
@@ -169,6 +190,12 @@ public final class ClosedLoopModel
     public double[] home()
     {
         return home.clone();
+    }
+
+    /** @return the robot's dynamics by a model of its own, which the control laws use, or empty. */
+    public Optional<DedicatedLawDynamics> dedicatedDynamics()
+    {
+        return Optional.ofNullable(dedicatedDynamics);
     }
 
     /** @return the home positions of the active joints, a copy. */

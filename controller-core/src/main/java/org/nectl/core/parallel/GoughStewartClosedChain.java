@@ -17,7 +17,9 @@ import org.nectl.core.model.Transforms;
  * bodies, mutually perpendicular axes at home), closed at legs 2-6 by spherical cut joints; the six
  * actuators are the active joints, in leg order, with the legs' limits. 21 tree joints, 15 passive.
  * In this form the platform's forward kinematics is the loops' Newton solution, and the controller
- * and simulator of closed-loop robots serve the hexapod in leg lengths. The gimbal's own
+ * and simulator of closed-loop robots serve the hexapod in leg lengths; the chain carries the
+ * platform's own inverse dynamic model ({@link GoughStewartLawDynamics}) for the control laws, which
+ * gives the projection's forces at a fraction of its cost. The gimbal's own
  * singularity (its first and third axes aligned) is a platform tilted by a quarter turn about leg 1's
  * spherical joint, far outside the stroke.
  */
@@ -80,6 +82,6 @@ public final class GoughStewartClosedChain
         }
         final double[] home = new double[tree.dof()];
         System.arraycopy(legHome, 0, home, 0, legHome.length);
-        return new ClosedLoopModel(tree, cuts, active, home);
+        return new ClosedLoopModel(tree, cuts, active, home, gravity -> new GoughStewartLawDynamics(hexapod, gravity));
     }
 }

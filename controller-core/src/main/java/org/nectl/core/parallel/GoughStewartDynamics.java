@@ -109,6 +109,17 @@ public final class GoughStewartDynamics
     }
 
     /**
+     * Switches the legs' joint friction (their tree's Coulomb and viscous friction, actuators
+     * included) on or off (default on). Real-time safe.
+     *
+     * @param enabled true to include friction.
+     */
+    public void jointFriction(final boolean enabled)
+    {
+        legs.jointFriction(enabled);
+    }
+
+    /**
      * Actuator forces for a platform motion (eq. 66). Real-time safe.
      *
      * @param position platform origin, m.

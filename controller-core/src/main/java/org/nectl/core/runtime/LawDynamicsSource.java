@@ -8,7 +8,9 @@ import org.nectl.core.dynamics.CompiledModel;
 
 /**
  * Where a {@link ControlCycle}'s laws take their dynamics from: the compiled tree whose every joint
- * is controlled, or a closed-loop robot's dynamics projected onto its active joints. Each user (the
+ * is controlled, a closed-loop robot's dynamics of its own if it carries one (a Gough-Stewart
+ * platform's, {@link org.nectl.core.closedloop.DedicatedLawDynamics}), or else its equivalent tree's
+ * dynamics projected onto its active joints. Each user (the
  * computed-torque law, the PD law, the trajectory clock) gets an instance of its own, since each
  * sets its own friction and keeps its own workspace.
  */
@@ -38,6 +40,12 @@ final class LawDynamicsSource
     /** @return new dynamics in the controlled coordinates. Not real-time safe. */
     LawDynamics create()
     {
-        return closedLoop == null ? new TreeLawDynamics(tree) : new ClosedLoopLawDynamics(closedLoop, gravity);
+        if (closedLoop == null)
+        {
+            return new TreeLawDynamics(tree);
+        }
+        // A Gough-Stewart platform carries its eqs. 59-66, a fraction of the projection's cost.
+        return closedLoop.dedicatedDynamics().map(dedicated -> dedicated.create(gravity))
+            .orElseGet(() -> new ClosedLoopLawDynamics(closedLoop, gravity));
     }
 }

@@ -1,0 +1,22 @@
+package org.nectl.core.closedloop;
+
+import org.nectl.core.control.LawDynamics;
+
+/**
+ * A closed-loop robot's dynamics in its active coordinates by a model of its own, which the control
+ * laws use in place of the projection of its equivalent tree ({@link ClosedLoopLawDynamics}): a
+ * Gough-Stewart platform's inverse dynamic model (Khalil 2010 eqs. 59-66) costs a fraction of the
+ * loops' Newton solve and the projection. It gives the same forces as the projection of the
+ * {@link ClosedLoopModel} that carries it, in the same active-joint order.
+ */
+@FunctionalInterface
+public interface DedicatedLawDynamics
+{
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param gravity gravity in the base frame, m/s^2, 3 components.
+     * @return new dynamics in the active coordinates, one instance per user.
+     */
+    LawDynamics create(double[] gravity);
+}
