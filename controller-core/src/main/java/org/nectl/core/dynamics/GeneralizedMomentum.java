@@ -110,7 +110,7 @@ public final class GeneralizedMomentum
     public void compute(final double[] q, final double[] qd, final AppliedLoads loads, final double[] momentum,
         final double[] coriolisTransposedTimesQd, final double[] gravityTorque, final double[] friction)
     {
-        NewtonEulerPasses.rootMotion(loads, root, 0, root, 3, root, 6);
+        NewtonEulerPasses.rootMotion(loads, null, root, 0, root, 3, root, 6);
         joints.update(q);
         forwardPass(qd);
         backwardPass(qd, momentum, coriolisTransposedTimesQd, gravityTorque, friction);
