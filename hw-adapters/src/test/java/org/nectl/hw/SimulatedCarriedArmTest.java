@@ -59,6 +59,7 @@ class SimulatedCarriedArmTest
     @Test
     void samplesCarryTheShipsMotionAtTheSampleTime()
     {
+        assertEquals(BaseMotion.BLOCK_LENGTH, JointStateSample.BASE_MOTION_LENGTH, "one block layout on the wire and in the core");
         final ShipMotion ship = new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1);
         final SimulatedArm arm = new SimulatedArm(MODEL, config().baseMotion(ship));
         final JointStateSample sample = new JointStateSample(MODEL.dof());

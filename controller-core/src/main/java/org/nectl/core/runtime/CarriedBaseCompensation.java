@@ -77,8 +77,8 @@ public final class CarriedBaseCompensation
      * Takes one JointState's base-motion block; ignored for a fixed base.
      *
      * @param present true if the JointState has the block.
-     * @param block orientation w, x, y, z, then base-frame angular velocity, angular acceleration and
-     *     specific force: 13 values (the JointState's order).
+     * @param block the block's {@value BaseMotion#BLOCK_LENGTH} values in the JointState's order
+     *     ({@link BaseMotion#fromBlock}).
      */
     public void measure(final boolean present, final double[] block)
     {
@@ -91,11 +91,7 @@ public final class CarriedBaseCompensation
             missingCount++;
             return;
         }
-        received.orientation(block[0], block[1], block[2], block[3])
-            .angularVelocity(block[4], block[5], block[6])
-            .angularAcceleration(block[7], block[8], block[9])
-            .specificForce(block[10], block[11], block[12]);
-        if (received.validity() != BaseMotion.Validity.VALID)
+        if (received.fromBlock(block).validity() != BaseMotion.Validity.VALID)
         {
             rejectedCount++;
             return;
