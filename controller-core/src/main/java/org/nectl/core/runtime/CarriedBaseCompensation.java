@@ -26,8 +26,7 @@ import org.nectl.core.mobile.CarriedBaseInverseDynamics;
  */
 public final class CarriedBaseCompensation
 {
-    private final CarriedBaseInverseDynamics carriedDynamics;
-    private final InverseDynamics fixedDynamics;
+    private Dynamics dynamics;
     private final BaseMotion received = new BaseMotion();
     private final BaseMotion held = new BaseMotion();
     private final double[] zeros;
@@ -46,10 +45,7 @@ public final class CarriedBaseCompensation
      */
     CarriedBaseCompensation(final CompiledModel dynamics, final double[] gravity)
     {
-        carriedDynamics = new CarriedBaseInverseDynamics(dynamics);
-        carriedDynamics.jointFriction(false);
-        fixedDynamics = new InverseDynamics(dynamics);
-        fixedDynamics.jointFriction(false);
+        this.dynamics = new Dynamics(dynamics);
         held.atRest(gravity);
         zeros = new double[dynamics.dof()];
         fixedTorque = new double[dynamics.dof()];
@@ -117,14 +113,44 @@ public final class CarriedBaseCompensation
             Arrays.fill(baseTorque, 0.0);
             return ControlStatus.OK;
         }
-        carriedDynamics.compute(q, qd, zeros, held, baseTorque);
-        fixedDynamics.compute(q, qd, zeros, fixedTorque);
+        dynamics.carried.compute(q, qd, zeros, held, baseTorque);
+        dynamics.fixed.compute(q, qd, zeros, fixedTorque);
         for (int j = 0; j < baseTorque.length; j++)
         {
             baseTorque[j] -= fixedTorque[j];
             tauLaw[j] += baseTorque[j];
         }
         return StateMonitor.finite(baseTorque) ? ControlStatus.OK : ControlStatus.NON_FINITE_OUTPUT;
+    }
+
+    /**
+     * Computes tau_base on another model of the same robot from now on (the perform phase of a model
+     * change, {@link ControlCycle#changeModel}). Real-time safe.
+     *
+     * @param prepared the new model's dynamics, built off the loop.
+     */
+    void use(final Dynamics prepared)
+    {
+        dynamics = prepared;
+    }
+
+    /**
+     * The two inverse dynamics tau_base is the difference of, on one model: built off the loop for a
+     * model change ({@link ControlCycle#prepareModel}).
+     */
+    static final class Dynamics
+    {
+        final CarriedBaseInverseDynamics carried;
+        final InverseDynamics fixed;
+
+        /** Not real-time safe: allocates the workspaces. */
+        Dynamics(final CompiledModel model)
+        {
+            carried = new CarriedBaseInverseDynamics(model);
+            carried.jointFriction(false);
+            fixed = new InverseDynamics(model);
+            fixed.jointFriction(false);
+        }
     }
 
     /** @return tau_base of the last {@link #compensate}, N m or N; the live array, read only. */
