@@ -327,17 +327,7 @@ public final class SimulatedArm
         if (carried)
         {
             physics.baseMotion(base);
-            final double[] block = out.baseMotion();
-            for (int i = 0; i < 4; i++)
-            {
-                block[i] = base.orientation(i);
-            }
-            for (int i = 0; i < 3; i++)
-            {
-                block[4 + i] = base.angularVelocity(i);
-                block[7 + i] = base.angularAcceleration(i);
-                block[10 + i] = base.specificForce(i);
-            }
+            base.toBlock(out.baseMotion());
         }
     }
 

@@ -24,7 +24,7 @@ class SimulatedCarriedArmTest
     @Test
     void constantlyAcceleratingPlatformEqualsFixedBaseUnderTiltedGravity()
     {
-        final SimulatedArm carried = new SimulatedArm(MODEL, config().baseMotion(new PlatformMotion(1.0, 1.0, 5.0, 0.0)));
+        final SimulatedArm carried = new SimulatedArm(MODEL, config().baseMotion(new PlatformMotion(1.0, 1.0, 5.0, 0.0, Double.POSITIVE_INFINITY)));
         final SimulatedArm tilted = new SimulatedArm(MODEL, config().gravity(-1.0, 0.0, -9.81));
         final SimulatedArm fixed = new SimulatedArm(MODEL, config());
         final double[] tau = {1.0, -2.0, 0.5, 0.2};
@@ -59,6 +59,7 @@ class SimulatedCarriedArmTest
     @Test
     void samplesCarryTheShipsMotionAtTheSampleTime()
     {
+        assertEquals(BaseMotion.BLOCK_LENGTH, JointStateSample.BASE_MOTION_LENGTH, "one block layout on the wire and in the core");
         final ShipMotion ship = new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1);
         final SimulatedArm arm = new SimulatedArm(MODEL, config().baseMotion(ship));
         final JointStateSample sample = new JointStateSample(MODEL.dof());

@@ -29,6 +29,12 @@ public final class BaseMotion
 {
     /** Largest accepted | |q| - 1 | of the orientation quaternion: float32 IMU output normalised. */
     public static final double UNIT_QUATERNION_TOLERANCE = 1e-5;
+    /**
+     * Length of the flat form of {@link #fromBlock} and {@link #toBlock}: the orientation quaternion
+     * w, x, y, z, then angular velocity, angular acceleration and specific force (3 each), the order
+     * of the JointState base block (docs/PROTOCOL.md).
+     */
+    public static final int BLOCK_LENGTH = 13;
     private static final double STANDARD_GRAVITY = 9.81;
 
     /** What {@link #validity()} finds. */
@@ -173,6 +179,34 @@ public final class BaseMotion
         System.arraycopy(other.angularAcceleration, 0, angularAcceleration, 0, 3);
         System.arraycopy(other.specificForce, 0, specificForce, 0, 3);
         return this;
+    }
+
+    /**
+     * Reads the flat form, {@value #BLOCK_LENGTH} values in the JointState base block's order.
+     *
+     * @param block quaternion w, x, y, z, angular velocity, angular acceleration, specific force.
+     * @return this.
+     */
+    public BaseMotion fromBlock(final double[] block)
+    {
+        System.arraycopy(block, 0, quaternion, 0, 4);
+        System.arraycopy(block, 4, angularVelocity, 0, 3);
+        System.arraycopy(block, 7, angularAcceleration, 0, 3);
+        System.arraycopy(block, 10, specificForce, 0, 3);
+        return this;
+    }
+
+    /**
+     * Writes the flat form, {@value #BLOCK_LENGTH} values in the JointState base block's order.
+     *
+     * @param block receives quaternion w, x, y, z, angular velocity, angular acceleration, specific force.
+     */
+    public void toBlock(final double[] block)
+    {
+        System.arraycopy(quaternion, 0, block, 0, 4);
+        System.arraycopy(angularVelocity, 0, block, 4, 3);
+        System.arraycopy(angularAcceleration, 0, block, 7, 3);
+        System.arraycopy(specificForce, 0, block, 10, 3);
     }
 
     /** @return whether every field is finite and the quaternion unit. */

@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
  * <ul>
  * <li>{@code ship:roll=10deg@0.2Hz,pitch=3deg@0.15Hz,heave=0.5m@0.1Hz} ({@link ShipMotion}; any of
  * the three, each amplitude@frequency, angles in deg or rad);</li>
- * <li>{@code platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s,hold=2s} ({@link PlatformMotion}; accel,
- * brake and speed required, hold 2 s by default).</li>
+ * <li>{@code platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s,hold=2s,jerk=20m/s3} ({@link PlatformMotion};
+ * accel, brake and speed required, hold 2 s by default, jerk unbounded (steps) by default).</li>
  * </ul>
  * Not real-time safe.
  */
@@ -30,12 +30,14 @@ public final class BaseMotionProfiles
     public static final double MAX_SPEED_MPS = 20.0;
     /** Longest platform hold, s. */
     public static final double MAX_HOLD_S = 600.0;
+    /** Largest platform jerk, m/s^3. */
+    public static final double MAX_JERK_MPS3 = 1000.0;
 
     private static final Pattern NUMBER = Pattern.compile("[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
     private static final Pattern OSCILLATION = Pattern.compile("(" + NUMBER + ")(deg|rad|m)@(" + NUMBER + ")Hz");
-    private static final Pattern QUANTITY = Pattern.compile("(" + NUMBER + ")(m/s2|m/s|s)");
+    private static final Pattern QUANTITY = Pattern.compile("(" + NUMBER + ")(m/s3|m/s2|m/s|s)");
     private static final String SHIP_EXAMPLE = "ship:roll=10deg@0.2Hz,heave=0.5m@0.1Hz";
-    private static final String PLATFORM_EXAMPLE = "platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s,hold=2s";
+    private static final String PLATFORM_EXAMPLE = "platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s,hold=2s,jerk=20m/s3";
 
     private BaseMotionProfiles()
     {
@@ -56,7 +58,7 @@ public final class BaseMotionProfiles
         }
         if (kind.equals("platform"))
         {
-            return platform(fields(spec, colon, List.of("accel", "brake", "speed", "hold"), PLATFORM_EXAMPLE));
+            return platform(fields(spec, colon, List.of("accel", "brake", "speed", "hold", "jerk"), PLATFORM_EXAMPLE));
         }
         throw new IllegalArgumentException("'" + spec + "': unknown profile '" + kind + "' (expected ship or platform, e.g. "
             + SHIP_EXAMPLE + " or " + PLATFORM_EXAMPLE + ")");
@@ -129,11 +131,13 @@ public final class BaseMotionProfiles
 
     private static PlatformMotion platform(final Map<String, String> fields)
     {
-        return new PlatformMotion(
-            quantity(fields, "accel", "m/s2", MAX_ACCELERATION_MPS2, Double.NaN),
-            quantity(fields, "brake", "m/s2", MAX_ACCELERATION_MPS2, Double.NaN),
-            quantity(fields, "speed", "m/s", MAX_SPEED_MPS, Double.NaN),
-            quantity(fields, "hold", "s", MAX_HOLD_S, 2.0));
+        final double accel = quantity(fields, "accel", "m/s2", MAX_ACCELERATION_MPS2, Double.NaN);
+        final double brake = quantity(fields, "brake", "m/s2", MAX_ACCELERATION_MPS2, Double.NaN);
+        final double speed = quantity(fields, "speed", "m/s", MAX_SPEED_MPS, Double.NaN);
+        final double hold = quantity(fields, "hold", "s", MAX_HOLD_S, 2.0);
+        final double jerk = quantity(fields, "jerk", "m/s3", MAX_JERK_MPS3, Double.POSITIVE_INFINITY);
+        // the record refuses a speed the jerk-limited acceleration cannot reach its level within
+        return new PlatformMotion(accel, brake, speed, hold, jerk);
     }
 
     private static double quantity(final Map<String, String> fields, final String key, final String unit, final double max,

@@ -26,8 +26,7 @@ import org.nectl.core.mobile.CarriedBaseInverseDynamics;
  */
 public final class CarriedBaseCompensation
 {
-    private final CarriedBaseInverseDynamics carriedDynamics;
-    private final InverseDynamics fixedDynamics;
+    private Dynamics dynamics;
     private final BaseMotion received = new BaseMotion();
     private final BaseMotion held = new BaseMotion();
     private final double[] zeros;
@@ -46,10 +45,7 @@ public final class CarriedBaseCompensation
      */
     CarriedBaseCompensation(final CompiledModel dynamics, final double[] gravity)
     {
-        carriedDynamics = new CarriedBaseInverseDynamics(dynamics);
-        carriedDynamics.jointFriction(false);
-        fixedDynamics = new InverseDynamics(dynamics);
-        fixedDynamics.jointFriction(false);
+        this.dynamics = new Dynamics(dynamics);
         held.atRest(gravity);
         zeros = new double[dynamics.dof()];
         fixedTorque = new double[dynamics.dof()];
@@ -77,8 +73,8 @@ public final class CarriedBaseCompensation
      * Takes one JointState's base-motion block; ignored for a fixed base.
      *
      * @param present true if the JointState has the block.
-     * @param block orientation w, x, y, z, then base-frame angular velocity, angular acceleration and
-     *     specific force: 13 values (the JointState's order).
+     * @param block the block's {@value BaseMotion#BLOCK_LENGTH} values in the JointState's order
+     *     ({@link BaseMotion#fromBlock}).
      */
     public void measure(final boolean present, final double[] block)
     {
@@ -91,11 +87,7 @@ public final class CarriedBaseCompensation
             missingCount++;
             return;
         }
-        received.orientation(block[0], block[1], block[2], block[3])
-            .angularVelocity(block[4], block[5], block[6])
-            .angularAcceleration(block[7], block[8], block[9])
-            .specificForce(block[10], block[11], block[12]);
-        if (received.validity() != BaseMotion.Validity.VALID)
+        if (received.fromBlock(block).validity() != BaseMotion.Validity.VALID)
         {
             rejectedCount++;
             return;
@@ -121,14 +113,44 @@ public final class CarriedBaseCompensation
             Arrays.fill(baseTorque, 0.0);
             return ControlStatus.OK;
         }
-        carriedDynamics.compute(q, qd, zeros, held, baseTorque);
-        fixedDynamics.compute(q, qd, zeros, fixedTorque);
+        dynamics.carried.compute(q, qd, zeros, held, baseTorque);
+        dynamics.fixed.compute(q, qd, zeros, fixedTorque);
         for (int j = 0; j < baseTorque.length; j++)
         {
             baseTorque[j] -= fixedTorque[j];
             tauLaw[j] += baseTorque[j];
         }
         return StateMonitor.finite(baseTorque) ? ControlStatus.OK : ControlStatus.NON_FINITE_OUTPUT;
+    }
+
+    /**
+     * Computes tau_base on another model of the same robot from now on (the perform phase of a model
+     * change, {@link ControlCycle#changeModel}). Real-time safe.
+     *
+     * @param prepared the new model's dynamics, built off the loop.
+     */
+    void use(final Dynamics prepared)
+    {
+        dynamics = prepared;
+    }
+
+    /**
+     * The two inverse dynamics tau_base is the difference of, on one model: built off the loop for a
+     * model change ({@link ControlCycle#prepareModel}).
+     */
+    static final class Dynamics
+    {
+        final CarriedBaseInverseDynamics carried;
+        final InverseDynamics fixed;
+
+        /** Not real-time safe: allocates the workspaces. */
+        Dynamics(final CompiledModel model)
+        {
+            carried = new CarriedBaseInverseDynamics(model);
+            carried.jointFriction(false);
+            fixed = new InverseDynamics(model);
+            fixed.jointFriction(false);
+        }
     }
 
     /** @return tau_base of the last {@link #compensate}, N m or N; the live array, read only. */

@@ -397,6 +397,7 @@ public final class ControlCycle
         final ComputedTorqueController computedTorque;
         final PdGravityController pdGravity;
         final ExternalTorqueObserver observer;
+        final CarriedBaseCompensation.Dynamics carriedBase;
 
         private PreparedModel(final RobotModel model, final CycleSettings settings, final CollisionSettings collision)
         {
@@ -408,6 +409,7 @@ public final class ControlCycle
             computedTorque.frictionFeedforward(settings.frictionFeedforward());
             observer = new ExternalTorqueObserver(model, collision.observerGain(), settings.periodNs(), collision.modelFriction());
             observer.gravity(g[0], g[1], g[2]);
+            carriedBase = new CarriedBaseCompensation.Dynamics(dynamics);
         }
 
         /** @return the model the laws use. */
@@ -1125,6 +1127,7 @@ public final class ControlCycle
     {
         computedTorque = incoming.computedTorque;
         pdGravity = incoming.pdGravity;
+        carriedBase.use(incoming.carriedBase);
         if (observer != null)
         {
             observer = incoming.observer;

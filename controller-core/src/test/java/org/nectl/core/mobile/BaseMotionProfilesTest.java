@@ -21,7 +21,9 @@ class BaseMotionProfilesTest
         assertEquals(0.5, ship.heaveM());
         assertEquals(0.1, ship.heaveHz());
         final PlatformMotion platform = (PlatformMotion)BaseMotionProfiles.parse("platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s");
-        assertEquals(new PlatformMotion(1.5, 3.0, 1.0, 2.0), platform);
+        assertEquals(new PlatformMotion(1.5, 3.0, 1.0, 2.0, Double.POSITIVE_INFINITY), platform);
+        assertEquals(new PlatformMotion(1.5, 3.0, 1.0, 2.0, 20.0),
+            BaseMotionProfiles.parse("platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s,jerk=20m/s3"));
     }
 
     @Test
@@ -38,6 +40,7 @@ class BaseMotionProfilesTest
         assertRefused("platform:accel=1.5m/s2,speed=1m/s", "field 'brake' missing");
         assertRefused("platform:accel=1.5m/s,brake=3m/s2,speed=1m/s", "'accel=1.5m/s': expected a number in m/s2");
         assertRefused("platform:accel=1.5m/s2,brake=0m/s2,speed=1m/s", "'brake=0m/s2': outside (0, 20.0] m/s2");
+        assertRefused("platform:accel=2m/s2,brake=3m/s2,speed=0.5m/s,jerk=10m/s3", "speed 0.5 m/s is below level^2/jerk = 0.9 m/s");
     }
 
     private static void assertRefused(final String spec, final String expected)
@@ -82,7 +85,7 @@ class BaseMotionProfilesTest
     @Test
     void platformAcceleratesCruisesBrakesStandsThenReturns()
     {
-        final PlatformMotion platform = new PlatformMotion(1.0, 2.0, 1.0, 2.0);
+        final PlatformMotion platform = new PlatformMotion(1.0, 2.0, 1.0, 2.0, Double.POSITIVE_INFINITY);
         // accelerating 1 s, cruising 2 s, braking 0.5 s, standing 2 s: a leg of 5.5 s
         final double[] times = {0.5, 2.0, 3.2, 4.0, 6.0, 8.7};
         final double[] expected = {1.0, 0.0, -2.0, 0.0, -1.0, 2.0};
@@ -92,6 +95,23 @@ class BaseMotionProfilesTest
             assertEquals(expected[n], m.specificForce(0), 1e-12, "a at t " + times[n]);
             assertEquals(9.81, m.specificForce(2), 1e-12);
         }
+    }
+
+    /** Jerk 10 m/s^3 to 1 m/s^2: ramps of 0.1 s; the speed reached is still the cruising speed. */
+    @Test
+    void jerkLimitedPlatformRampsItsAccelerationAndStillReachesItsSpeed()
+    {
+        final PlatformMotion platform = new PlatformMotion(1.0, 2.0, 1.0, 2.0, 10.0);
+        assertEquals(0.5, motion(platform, 0.05).specificForce(0), 1e-12, "ramping up");
+        assertEquals(1.0, motion(platform, 0.5).specificForce(0), 1e-12, "at the level");
+        assertEquals(0.5, motion(platform, 1.05).specificForce(0), 1e-12, "ramping down");
+        double speed = 0.0;
+        final double dt = 1e-5;
+        for (double t = dt / 2; t < 1.1; t += dt)
+        {
+            speed += motion(platform, t).specificForce(0) * dt;
+        }
+        assertEquals(1.0, speed, 1e-6, "the speed at the end of the acceleration phase");
     }
 
     private static BaseMotion motion(final BaseMotionProfile profile, final double t)

@@ -1,5 +1,6 @@
 package org.nectl.core.mobile;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,24 @@ class BaseMotionTest
         assertEquals(0.0, rolled.specificForce(0), 1e-15);
         assertEquals(9.81, rolled.specificForce(1), 1e-14);
         assertEquals(0.0, rolled.specificForce(2), 1e-14);
+    }
+
+    @Test
+    void theFlatBlockRoundTripsInTheWireOrder()
+    {
+        final double[] block = new double[BaseMotion.BLOCK_LENGTH];
+        for (int i = 0; i < block.length; i++)
+        {
+            block[i] = i + 0.5;
+        }
+        final BaseMotion m = new BaseMotion().fromBlock(block);
+        assertEquals(3.5, m.orientation(3));
+        assertEquals(4.5, m.angularVelocity(0));
+        assertEquals(7.5, m.angularAcceleration(0));
+        assertEquals(12.5, m.specificForce(2));
+        final double[] back = new double[BaseMotion.BLOCK_LENGTH];
+        m.toBlock(back);
+        assertArrayEquals(block, back, 0.0);
     }
 
     @Test

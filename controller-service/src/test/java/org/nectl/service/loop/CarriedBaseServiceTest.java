@@ -9,6 +9,7 @@ import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.mobile.BaseMotionProfile;
+import org.nectl.core.mobile.PlatformMotion;
 import org.nectl.core.mobile.ShipMotion;
 import org.nectl.core.runtime.CollisionSettings;
 import org.nectl.core.runtime.ControllerMode;
@@ -35,11 +36,12 @@ class CarriedBaseServiceTest
     private static final int SETTLE = 300;
     private static final double MOVE_S = 4.0;
     private static final int END = SETTLE + 4500;
+    private static Run fixedBaseRun;
 
     @Test
     void onAShipsDeckCompensatedTrackingStaysWithinTwiceTheFixedBaseAndNoCollisionIsDetected()
     {
-        final Run fixed = run(null, false, THRESHOLD_NM);
+        final Run fixed = fixedBase();
         final Run compensated = run(SHIP, true, THRESHOLD_NM);
         final double[] unmonitored = new double[DOF];
         Arrays.fill(unmonitored, Double.POSITIVE_INFINITY);
@@ -58,6 +60,44 @@ class CarriedBaseServiceTest
         assertTrue(uncompensated.largestExternal > 100.0 * compensated.largestExternal,
             "without compensation the observer takes the deck's motion for an external torque: " + uncompensated.largestExternal
                 + " N m, with " + compensated.largestExternal + " N m");
+    }
+
+    /**
+     * A platform accelerating at 2 m/s^2 to 1 m/s, cruising 1 s, braking at 3 m/s^2, standing 1 s, and
+     * back: with its acceleration ramped at 10 m/s^3 (0.2 s and 0.3 s ramps) and, for comparison, stepping.
+     */
+    @Test
+    void onAnAcceleratingAndBrakingPlatformCompensatedTrackingStaysWithinTwiceTheFixedBase()
+    {
+        final PlatformMotion ramped = new PlatformMotion(2.0, 3.0, 1.0, 1.0, 10.0);
+        final PlatformMotion stepping = new PlatformMotion(2.0, 3.0, 1.0, 1.0, Double.POSITIVE_INFINITY);
+        final Run fixed = fixedBase();
+        final Run compensated = run(ramped, true, THRESHOLD_NM);
+        final double[] unmonitored = new double[DOF];
+        Arrays.fill(unmonitored, Double.POSITIVE_INFINITY);
+        final Run uncompensated = run(ramped, false, unmonitored);
+        final Run steps = run(stepping, true, THRESHOLD_NM);
+        System.out.printf(Locale.ROOT, "Panda, %.0f s out-and-back move, lockstep, on a platform accelerating at 2 m/s^2 and braking"
+            + " at 3 m/s^2 at jerk 10 m/s^3: worst joint tracking RMS %.3e rad compensated (%.2fx fixed), %.3e rad without (%.1fx);"
+            + " largest |tau_ext| %.2e / %.2e N m (joint %d of 0-6 without), collisions %d; the same platform with stepping"
+            + " acceleration, compensated: %.3e rad (%.1fx), largest |tau_ext| %.2e N m, collisions %d%n", MOVE_S, compensated.rms,
+            compensated.rms / fixed.rms, uncompensated.rms, uncompensated.rms / fixed.rms, compensated.largestExternal,
+            uncompensated.largestExternal, uncompensated.largestExternalJoint, compensated.collisions, steps.rms,
+            steps.rms / fixed.rms, steps.largestExternal, steps.collisions);
+        assertTrue(compensated.rms <= 2.0 * fixed.rms, "compensated RMS " + compensated.rms + " rad, fixed " + fixed.rms + " rad");
+        assertTrue(uncompensated.rms > 2.0 * fixed.rms, "the platform disturbs an uncompensated arm: " + uncompensated.rms + " rad");
+        assertEquals(0, compensated.collisions, "no collision detected from the platform's motion");
+        assertTrue(steps.rms < uncompensated.rms / 10.0, "steps compensated a sample late still mostly compensated: " + steps.rms);
+    }
+
+    /** The fixed-base run, the same for every test (lockstep is deterministic), computed once. */
+    private static synchronized Run fixedBase()
+    {
+        if (fixedBaseRun == null)
+        {
+            fixedBaseRun = run(null, false, THRESHOLD_NM);
+        }
+        return fixedBaseRun;
     }
 
     private record Run(double rms, double largestExternal, int largestExternalJoint, long collisions)
