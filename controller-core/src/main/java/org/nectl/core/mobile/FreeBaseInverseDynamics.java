@@ -27,9 +27,11 @@ import org.nectl.core.model.RobotModel;
  *   beta^c_0 = -(f_0(0) + v_0 x* (J_b v_0) - J_b (g_0, 0))           (eq. 97, sign as derived)
  * </pre>
  * so beta^c_0 is minus the wrench the whole robot would need at zero base acceleration
- * (= -(H_1 + A_12 qdd) of eq. 86). Then a second pass from a gives the torques (eqs. 98-100).
- * Both passes are {@link InverseDynamics} with the root initial condition of {@link BaseMotion};
- * J^c_0 is summed from the bodies' inertias in base coordinates ({@link BaseFrameTree}), and the
+ * (= -(H_1 + A_12 qdd) of eq. 86). Then the torques (eqs. 98-100): joint j's wrench grows by
+ * J^c_j a, J^c_j the composite inertia of its subtree, so tau_j(a) = tau_j(0) + S_j . J^c_j a.
+ * The pass at a = 0 is {@link InverseDynamics} with the root initial condition of
+ * {@link BaseMotion}; the composite inertias are subtree sums of the bodies' inertias in base
+ * coordinates ({@link BaseFrameTree}), where eq. 95's screw transforms are the identity, and the
  * 6x6 system is solved by Cholesky.
  *
  * <p>Rotor inertia and friction enter as in the fixed-base model (eq. 100: Ia qdd, Fs sign(qd) +
@@ -108,12 +110,16 @@ public final class FreeBaseInverseDynamics
         final double[] qdd, final double[] baseAcceleration, final double[] tau)
     {
         tree.place(q);
+        tree.composites();
         final double[] compositeInertia = solver.matrix();
         Arrays.fill(compositeInertia, 0.0);
         tree.addInertia(-1, compositeInertia, 0);
         for (int j = 0; j < tree.bodyCount; j++)
         {
-            tree.addInertia(j, compositeInertia, 0);
+            if (tree.parent[j] < 0)
+            {
+                tree.addCompositeInertia(j, compositeInertia, 0);
+            }
         }
         Arrays.fill(baseAcceleration, 0, 6, 0.0);
         passes(pose, twist, q, qd, qdd, baseAcceleration, tau);
@@ -127,7 +133,18 @@ public final class FreeBaseInverseDynamics
             return false;
         }
         System.arraycopy(solver.solution(), 0, baseAcceleration, 0, 6);
-        passes(pose, twist, q, qd, qdd, baseAcceleration, tau);
+        // (98)-(100): every link's acceleration moves by a, so joint j's wrench by J^c_j a and its torque by S_j . J^c_j a.
+        for (int k = 0; k < tree.dof; k++)
+        {
+            final int j = tree.bodyOfCoordinate[k];
+            tree.compositeTimes(j, baseAcceleration, 0, scratch, 0);
+            double projection = 0.0;
+            for (int c = 0; c < 6; c++)
+            {
+                projection += tree.axis[6 * j + c] * scratch[c];
+            }
+            tau[k] += projection;
+        }
         return true;
     }
 
