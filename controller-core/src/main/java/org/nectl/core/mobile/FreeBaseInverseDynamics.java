@@ -51,7 +51,8 @@ public final class FreeBaseInverseDynamics
     private final double[] treeWrench = new double[6];
     private final double[] baseWrench = new double[6];
     private final double[] scratch = new double[6];
-    private final double[] scratch2 = new double[6];
+    /** (-g_0, 0): gravity entered as a base acceleration, base coordinates. */
+    private final double[] minusGravity = new double[6];
 
     /**
      * Not real-time safe: allocates the workspace.
@@ -204,13 +205,13 @@ public final class FreeBaseInverseDynamics
         rnea.baseWrench(treeWrench);
         tree.inertiaTimes(-1, twist, 0, scratch, 0);
         BaseFrameTree.crossForce(twist, 0, scratch, 0, baseWrench, 0);
-        scratch2[0] = -gravityInBase[0];
-        scratch2[1] = -gravityInBase[1];
-        scratch2[2] = -gravityInBase[2];
-        scratch2[3] = 0.0;
-        scratch2[4] = 0.0;
-        scratch2[5] = 0.0;
-        tree.inertiaTimes(-1, scratch2, 0, scratch, 0);
+        minusGravity[0] = -gravityInBase[0];
+        minusGravity[1] = -gravityInBase[1];
+        minusGravity[2] = -gravityInBase[2];
+        minusGravity[3] = 0.0;
+        minusGravity[4] = 0.0;
+        minusGravity[5] = 0.0;
+        tree.inertiaTimes(-1, minusGravity, 0, scratch, 0);
         for (int k = 0; k < 6; k++)
         {
             baseWrench[k] += treeWrench[k] + scratch[k];
