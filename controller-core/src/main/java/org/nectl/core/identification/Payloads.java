@@ -27,6 +27,10 @@ public final class Payloads
     public static RobotModel withPayload(final RobotModel model, final int body, final InertialParameters payload)
     {
         final RobotModel.Builder builder = RobotModel.builder(model.name()).baseName(model.baseName());
+        if (model.floatingBase())
+        {
+            builder.floatingBase(model.baseInertia());
+        }
         for (int i = 0; i < model.bodyCount(); i++)
         {
             final InertialParameters own = model.inertialParameters(i);

@@ -46,6 +46,12 @@ final class BaseFrameTree
     final double[] axis;
     /** Twist v_i, base frame, about the base origin, 6 per body. */
     final double[] velocity;
+    /** Subtree (composite) mass, kg, per body ({@link #composites}). */
+    final double[] compositeMass;
+    /** Subtree first moment about the base origin, base frame, kg m, 3 per body. */
+    final double[] compositeFirstMoment;
+    /** Subtree inertia about the base origin, base frame, kg m^2, 9 per body. */
+    final double[] compositeInertia;
 
     private final boolean[] revolute;
     private final double[] bodyFirstMoment;
@@ -91,6 +97,9 @@ final class BaseFrameTree
         inertia = new double[9 * bodyCount];
         axis = new double[6 * bodyCount];
         velocity = new double[6 * bodyCount];
+        compositeMass = new double[bodyCount];
+        compositeFirstMoment = new double[3 * bodyCount];
+        compositeInertia = new double[9 * bodyCount];
         poses = new BaseFramePoses(model);
         rotation = new double[9 * bodyCount];
         origin = new double[3 * bodyCount];
@@ -128,6 +137,33 @@ final class BaseFrameTree
             for (int c = 0; c < 6; c++)
             {
                 velocity[6 * j + c] = from[f + c] + axis[6 * j + c] * rate;
+            }
+        }
+    }
+
+    /**
+     * Subtree sums of the bodies' inertias, leaves first (Khalil 2010, eq. 95 with the screw
+     * transforms the identity in base coordinates). Requires {@link #place}.
+     */
+    void composites()
+    {
+        System.arraycopy(mass, 0, compositeMass, 0, bodyCount);
+        System.arraycopy(firstMoment, 0, compositeFirstMoment, 0, 3 * bodyCount);
+        System.arraycopy(inertia, 0, compositeInertia, 0, 9 * bodyCount);
+        for (int j = bodyCount - 1; j >= 0; j--)
+        {
+            final int p = parent[j];
+            if (p >= 0)
+            {
+                compositeMass[p] += compositeMass[j];
+                for (int c = 0; c < 3; c++)
+                {
+                    compositeFirstMoment[3 * p + c] += compositeFirstMoment[3 * j + c];
+                }
+                for (int c = 0; c < 9; c++)
+                {
+                    compositeInertia[9 * p + c] += compositeInertia[9 * j + c];
+                }
             }
         }
     }
@@ -221,11 +257,26 @@ final class BaseFrameTree
     /** out = I m for body j's rigid inertia; j = -1 is the base. */
     void inertiaTimes(final int j, final double[] m, final int im, final double[] out, final int io)
     {
-        final double bodyMass = j < 0 ? baseMass : mass[j];
-        final double[] h = j < 0 ? baseFirstMoment : firstMoment;
-        final double[] o = j < 0 ? baseInertia : inertia;
-        final int ih = j < 0 ? 0 : 3 * j;
-        final int jo = j < 0 ? 0 : 9 * j;
+        if (j < 0)
+        {
+            rigidTimes(baseMass, baseFirstMoment, 0, baseInertia, 0, m, im, out, io);
+        }
+        else
+        {
+            rigidTimes(mass[j], firstMoment, 3 * j, inertia, 9 * j, m, im, out, io);
+        }
+    }
+
+    /** out = I^c m for the composite inertia of body j's subtree ({@link #composites}). */
+    void compositeTimes(final int j, final double[] m, final int im, final double[] out, final int io)
+    {
+        rigidTimes(compositeMass[j], compositeFirstMoment, 3 * j, compositeInertia, 9 * j, m, im, out, io);
+    }
+
+    /** out = [[mass 1, -h^], [h^, O]] m = (mass v - h x w, O w + h x v). */
+    private static void rigidTimes(final double bodyMass, final double[] h, final int ih, final double[] o, final int jo,
+        final double[] m, final int im, final double[] out, final int io)
+    {
         final double vx = m[im];
         final double vy = m[im + 1];
         final double vz = m[im + 2];
@@ -246,15 +297,29 @@ final class BaseFrameTree
     /** Adds body j's rigid inertia (j = -1: the base) to a full 6x6 row-major matrix at offset. */
     void addInertia(final int j, final double[] matrix, final int offset)
     {
-        final double bodyMass = j < 0 ? baseMass : mass[j];
-        final double[] h = j < 0 ? baseFirstMoment : firstMoment;
-        final double[] o = j < 0 ? baseInertia : inertia;
-        final int ih = j < 0 ? 0 : 3 * j;
-        final int jo = j < 0 ? 0 : 9 * j;
+        if (j < 0)
+        {
+            addRigid(baseMass, baseFirstMoment, 0, baseInertia, 0, matrix, offset);
+        }
+        else
+        {
+            addRigid(mass[j], firstMoment, 3 * j, inertia, 9 * j, matrix, offset);
+        }
+    }
+
+    /** Adds the composite inertia of body j's subtree ({@link #composites}) to a full 6x6 row-major matrix. */
+    void addCompositeInertia(final int j, final double[] matrix, final int offset)
+    {
+        addRigid(compositeMass[j], compositeFirstMoment, 3 * j, compositeInertia, 9 * j, matrix, offset);
+    }
+
+    /** matrix += [[mass 1, -h^], [h^, O]] (Khalil 2010, eq. 11), 6x6 row-major at offset. */
+    private static void addRigid(final double bodyMass, final double[] h, final int ih, final double[] o, final int jo,
+        final double[] matrix, final int offset)
+    {
         final double hx = h[ih];
         final double hy = h[ih + 1];
         final double hz = h[ih + 2];
-        // [[m 1, -h^], [h^, O]]
         final int a = offset;
         matrix[a] += bodyMass;
         matrix[a + 7] += bodyMass;

@@ -27,9 +27,11 @@ import org.nectl.core.model.RobotModel;
  *   beta^c_0 = -(f_0(0) + v_0 x* (J_b v_0) - J_b (g_0, 0))           (eq. 97, sign as derived)
  * </pre>
  * so beta^c_0 is minus the wrench the whole robot would need at zero base acceleration
- * (= -(H_1 + A_12 qdd) of eq. 86). Then a second pass from a gives the torques (eqs. 98-100).
- * Both passes are {@link InverseDynamics} with the root initial condition of {@link BaseMotion};
- * J^c_0 is summed from the bodies' inertias in base coordinates ({@link BaseFrameTree}), and the
+ * (= -(H_1 + A_12 qdd) of eq. 86). Then the torques (eqs. 98-100): joint j's wrench grows by
+ * J^c_j a, J^c_j the composite inertia of its subtree, so tau_j(a) = tau_j(0) + S_j . J^c_j a.
+ * The pass at a = 0 is {@link InverseDynamics} with the root initial condition of
+ * {@link BaseMotion}; the composite inertias are subtree sums of the bodies' inertias in base
+ * coordinates ({@link BaseFrameTree}), where eq. 95's screw transforms are the identity, and the
  * 6x6 system is solved by Cholesky.
  *
  * <p>Rotor inertia and friction enter as in the fixed-base model (eq. 100: Ia qdd, Fs sign(qd) +
@@ -49,7 +51,8 @@ public final class FreeBaseInverseDynamics
     private final double[] treeWrench = new double[6];
     private final double[] baseWrench = new double[6];
     private final double[] scratch = new double[6];
-    private final double[] scratch2 = new double[6];
+    /** (-g_0, 0): gravity entered as a base acceleration, base coordinates. */
+    private final double[] minusGravity = new double[6];
 
     /**
      * Not real-time safe: allocates the workspace.
@@ -108,12 +111,16 @@ public final class FreeBaseInverseDynamics
         final double[] qdd, final double[] baseAcceleration, final double[] tau)
     {
         tree.place(q);
+        tree.composites();
         final double[] compositeInertia = solver.matrix();
         Arrays.fill(compositeInertia, 0.0);
         tree.addInertia(-1, compositeInertia, 0);
         for (int j = 0; j < tree.bodyCount; j++)
         {
-            tree.addInertia(j, compositeInertia, 0);
+            if (tree.parent[j] < 0)
+            {
+                tree.addCompositeInertia(j, compositeInertia, 0);
+            }
         }
         Arrays.fill(baseAcceleration, 0, 6, 0.0);
         passes(pose, twist, q, qd, qdd, baseAcceleration, tau);
@@ -127,7 +134,18 @@ public final class FreeBaseInverseDynamics
             return false;
         }
         System.arraycopy(solver.solution(), 0, baseAcceleration, 0, 6);
-        passes(pose, twist, q, qd, qdd, baseAcceleration, tau);
+        // (98)-(100): every link's acceleration moves by a, so joint j's wrench by J^c_j a and its torque by S_j . J^c_j a.
+        for (int k = 0; k < tree.dof; k++)
+        {
+            final int j = tree.bodyOfCoordinate[k];
+            tree.compositeTimes(j, baseAcceleration, 0, scratch, 0);
+            double projection = 0.0;
+            for (int c = 0; c < 6; c++)
+            {
+                projection += tree.axis[6 * j + c] * scratch[c];
+            }
+            tau[k] += projection;
+        }
         return true;
     }
 
@@ -187,13 +205,13 @@ public final class FreeBaseInverseDynamics
         rnea.baseWrench(treeWrench);
         tree.inertiaTimes(-1, twist, 0, scratch, 0);
         BaseFrameTree.crossForce(twist, 0, scratch, 0, baseWrench, 0);
-        scratch2[0] = -gravityInBase[0];
-        scratch2[1] = -gravityInBase[1];
-        scratch2[2] = -gravityInBase[2];
-        scratch2[3] = 0.0;
-        scratch2[4] = 0.0;
-        scratch2[5] = 0.0;
-        tree.inertiaTimes(-1, scratch2, 0, scratch, 0);
+        minusGravity[0] = -gravityInBase[0];
+        minusGravity[1] = -gravityInBase[1];
+        minusGravity[2] = -gravityInBase[2];
+        minusGravity[3] = 0.0;
+        minusGravity[4] = 0.0;
+        minusGravity[5] = 0.0;
+        tree.inertiaTimes(-1, minusGravity, 0, scratch, 0);
         for (int k = 0; k < 6; k++)
         {
             baseWrench[k] += treeWrench[k] + scratch[k];

@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.identification.Payloads;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
@@ -123,6 +124,15 @@ class FreeBaseDynamicsTest
                 }
             }
         }
+    }
+
+    @Test
+    void aPayloadKeepsTheBaseFloating()
+    {
+        final RobotModel robot = FloatingRobots.robot(5, 4, false, false);
+        final RobotModel loaded = Payloads.withPayload(robot, 3, RandomRobots.randomInertia(new SplittableRandom(5)));
+        assertTrue(loaded.floatingBase());
+        assertEquals(robot.baseInertia().mass(), loaded.baseInertia().mass(), 0.0);
     }
 
     @Test

@@ -63,15 +63,15 @@ final class DynamicsCommand implements Callable<Integer>
         + "q, qd and qdd.")
     private boolean reactions;
 
-    @Option(names = "--base-pose", split = ",", paramLabel = "X,Y,Z,QW,QX,QY,QZ", description = "Floating base: "
+    @Option(names = "--base-pose", split = ",", hideParamSyntax = true, paramLabel = "X,Y,Z,QW,QX,QY,QZ", description = "Floating base: "
         + "the pose of lines without base_pose (default 0,0,0,1,0,0,0).")
     private double[] basePose;
 
-    @Option(names = "--base-twist", split = ",", paramLabel = "VX,VY,VZ,WX,WY,WZ", description = "Floating base: "
+    @Option(names = "--base-twist", split = ",", hideParamSyntax = true, paramLabel = "VX,VY,VZ,WX,WY,WZ", description = "Floating base: "
         + "the twist of lines without base_twist, base coordinates (default at rest).")
     private double[] baseTwist;
 
-    @Option(names = "--base-acceleration", split = ",", paramLabel = "AX,AY,AZ,BX,BY,BZ", description = "Floating "
+    @Option(names = "--base-acceleration", split = ",", hideParamSyntax = true, paramLabel = "VDX,VDY,VDZ,WDX,WDY,WDZ", description = "Floating "
         + "base: the base acceleration of lines without base_acceleration (default: none, the base is free).")
     private double[] baseAcceleration;
 

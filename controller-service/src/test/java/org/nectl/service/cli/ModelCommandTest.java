@@ -2,10 +2,13 @@ package org.nectl.service.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Path;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.config.RobotDescriptions;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.RandomRobots;
 
@@ -27,5 +30,13 @@ class ModelCommandTest
             final int parent = model.parent(body);
             assertEquals(parent < 0 ? model.baseName() : model.bodyName(parent), joint.get("parent").textValue());
         }
+        assertEquals("fixed", json.get("base").textValue());
+    }
+
+    @Test
+    void jsonSaysWhenTheBaseFloats() throws Exception
+    {
+        final RobotModel model = RobotDescriptions.load(Path.of("..", "config", "robots", "quadruped-12.urdf"));
+        assertEquals("floating", new ObjectMapper().readTree(ModelCommand.toJson(model)).get("base").textValue());
     }
 }
