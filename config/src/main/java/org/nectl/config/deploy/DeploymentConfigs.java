@@ -74,6 +74,7 @@ public final class DeploymentConfigs
         final ElasticRobotModel robot = closedLoop == null ? ElasticDescriptions.load(modelFile)
             : ElasticRobotModel.rigid(ActiveJoints.of(closedLoop));
         refusePassiveJoints(root.child("model"), robot);
+        refuseFloatingBase(root.child("model"), robot.links());
         final RobotModel model = robot.links();
         final long periodNs = root.optional("period_us")
             .map(f -> f.integer(MIN_PERIOD_US, MAX_PERIOD_US)).orElse(DEFAULT_PERIOD_US) * NS_PER_US;
@@ -113,6 +114,21 @@ public final class DeploymentConfigs
     private static boolean carriedBase(final Optional<YamlField> base)
     {
         return base.map(b -> b.mapping(BASE_KEYS)).flatMap(b -> b.optional("carried")).map(YamlField::bool).orElse(false);
+    }
+
+    /**
+     * The control laws hold the base fixed (or carried: its motion measured, docs/CONTROL.md); a
+     * free-floating base has no actuator, so a floating-base description is for {@code nectl
+     * dynamics} only, and running it as a fixed-base arm would control a different robot.
+     */
+    private static void refuseFloatingBase(final YamlField modelField, final RobotModel model)
+    {
+        if (model.floatingBase())
+        {
+            throw modelField.error("'" + model.name() + "' has a floating base (a free body with six degrees of freedom): "
+                + "the controller serves fixed and carried bases (base: {carried: true} for an arm whose base is moved "
+                + "by a vehicle, with its description fixed at the base)");
+        }
     }
 
     /** Every control law commands a torque at every joint: a passive joint has no motor to take it. */

@@ -15,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nectl.config.DescriptionException;
+import org.nectl.config.ShippedRobots;
 
 /**
  * Each rule a deployment file can break is rejected with a message that names the file, the line,
@@ -110,6 +111,14 @@ final class DeploymentValidationTest
     void aMissingModelIsRejected() throws IOException
     {
         rejects(1, "# no model", 2, "model", "missing field 'model'");
+    }
+
+    @Test
+    void aFloatingBaseRobotIsRejected() throws IOException
+    {
+        Files.copy(ShippedRobots.configDirectory("nectl.robots.dir", "robots").resolve("quadruped-12.urdf"),
+            dir.resolve("quadruped.urdf"));
+        rejects(1, "model: quadruped.urdf", 1, "model", "has a floating base", "base: {carried: true}");
     }
 
     @Test
