@@ -208,6 +208,11 @@ final class SimCommand implements Callable<Integer>
             final ElasticRobotModel robot = closedLoop != null ? ElasticRobotModel.rigid(ActiveJoints.of(closedLoop))
                 : withPayload(ElasticDescriptions.load(modelFile));
             model = robot.links();
+            if (model.floatingBase())
+            {
+                throw new IllegalArgumentException(modelFile + ": '" + model.name() + "' has a floating base; nectl sim "
+                    + "simulates fixed and carried bases (--base-motion moves a fixed-base arm's base)");
+            }
             simulationMode = mode();
             final SimulatedArmConfig config = armConfig(model);
             if (closedLoop != null && initialQ == null)

@@ -75,6 +75,14 @@ class SimCommandTest
         assertTrue(elastic.err().contains("a moving base needs a rigid robot"), elastic.err());
     }
 
+    @Test
+    void aFloatingBaseRobotIsRefusedWithExitStatus2()
+    {
+        final CommandRun run = CommandRun.of("sim", "--model", "../config/robots/quadruped-12.urdf");
+        assertEquals(2, run.status(), run.err());
+        assertTrue(run.err().contains("has a floating base"), run.err());
+    }
+
     /** Realtime: states arrive with increasing sequences; SIGTERM stops the process cleanly. */
     @Test
     void realtimeSimulatorPublishesUntilTerminated() throws Exception
