@@ -173,7 +173,7 @@ public final class InverseDynamicsDerivatives
         {
             bodyMotion(i, qd, qdd);
         }
-        subtreeSweep(qd, qdd, tau);
+        subtreeSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
         entries(dtauDq, dtauDqd, dtauDqdd);
         if (loads.worldLoads)
         {
@@ -452,18 +452,22 @@ public final class InverseDynamicsDerivatives
     /**
      * Backward, leaves first: each body's subtree sums (composite inertia, momentum, coupling block
      * and wrench; complete when it is reached, its children having higher indices) added into its
-     * parent's, and per joint i the products read by {@link #entries}: tau_i = S_i . F_i + Ia qdd +
-     * friction (Khalil 2010, eq. 31), u = Ic_i S_i, w = the angular part of Bc_i^T S_i =
-     * X^T S_w + 2 p x S_v (its linear part is 0), and, for a joint below another joint, the
-     * derivatives of F_i with respect to its own qd_i and q_i: phi = Bc_i S_i + 2 Ic_i S_i-dot with
-     * Bc m = (2 m_w x p, X m_w), and psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot with
-     * S x* F = (S_w x f, S_w x n + S_v x f) (psi also for the reaction-wrench derivatives).
+     * parent's, and per joint i: tau_i = S_i . F_i + Ia qdd + friction (Khalil 2010, eq. 31), the
+     * diagonal entries (class comment, j = i), and the products read by {@link #entries}:
+     * u = Ic_i S_i, w = the angular part of Bc_i^T S_i = X^T S_w + 2 p x S_v (its linear part is
+     * 0), and, for a joint below another joint, the derivatives of F_i with respect to its own qd_i
+     * and q_i: phi = Bc_i S_i + 2 Ic_i S_i-dot with Bc m = (2 m_w x p, X m_w), and
+     * psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot with S x* F = (S_w x f, S_w x n + S_v x f) (psi
+     * also for the reaction-wrench derivatives).
      * Over 80 lines on purpose: each subtree sum is loaded once for its parent and for the joint's
-     * products; splitting the sums from the products made the derivatives 3 % slower on the Panda.
+     * products; the sums and the products as separate passes made the derivatives 8-14 % slower on
+     * the Panda.
      */
-    private void subtreeSweep(final double[] qd, final double[] qdd, final double[] tau)
+    private void subtreeSweep(final double[] qd, final double[] qdd, final double[] tau,
+        final double[] dtauDq, final double[] dtauDqd, final double[] massMatrix)
     {
         final BaseFrameBodies b = bodies;
+        final int n = b.dof;
         final double[] cm = b.compositeMass;
         final double[] ch = b.compositeFirstMoment;
         final double[] co = b.compositeInertia;
@@ -540,19 +544,17 @@ public final class InverseDynamicsDerivatives
             final double sc = axis[s + 5];
             tau[ci] = sx * fx + sy * fy + sz * fz + sa * fa + sb * fb + sc * fc
                 + model.rotorInertia[ci] * qdd[ci] + model.friction(ci, qd[ci], friction);
-            SpatialAlgebra.set(inertiaAxis, s, m * sx + sb * hz - sc * hy, m * sy + sc * hx - sa * hz, m * sz + sa * hy - sb * hx,
-                o00 * sa + o01 * sb + o02 * sc + hy * sz - hz * sy,
-                o01 * sa + o11 * sb + o12 * sc + hz * sx - hx * sz,
-                o02 * sa + o12 * sb + o22 * sc + hx * sy - hy * sx);
-            Vec3.set(couplingAxis, t,
-                x00 * sa + x10 * sb + x20 * sc + py2 * sz - pz2 * sy,
-                x01 * sa + x11 * sb + x21 * sc + pz2 * sx - px2 * sz,
-                x02 * sa + x12 * sb + x22 * sc + px2 * sy - py2 * sx);
-            if (p < 0)
-            {
-                // no ancestor to feed, and no reaction wrench moves with this joint
-                continue;
-            }
+            final double ux = m * sx + sb * hz - sc * hy;
+            final double uy = m * sy + sc * hx - sa * hz;
+            final double uz = m * sz + sa * hy - sb * hx;
+            final double ua = o00 * sa + o01 * sb + o02 * sc + hy * sz - hz * sy;
+            final double ub = o01 * sa + o11 * sb + o12 * sc + hz * sx - hx * sz;
+            final double uc = o02 * sa + o12 * sb + o22 * sc + hx * sy - hy * sx;
+            SpatialAlgebra.set(inertiaAxis, s, ux, uy, uz, ua, ub, uc);
+            final double wa = x00 * sa + x10 * sb + x20 * sc + py2 * sz - pz2 * sy;
+            final double wb = x01 * sa + x11 * sb + x21 * sc + pz2 * sx - px2 * sz;
+            final double wc = x02 * sa + x12 * sb + x22 * sc + px2 * sy - py2 * sx;
+            Vec3.set(couplingAxis, t, wa, wb, wc);
             final double rx = rate[s];
             final double ry = rate[s + 1];
             final double rz = rate[s + 2];
@@ -565,6 +567,17 @@ public final class InverseDynamicsDerivatives
             final double dA = da[s + 3];
             final double dB = da[s + 4];
             final double dC = da[s + 5];
+            // the diagonal entries (class comment, j = i) with the rotor inertia and viscous friction
+            final int d = ci * n + ci;
+            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + model.rotorInertia[ci];
+            dtauDqd[d] = wa * sa + wb * sb + wc * sc + 2.0 * (ux * rx + uy * ry + uz * rz + ua * ra + ub * rb + uc * rc)
+                + model.frictionRate(ci, 1.0, friction);
+            dtauDq[d] = ux * dx + uy * dy + uz * dz + ua * dA + ub * dB + uc * dC + wa * ra + wb * rb + wc * rc;
+            if (p < 0)
+            {
+                // no ancestor to feed, and no reaction wrench moves with this joint
+                continue;
+            }
             SpatialAlgebra.set(subtreeWrenchByVelocity, s,
                 sb * pz2 - sc * py2 + 2.0 * (m * rx + rb * hz - rc * hy),
                 sc * px2 - sa * pz2 + 2.0 * (m * ry + rc * hx - ra * hz),
@@ -583,10 +596,9 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Every (joint i, ancestor j or j = i) entry from the products of {@link #subtreeSweep} (class
-     * comment): M_ij = M_ji = u . S_j, d tau_i/d qd_j = w . S_j + 2 u . S_j-dot, d tau_j/d qd_i = phi . S_j,
-     * d tau_i/d q_j = u . da_j + w . S_j-dot, d tau_j/d q_i = psi . S_j (Ic symmetric); then the
-     * rotor inertia and viscous friction on the diagonal.
+     * Every (joint i, ancestor j) entry from the products of {@link #subtreeSweep} (class comment):
+     * M_ij = M_ji = u . S_j, d tau_i/d qd_j = w . S_j + 2 u . S_j-dot, d tau_j/d qd_i = phi . S_j,
+     * d tau_i/d q_j = u . da_j + w . S_j-dot, d tau_j/d q_i = psi . S_j (Ic symmetric).
      */
     private void entries(final double[] dtauDq, final double[] dtauDqd, final double[] massMatrix)
     {
@@ -627,7 +639,7 @@ public final class InverseDynamicsDerivatives
             final double wa = w3[t];
             final double wb = w3[t + 1];
             final double wc = w3[t + 2];
-            for (int j = i; j >= 0; j = parent[j])
+            for (int j = parent[i]; j >= 0; j = parent[j])
             {
                 final int cj = coordinate[j];
                 if (cj < 0)
@@ -648,20 +660,14 @@ public final class InverseDynamicsDerivatives
                 final int ji = cj * n + ci;
                 final double mij = ux * jx + uy * jy + uz * jz + ua * ja + ub * jb + uc * jc;
                 massMatrix[ij] = mij;
+                massMatrix[ji] = mij;
                 dtauDqd[ij] = wa * ja + wb * jb + wc * jc
                     + 2.0 * (ux * rate[sj] + uy * rate[sj + 1] + uz * rate[sj + 2] + ua * jra + ub * jrb + uc * jrc);
                 dtauDq[ij] = ux * da[sj] + uy * da[sj + 1] + uz * da[sj + 2] + ua * da[sj + 3] + ub * da[sj + 4]
                     + uc * da[sj + 5] + wa * jra + wb * jrb + wc * jrc;
-                if (j != i)
-                {
-                    massMatrix[ji] = mij;
-                    dtauDqd[ji] = phix * jx + phiy * jy + phiz * jz + phia * ja + phib * jb + phic * jc;
-                    dtauDq[ji] = psix * jx + psiy * jy + psiz * jz + psia * ja + psib * jb + psic * jc;
-                }
+                dtauDqd[ji] = phix * jx + phiy * jy + phiz * jz + phia * ja + phib * jb + phic * jc;
+                dtauDq[ji] = psix * jx + psiy * jy + psiz * jz + psia * ja + psib * jb + psic * jc;
             }
-            final int d = ci * n + ci;
-            massMatrix[d] += b.model.rotorInertia[ci];
-            dtauDqd[d] += b.model.frictionRate(ci, 1.0, friction);
         }
     }
 }
