@@ -359,7 +359,7 @@ public final class InverseDynamicsDerivatives
      * da_i = -S_i x a_i - S_i-dot x v_i, which every descendant reads, and its own inertia as the
      * start of its subtree sums. On locals, each input read once and each result stored once: the
      * velocity step is repeated here because storing v and S-dot there and reading them back made
-     * the derivatives 4-6 % (and with the passes below split, 8 %) slower on the Panda.
+     * the derivatives 4-6 % slower on the Panda (docs/PERFORMANCE.md).
      */
     private void bodyMotion(final int i, final double[] qd, final double[] qdd)
     {
@@ -450,7 +450,9 @@ public final class InverseDynamicsDerivatives
      * feed only entries of ancestors (and psi the reaction derivatives of ancestor bodies), so a
      * joint that hangs from the base skips them. Each body's sums are added into its parent's
      * from the values already loaded for its own entries.
-     * Over 80 lines on purpose: one sweep on locals, each subtree sum loaded once for its own entries and its parent.
+     * Over 80 lines on purpose: one sweep on locals, each subtree sum loaded once for its own entries
+     * and its parent; as separate passes (sums, products, entries) the derivatives measured 8-24 %
+     * slower on the Panda (docs/PERFORMANCE.md).
      */
     private void backwardSweep(final double[] qd, final double[] qdd, final double[] tau,
         final double[] dtauDq, final double[] dtauDqd, final double[] massMatrix)
