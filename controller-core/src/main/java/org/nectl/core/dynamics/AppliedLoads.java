@@ -47,8 +47,9 @@ public final class AppliedLoads
     /** True once a world-fixed force, moment or rate is set, until {@link #clear}. */
     boolean worldLoads;
 
-    /** Scratch of {@link #resolveInBodyFrames}: every body's rotation 0R_j, 9 per body. */
+    /** Scratch of {@link #resolveInBodyFrames}: every body's pose 0R_j (9 per body) and origin (3 per body). */
     private final double[] bodyRotation;
+    private final double[] bodyOrigin;
     /**
      * After {@link #resolveInBodyFrames}: per body, the world-fixed load in the body frame (force,
      * moment about the origin), then the base-frame rates of force and moment re-expressed in the
@@ -73,6 +74,7 @@ public final class AppliedLoads
         worldMoment = new double[3 * n];
         worldRate = new double[6 * n];
         bodyRotation = new double[9 * n];
+        bodyOrigin = new double[3 * n];
         worldInBody = new double[12 * n];
         System.arraycopy(model.gravity, 0, gravity, 0, 3);
     }
@@ -247,23 +249,15 @@ public final class AppliedLoads
     }
 
     /**
-     * Fills {@link #worldInBody} from the joint transforms at q: 0R_j = 0R_i iR_j, then
+     * Fills {@link #worldInBody} from the joint transforms at q: 0R_j ({@link JointTransforms#basePoses}), then
      * F_j = 0R_j^T F, n_j = c x F_j + 0R_j^T M, and the rates 0R_j^T Fdot, 0R_j^T Mdot.
      */
     void resolveInBodyFrames(final JointTransforms joints)
     {
         final double[] rotation = bodyRotation;
-        final int[] parent = model.parent;
+        joints.basePoses(rotation, bodyOrigin);
         for (int j = 0; j < model.bodyCount; j++)
         {
-            if (parent[j] < 0)
-            {
-                System.arraycopy(joints.rotation, 9 * j, rotation, 9 * j, 9);
-            }
-            else
-            {
-                WorldKinematics.compose(rotation, 9 * parent[j], joints.rotation, 9 * j);
-            }
             final int t = 3 * j;
             final int w = 12 * j;
             final double[] out = worldInBody;

@@ -8,8 +8,7 @@ import java.util.Arrays;
  * the screw transforms between a body and its parent are the identity, so composite and
  * articulated inertias add without transformation (the base-coordinate variants of the
  * algorithms in Featherstone, "Rigid Body Dynamics Algorithms", 2008). Poses are composed from
- * the joint transforms of {@link JointTransforms} as {@link WorldKinematics} does, fused here with
- * the axis and inertia of each body; spatial vectors follow {@link SpatialAlgebra}. Not thread
+ * the joint transforms ({@link JointTransforms#basePoses}), then each body's axis and inertia; spatial vectors follow {@link SpatialAlgebra}. Not thread
  * safe: one instance per algorithm instance.
  */
 final class BaseFrameBodies
@@ -39,9 +38,6 @@ final class BaseFrameBodies
     final double[] velocity;
     /** S_i-dot = v_i x S_i, the joint axis's time derivative, base frame, 6 per body (zero for fixed joints). */
     final double[] axisRate;
-    /** The base's pose in the base frame: rotation (row-major) and origin. */
-    private static final double[] BASE_ROTATION = {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
-    private static final double[] BASE_ORIGIN = new double[3];
     /** The base's spatial velocity: at rest. */
     final double[] baseVelocity = new double[6];
     /** Joint rate of each body's joint (0 for fixed joints), rad/s or m/s. */
@@ -112,147 +108,100 @@ final class BaseFrameBodies
     void placements(final double[] q)
     {
         joints.update(q);
-        poses();
+        joints.basePoses(rotation, position);
         axesAndInertias();
     }
 
-    /**
-     * Every body's pose 0R_i = 0R_p pR_i, 0p_i = 0p_p + 0R_p pp_i from its joint transform, parents
-     * first, on locals, each result stored once.
-     */
-    private void poses()
-    {
-        final double[] jr = joints.rotation;
-        final double[] jp = joints.position;
-        final double[] rot = rotation;
-        final double[] org = position;
-        for (int i = 0; i < bodyCount; i++)
-        {
-            final int p = parent[i];
-            final int r = 9 * i;
-            final int t = 3 * i;
-            final double j00 = jr[r];
-            final double j01 = jr[r + 1];
-            final double j02 = jr[r + 2];
-            final double j10 = jr[r + 3];
-            final double j11 = jr[r + 4];
-            final double j12 = jr[r + 5];
-            final double j20 = jr[r + 6];
-            final double j21 = jr[r + 7];
-            final double j22 = jr[r + 8];
-            final double lx = jp[t];
-            final double ly = jp[t + 1];
-            final double lz = jp[t + 2];
-            // the base's pose is the identity: products with it are exact
-            final double[] from = p < 0 ? BASE_ROTATION : rot;
-            final double[] fromOrigin = p < 0 ? BASE_ORIGIN : org;
-            final int rp = p < 0 ? 0 : 9 * p;
-            final int tp = p < 0 ? 0 : 3 * p;
-            final double p00 = from[rp];
-            final double p01 = from[rp + 1];
-            final double p02 = from[rp + 2];
-            final double p10 = from[rp + 3];
-            final double p11 = from[rp + 4];
-            final double p12 = from[rp + 5];
-            final double p20 = from[rp + 6];
-            final double p21 = from[rp + 7];
-            final double p22 = from[rp + 8];
-            final double r00 = p00 * j00 + p01 * j10 + p02 * j20;
-            final double r01 = p00 * j01 + p01 * j11 + p02 * j21;
-            final double r02 = p00 * j02 + p01 * j12 + p02 * j22;
-            final double r10 = p10 * j00 + p11 * j10 + p12 * j20;
-            final double r11 = p10 * j01 + p11 * j11 + p12 * j21;
-            final double r12 = p10 * j02 + p11 * j12 + p12 * j22;
-            final double r20 = p20 * j00 + p21 * j10 + p22 * j20;
-            final double r21 = p20 * j01 + p21 * j11 + p22 * j21;
-            final double r22 = p20 * j02 + p21 * j12 + p22 * j22;
-            final double ox = fromOrigin[tp] + p00 * lx + p01 * ly + p02 * lz;
-            final double oy = fromOrigin[tp + 1] + p10 * lx + p11 * ly + p12 * lz;
-            final double oz = fromOrigin[tp + 2] + p20 * lx + p21 * ly + p22 * lz;
-            rot[r] = r00;
-            rot[r + 1] = r01;
-            rot[r + 2] = r02;
-            rot[r + 3] = r10;
-            rot[r + 4] = r11;
-            rot[r + 5] = r12;
-            rot[r + 6] = r20;
-            rot[r + 7] = r21;
-            rot[r + 8] = r22;
-            org[t] = ox;
-            org[t + 1] = oy;
-            org[t + 2] = oz;
-        }
-    }
-
-    /**
-     * Every body's joint axis S_i and its inertia about the base origin (h = m c_w, O), from its pose.
-     */
+    /** Every body's joint axis and inertia ({@link #axisAndInertia}). */
     private void axesAndInertias()
     {
         for (int i = 0; i < bodyCount; i++)
         {
-            final int r = 9 * i;
-            final int t = 3 * i;
-            final double r00 = rotation[r];
-            final double r01 = rotation[r + 1];
-            final double r02 = rotation[r + 2];
-            final double r10 = rotation[r + 3];
-            final double r11 = rotation[r + 4];
-            final double r12 = rotation[r + 5];
-            final double r20 = rotation[r + 6];
-            final double r21 = rotation[r + 7];
-            final double r22 = rotation[r + 8];
-            final double ox = position[t];
-            final double oy = position[t + 1];
-            final double oz = position[t + 2];
-            // S = (p x z, z) for a revolute joint, (z, 0) for a prismatic one, z = third column of 0R_i
-            model.motionSubspace(i, r02, r12, r22, ox, oy, oz, axis, 6 * i);
-            // h = m c_w and O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T), c_w = p + R c: the parallel-axis
-            // theorem about the base origin, with R Ic R^T = lambda 1 + (R g)(R g)^T + (R k)(R k)^T
-            // (two rotated vectors instead of a rotated tensor); O's upper triangle, mirrored
-            final double m = mass[i];
-            final double cx = model.centreOfMass[t];
-            final double cy = model.centreOfMass[t + 1];
-            final double cz = model.centreOfMass[t + 2];
-            final double wx = r00 * cx + r01 * cy + r02 * cz + ox;
-            final double wy = r10 * cx + r11 * cy + r12 * cz + oy;
-            final double wz = r20 * cx + r21 * cy + r22 * cz + oz;
-            final double hx = m * wx;
-            final double hy = m * wy;
-            final double hz = m * wz;
-            firstMoment[t] = hx;
-            firstMoment[t + 1] = hy;
-            firstMoment[t + 2] = hz;
-            final double[] factors = model.inertiaFactors;
-            final int e = 6 * i;
-            final double g0 = factors[e];
-            final double g1 = factors[e + 1];
-            final double g2 = factors[e + 2];
-            final double k0 = factors[e + 3];
-            final double k1 = factors[e + 4];
-            final double k2 = factors[e + 5];
-            final double gx = r00 * g0 + r01 * g1 + r02 * g2;
-            final double gy = r10 * g0 + r11 * g1 + r12 * g2;
-            final double gz = r20 * g0 + r21 * g1 + r22 * g2;
-            final double kx = r00 * k0 + r01 * k1 + r02 * k2;
-            final double ky = r10 * k0 + r11 * k1 + r12 * k2;
-            final double kz = r20 * k0 + r21 * k1 + r22 * k2;
-            // lambda + m |c_w|^2 on the diagonal
-            final double d = model.isotropicInertia[i] + hx * wx + hy * wy + hz * wz;
-            final double oxy = gx * gy + kx * ky - hx * wy;
-            final double oxz = gx * gz + kx * kz - hx * wz;
-            final double oyz = gy * gz + ky * kz - hy * wz;
-            final double[] o = inertia;
-            o[r] = d + gx * gx + kx * kx - hx * wx;
-            o[r + 1] = oxy;
-            o[r + 2] = oxz;
-            o[r + 3] = oxy;
-            o[r + 4] = d + gy * gy + ky * ky - hy * wy;
-            o[r + 5] = oyz;
-            o[r + 6] = oxz;
-            o[r + 7] = oyz;
-            o[r + 8] = d + gz * gz + kz * kz - hz * wz;
+            axisAndInertia(i);
         }
+    }
+
+    /**
+     * Body i's pose ({@link JointTransforms#basePose}), then its axis and inertia, its parent placed:
+     * for an algorithm that runs its own body step right after, on what is still in cache.
+     * Requires {@link #jointTransforms}. Real-time safe.
+     */
+    void place(final int i)
+    {
+        joints.basePose(i, rotation, position);
+        axisAndInertia(i);
+    }
+
+    /** Every joint's transform from its parent at q. Real-time safe. */
+    void jointTransforms(final double[] q)
+    {
+        joints.update(q);
+    }
+
+    /** Body i's joint axis S_i and its inertia about the base origin (h = m c_w, O), from its pose. */
+    private void axisAndInertia(final int i)
+    {
+        final int r = 9 * i;
+        final int t = 3 * i;
+        final double r00 = rotation[r];
+        final double r01 = rotation[r + 1];
+        final double r02 = rotation[r + 2];
+        final double r10 = rotation[r + 3];
+        final double r11 = rotation[r + 4];
+        final double r12 = rotation[r + 5];
+        final double r20 = rotation[r + 6];
+        final double r21 = rotation[r + 7];
+        final double r22 = rotation[r + 8];
+        final double ox = position[t];
+        final double oy = position[t + 1];
+        final double oz = position[t + 2];
+        // S = (p x z, z) for a revolute joint, (z, 0) for a prismatic one, z = third column of 0R_i
+        model.motionSubspace(i, r02, r12, r22, ox, oy, oz, axis, 6 * i);
+        // h = m c_w and O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T), c_w = p + R c: the parallel-axis
+        // theorem about the base origin, with R Ic R^T = lambda 1 + (R g)(R g)^T + (R k)(R k)^T
+        // (two rotated vectors instead of a rotated tensor); O's upper triangle, mirrored
+        final double m = mass[i];
+        final double cx = model.centreOfMass[t];
+        final double cy = model.centreOfMass[t + 1];
+        final double cz = model.centreOfMass[t + 2];
+        final double wx = r00 * cx + r01 * cy + r02 * cz + ox;
+        final double wy = r10 * cx + r11 * cy + r12 * cz + oy;
+        final double wz = r20 * cx + r21 * cy + r22 * cz + oz;
+        final double hx = m * wx;
+        final double hy = m * wy;
+        final double hz = m * wz;
+        firstMoment[t] = hx;
+        firstMoment[t + 1] = hy;
+        firstMoment[t + 2] = hz;
+        final double[] factors = model.inertiaFactors;
+        final int e = 6 * i;
+        final double g0 = factors[e];
+        final double g1 = factors[e + 1];
+        final double g2 = factors[e + 2];
+        final double k0 = factors[e + 3];
+        final double k1 = factors[e + 4];
+        final double k2 = factors[e + 5];
+        final double gx = r00 * g0 + r01 * g1 + r02 * g2;
+        final double gy = r10 * g0 + r11 * g1 + r12 * g2;
+        final double gz = r20 * g0 + r21 * g1 + r22 * g2;
+        final double kx = r00 * k0 + r01 * k1 + r02 * k2;
+        final double ky = r10 * k0 + r11 * k1 + r12 * k2;
+        final double kz = r20 * k0 + r21 * k1 + r22 * k2;
+        // lambda + m |c_w|^2 on the diagonal
+        final double d = model.isotropicInertia[i] + hx * wx + hy * wy + hz * wz;
+        final double oxy = gx * gy + kx * ky - hx * wy;
+        final double oxz = gx * gz + kx * kz - hx * wz;
+        final double oyz = gy * gz + ky * kz - hy * wz;
+        final double[] o = inertia;
+        o[r] = d + gx * gx + kx * kx - hx * wx;
+        o[r + 1] = oxy;
+        o[r + 2] = oxz;
+        o[r + 3] = oxy;
+        o[r + 4] = d + gy * gy + ky * ky - hy * wy;
+        o[r + 5] = oyz;
+        o[r + 6] = oxz;
+        o[r + 7] = oyz;
+        o[r + 8] = d + gz * gz + kz * kz - hz * wz;
     }
 
     /**

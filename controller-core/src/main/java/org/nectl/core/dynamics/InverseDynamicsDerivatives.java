@@ -59,12 +59,6 @@ public final class InverseDynamicsDerivatives
     private final double[] accelerationShift;
     /** psi_j = S_j x* F_j + Ic_j da_j + Bc_j S_j-dot: dF_i/dq_j for every i that supports j, base frame, 6 per body. */
     private final double[] subtreeWrenchRate;
-    /** phi_j = Bc_j S_j + 2 Ic_j S_j-dot: dF_i/dqd_j for every i that supports j, base frame, 6 per body. */
-    private final double[] subtreeWrenchByVelocity;
-    /** u_j = Ic_j S_j, base frame, 6 per body. */
-    private final double[] inertiaAxis;
-    /** w_j = the angular part of Bc_j^T S_j (its linear part is 0), base frame, 3 per body. */
-    private final double[] couplingAxis;
     private final double[] scratch = new double[CoriolisMatrix.SCRATCH];
     private final double[] column = new double[12];
     private final double[] shift = new double[6];
@@ -102,9 +96,6 @@ public final class InverseDynamicsDerivatives
         wrench = new double[6 * bodies.bodyCount];
         accelerationShift = new double[6 * bodies.bodyCount];
         subtreeWrenchRate = new double[6 * bodies.bodyCount];
-        subtreeWrenchByVelocity = new double[6 * bodies.bodyCount];
-        inertiaAxis = new double[6 * bodies.bodyCount];
-        couplingAxis = new double[3 * bodies.bodyCount];
         worldForceSum = new double[3 * bodies.bodyCount];
         worldMomentSum = new double[3 * bodies.bodyCount];
         worldSpread = new double[9 * bodies.bodyCount];
@@ -168,13 +159,13 @@ public final class InverseDynamicsDerivatives
             Arrays.fill(dtauDqd, 0, bodies.dof * bodies.dof, 0.0);
             Arrays.fill(dtauDqdd, 0, bodies.dof * bodies.dof, 0.0);
         }
-        bodies.placements(q);
+        bodies.jointTransforms(q);
         for (int i = 0; i < bodies.bodyCount; i++)
         {
+            bodies.place(i);
             bodyMotion(i, qd, qdd);
         }
-        subtreeSweep(qd, qdd, tau);
-        entries(dtauDq, dtauDqd, dtauDqdd);
+        backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
         if (loads.worldLoads)
         {
             worldLoadTerms(dtauDq);
@@ -362,14 +353,14 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Forward, after {@link BaseFrameBodies#placements}: body i's velocity v_i = v_p + S_i qd_i,
+     * Forward, after {@link BaseFrameBodies#place}: body i's velocity v_i = v_p + S_i qd_i,
      * axis rate S_i-dot = v_i x S_i (the velocity step of {@link BaseFrameBodies#velocity}),
      * acceleration a_i = a_p + S_i qdd_i + S_i-dot qd_i, wrench f_i = I_i a_i + v_i x* I_i v_i - f_ext,i
      * (Featherstone 2008, §5.3, base coordinates; I_i v_i from {@link BaseFrameBodies#coupling}),
      * da_i = -S_i x a_i - S_i-dot x v_i, which every descendant reads, and its own inertia as the
      * start of its subtree sums. On locals, each input read once and each result stored once: the
      * velocity step is repeated here because storing v and S-dot there and reading them back made
-     * the derivatives 4-6 % (and with the passes below split, 8 %) slower on the Panda.
+     * the derivatives 4-6 % slower on the Panda (docs/PERFORMANCE.md).
      */
     private void bodyMotion(final int i, final double[] qd, final double[] qdd)
     {
@@ -450,20 +441,27 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Backward, leaves first: each body's subtree sums (composite inertia, momentum, coupling block
-     * and wrench; complete when it is reached, its children having higher indices) added into its
-     * parent's, and per joint i the products read by {@link #entries}: tau_i = S_i . F_i + Ia qdd +
-     * friction (Khalil 2010, eq. 31), u = Ic_i S_i, w = the angular part of Bc_i^T S_i =
-     * X^T S_w + 2 p x S_v (its linear part is 0), and, for a joint below another joint, the
-     * derivatives of F_i with respect to its own qd_i and q_i: phi = Bc_i S_i + 2 Ic_i S_i-dot with
-     * Bc m = (2 m_w x p, X m_w), and psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot with
-     * S x* F = (S_w x f, S_w x n + S_v x f) (psi also for the reaction-wrench derivatives).
-     * Over 80 lines on purpose: each subtree sum is loaded once for its parent and for the joint's
-     * products; splitting the sums from the products made the derivatives 3 % slower on the Panda.
+     * Backward: subtree sums of the inertias, couplings and wrenches (each body's are complete when
+     * it is reached, its children having higher indices), tau, and every (joint, ancestor) entry
+     * of M, d tau/d qd and d tau/d q. Per joint i the four 6-vectors u = Ic_i S_i,
+     * w = Bc_i^T S_i (angular part; its linear part is 0), phi = Bc_i S_i + 2 Ic_i S_i-dot and
+     * psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot are formed once; for every ancestor j (or j = i)
+     * M_ij = M_ji = u . S_j, d tau_i/d qd_j = w . S_j + 2 u . S_j-dot, d tau_j/d qd_i = phi . S_j,
+     * d tau_i/d q_j = u . da_j + w . S_j-dot, d tau_j/d q_i = psi . S_j (Ic symmetric). phi and psi
+     * feed only entries of ancestors (and psi the reaction derivatives of ancestor bodies), so a
+     * joint that hangs from the base skips them. Each body's sums are added into its parent's
+     * from the values already loaded for its own entries.
+     * Over 80 lines on purpose: one sweep on locals, each subtree sum loaded once for its own entries
+     * and its parent; as separate passes (sums, products, entries) the derivatives measured 8-24 %
+     * slower on the Panda (docs/PERFORMANCE.md).
      */
-    private void subtreeSweep(final double[] qd, final double[] qdd, final double[] tau)
+    private void backwardSweep(final double[] qd, final double[] qdd, final double[] tau,
+        final double[] dtauDq, final double[] dtauDqd, final double[] massMatrix)
     {
         final BaseFrameBodies b = bodies;
+        final int n = b.dof;
+        final int[] parent = b.parent;
+        final int[] coordinate = b.coordinate;
         final double[] cm = b.compositeMass;
         final double[] ch = b.compositeFirstMoment;
         final double[] co = b.compositeInertia;
@@ -473,10 +471,13 @@ public final class InverseDynamicsDerivatives
         final double[] axis = b.axis;
         final double[] rate = b.axisRate;
         final double[] da = accelerationShift;
+        final double[] psi = subtreeWrenchRate;
+        final boolean friction = this.friction;
         final CompiledModel model = b.model;
+        final double[] rotor = model.rotorInertia;
         for (int i = b.bodyCount - 1; i >= 0; i--)
         {
-            final int p = b.parent[i];
+            final int p = parent[i];
             final int t = 3 * i;
             final int r = 9 * i;
             final int s = 6 * i;
@@ -510,21 +511,43 @@ public final class InverseDynamicsDerivatives
             final double fc = f[s + 5];
             if (p >= 0)
             {
+                // the subtree's sums, complete now (children have higher indices), into the parent's
                 final int tp = 3 * p;
                 final int rp = 9 * p;
+                final int sp = 6 * p;
                 cm[p] += m;
-                Vec3.addTo(ch, tp, hx, hy, hz);
-                Vec3.addTo(co, rp, o00, o01, o02);
-                Vec3.addTo(co, rp + 3, o01, o11, o12);
-                Vec3.addTo(co, rp + 6, o02, o12, o22);
-                Vec3.addTo(cp, tp, px, py, pz);
-                Vec3.addTo(cx, rp, x00, x01, x02);
-                Vec3.addTo(cx, rp + 3, x10, x11, x12);
-                Vec3.addTo(cx, rp + 6, x20, x21, x22);
-                Vec3.addTo(f, 6 * p, fx, fy, fz);
-                Vec3.addTo(f, 6 * p + 3, fa, fb, fc);
+                ch[tp] += hx;
+                ch[tp + 1] += hy;
+                ch[tp + 2] += hz;
+                co[rp] += o00;
+                co[rp + 1] += o01;
+                co[rp + 2] += o02;
+                co[rp + 3] += o01;
+                co[rp + 4] += o11;
+                co[rp + 5] += o12;
+                co[rp + 6] += o02;
+                co[rp + 7] += o12;
+                co[rp + 8] += o22;
+                cp[tp] += px;
+                cp[tp + 1] += py;
+                cp[tp + 2] += pz;
+                cx[rp] += x00;
+                cx[rp + 1] += x01;
+                cx[rp + 2] += x02;
+                cx[rp + 3] += x10;
+                cx[rp + 4] += x11;
+                cx[rp + 5] += x12;
+                cx[rp + 6] += x20;
+                cx[rp + 7] += x21;
+                cx[rp + 8] += x22;
+                f[sp] += fx;
+                f[sp + 1] += fy;
+                f[sp + 2] += fz;
+                f[sp + 3] += fa;
+                f[sp + 4] += fb;
+                f[sp + 5] += fc;
             }
-            final int ci = b.coordinate[i];
+            final int ci = coordinate[i];
             if (ci < 0)
             {
                 continue;
@@ -539,20 +562,18 @@ public final class InverseDynamicsDerivatives
             final double sb = axis[s + 4];
             final double sc = axis[s + 5];
             tau[ci] = sx * fx + sy * fy + sz * fz + sa * fa + sb * fb + sc * fc
-                + model.rotorInertia[ci] * qdd[ci] + model.friction(ci, qd[ci], friction);
-            SpatialAlgebra.set(inertiaAxis, s, m * sx + sb * hz - sc * hy, m * sy + sc * hx - sa * hz, m * sz + sa * hy - sb * hx,
-                o00 * sa + o01 * sb + o02 * sc + hy * sz - hz * sy,
-                o01 * sa + o11 * sb + o12 * sc + hz * sx - hx * sz,
-                o02 * sa + o12 * sb + o22 * sc + hx * sy - hy * sx);
-            Vec3.set(couplingAxis, t,
-                x00 * sa + x10 * sb + x20 * sc + py2 * sz - pz2 * sy,
-                x01 * sa + x11 * sb + x21 * sc + pz2 * sx - px2 * sz,
-                x02 * sa + x12 * sb + x22 * sc + px2 * sy - py2 * sx);
-            if (p < 0)
-            {
-                // no ancestor to feed, and no reaction wrench moves with this joint
-                continue;
-            }
+                + rotor[ci] * qdd[ci] + model.friction(ci, qd[ci], friction);
+            // u = Ic S
+            final double ux = m * sx + sb * hz - sc * hy;
+            final double uy = m * sy + sc * hx - sa * hz;
+            final double uz = m * sz + sa * hy - sb * hx;
+            final double ua = o00 * sa + o01 * sb + o02 * sc + hy * sz - hz * sy;
+            final double ub = o01 * sa + o11 * sb + o12 * sc + hz * sx - hx * sz;
+            final double uc = o02 * sa + o12 * sb + o22 * sc + hx * sy - hy * sx;
+            // w = angular part of Bc^T S = X^T S_w + 2 p x S_v
+            final double wa = x00 * sa + x10 * sb + x20 * sc + py2 * sz - pz2 * sy;
+            final double wb = x01 * sa + x11 * sb + x21 * sc + pz2 * sx - px2 * sz;
+            final double wc = x02 * sa + x12 * sb + x22 * sc + px2 * sy - py2 * sx;
             final double rx = rate[s];
             final double ry = rate[s + 1];
             final double rz = rate[s + 2];
@@ -565,69 +586,40 @@ public final class InverseDynamicsDerivatives
             final double dA = da[s + 3];
             final double dB = da[s + 4];
             final double dC = da[s + 5];
-            SpatialAlgebra.set(subtreeWrenchByVelocity, s,
-                sb * pz2 - sc * py2 + 2.0 * (m * rx + rb * hz - rc * hy),
-                sc * px2 - sa * pz2 + 2.0 * (m * ry + rc * hx - ra * hz),
-                sa * py2 - sb * px2 + 2.0 * (m * rz + ra * hy - rb * hx),
-                x00 * sa + x01 * sb + x02 * sc + 2.0 * (o00 * ra + o01 * rb + o02 * rc + hy * rz - hz * ry),
-                x10 * sa + x11 * sb + x12 * sc + 2.0 * (o01 * ra + o11 * rb + o12 * rc + hz * rx - hx * rz),
-                x20 * sa + x21 * sb + x22 * sc + 2.0 * (o02 * ra + o12 * rb + o22 * rc + hx * ry - hy * rx));
-            SpatialAlgebra.set(subtreeWrenchRate, s,
-                sb * fz - sc * fy + m * dx + dB * hz - dC * hy + rb * pz2 - rc * py2,
-                sc * fx - sa * fz + m * dy + dC * hx - dA * hz + rc * px2 - ra * pz2,
-                sa * fy - sb * fx + m * dz + dA * hy - dB * hx + ra * py2 - rb * px2,
-                sb * fc - sc * fb + sy * fz - sz * fy + o00 * dA + o01 * dB + o02 * dC + hy * dz - hz * dy + x00 * ra + x01 * rb + x02 * rc,
-                sc * fa - sa * fc + sz * fx - sx * fz + o01 * dA + o11 * dB + o12 * dC + hz * dx - hx * dz + x10 * ra + x11 * rb + x12 * rc,
-                sa * fb - sb * fa + sx * fy - sy * fx + o02 * dA + o12 * dB + o22 * dC + hx * dy - hy * dx + x20 * ra + x21 * rb + x22 * rc);
-        }
-    }
-
-    /**
-     * Every (joint i, ancestor j or j = i) entry from the products of {@link #subtreeSweep} (class
-     * comment): M_ij = M_ji = u . S_j, d tau_i/d qd_j = w . S_j + 2 u . S_j-dot, d tau_j/d qd_i = phi . S_j,
-     * d tau_i/d q_j = u . da_j + w . S_j-dot, d tau_j/d q_i = psi . S_j (Ic symmetric); then the
-     * rotor inertia and viscous friction on the diagonal.
-     */
-    private void entries(final double[] dtauDq, final double[] dtauDqd, final double[] massMatrix)
-    {
-        final BaseFrameBodies b = bodies;
-        final int n = b.dof;
-        final int[] parent = b.parent;
-        final int[] coordinate = b.coordinate;
-        final double[] axis = b.axis;
-        final double[] rate = b.axisRate;
-        final double[] da = accelerationShift;
-        final double[] u6 = inertiaAxis;
-        final double[] w3 = couplingAxis;
-        for (int ci = 0; ci < n; ci++)
-        {
-            final int i = b.bodyOfCoordinate[ci];
-            final int s = 6 * i;
-            final int t = 3 * i;
-            final double[] phi = subtreeWrenchByVelocity;
-            final double[] psi = subtreeWrenchRate;
-            final double phix = phi[s];
-            final double phiy = phi[s + 1];
-            final double phiz = phi[s + 2];
-            final double phia = phi[s + 3];
-            final double phib = phi[s + 4];
-            final double phic = phi[s + 5];
-            final double psix = psi[s];
-            final double psiy = psi[s + 1];
-            final double psiz = psi[s + 2];
-            final double psia = psi[s + 3];
-            final double psib = psi[s + 4];
-            final double psic = psi[s + 5];
-            final double ux = u6[s];
-            final double uy = u6[s + 1];
-            final double uz = u6[s + 2];
-            final double ua = u6[s + 3];
-            final double ub = u6[s + 4];
-            final double uc = u6[s + 5];
-            final double wa = w3[t];
-            final double wb = w3[t + 1];
-            final double wc = w3[t + 2];
-            for (int j = i; j >= 0; j = parent[j])
+            final int d = ci * n + ci;
+            massMatrix[d] = ux * sx + uy * sy + uz * sz + ua * sa + ub * sb + uc * sc + rotor[ci];
+            dtauDqd[d] = wa * sa + wb * sb + wc * sc + 2.0 * (ux * rx + uy * ry + uz * rz + ua * ra + ub * rb + uc * rc)
+                + model.frictionRate(ci, 1.0, friction);
+            dtauDq[d] = ux * dx + uy * dy + uz * dz + ua * dA + ub * dB + uc * dC + wa * ra + wb * rb + wc * rc;
+            if (p < 0)
+            {
+                // no ancestor: no off-diagonal entry, and no reaction wrench moves with this joint
+                continue;
+            }
+            // phi = Bc S + 2 Ic S-dot, Bc m = (2 m_w x p, X m_w)
+            final double phix = sb * pz2 - sc * py2 + 2.0 * (m * rx + rb * hz - rc * hy);
+            final double phiy = sc * px2 - sa * pz2 + 2.0 * (m * ry + rc * hx - ra * hz);
+            final double phiz = sa * py2 - sb * px2 + 2.0 * (m * rz + ra * hy - rb * hx);
+            final double phia = x00 * sa + x01 * sb + x02 * sc + 2.0 * (o00 * ra + o01 * rb + o02 * rc + hy * rz - hz * ry);
+            final double phib = x10 * sa + x11 * sb + x12 * sc + 2.0 * (o01 * ra + o11 * rb + o12 * rc + hz * rx - hx * rz);
+            final double phic = x20 * sa + x21 * sb + x22 * sc + 2.0 * (o02 * ra + o12 * rb + o22 * rc + hx * ry - hy * rx);
+            // psi = S x* F + Ic da + Bc S-dot, S x* F = (S_w x f, S_w x n + S_v x f)
+            final double psix = sb * fz - sc * fy + m * dx + dB * hz - dC * hy + rb * pz2 - rc * py2;
+            final double psiy = sc * fx - sa * fz + m * dy + dC * hx - dA * hz + rc * px2 - ra * pz2;
+            final double psiz = sa * fy - sb * fx + m * dz + dA * hy - dB * hx + ra * py2 - rb * px2;
+            final double psia = sb * fc - sc * fb + sy * fz - sz * fy
+                + o00 * dA + o01 * dB + o02 * dC + hy * dz - hz * dy + x00 * ra + x01 * rb + x02 * rc;
+            final double psib = sc * fa - sa * fc + sz * fx - sx * fz
+                + o01 * dA + o11 * dB + o12 * dC + hz * dx - hx * dz + x10 * ra + x11 * rb + x12 * rc;
+            final double psic = sa * fb - sb * fa + sx * fy - sy * fx
+                + o02 * dA + o12 * dB + o22 * dC + hx * dy - hy * dx + x20 * ra + x21 * rb + x22 * rc;
+            psi[s] = psix;
+            psi[s + 1] = psiy;
+            psi[s + 2] = psiz;
+            psi[s + 3] = psia;
+            psi[s + 4] = psib;
+            psi[s + 5] = psic;
+            for (int j = p; j >= 0; j = parent[j])
             {
                 final int cj = coordinate[j];
                 if (cj < 0)
@@ -641,6 +633,9 @@ public final class InverseDynamicsDerivatives
                 final double ja = axis[sj + 3];
                 final double jb = axis[sj + 4];
                 final double jc = axis[sj + 5];
+                final double jrx = rate[sj];
+                final double jry = rate[sj + 1];
+                final double jrz = rate[sj + 2];
                 final double jra = rate[sj + 3];
                 final double jrb = rate[sj + 4];
                 final double jrc = rate[sj + 5];
@@ -648,20 +643,14 @@ public final class InverseDynamicsDerivatives
                 final int ji = cj * n + ci;
                 final double mij = ux * jx + uy * jy + uz * jz + ua * ja + ub * jb + uc * jc;
                 massMatrix[ij] = mij;
+                massMatrix[ji] = mij;
                 dtauDqd[ij] = wa * ja + wb * jb + wc * jc
-                    + 2.0 * (ux * rate[sj] + uy * rate[sj + 1] + uz * rate[sj + 2] + ua * jra + ub * jrb + uc * jrc);
+                    + 2.0 * (ux * jrx + uy * jry + uz * jrz + ua * jra + ub * jrb + uc * jrc);
+                dtauDqd[ji] = phix * jx + phiy * jy + phiz * jz + phia * ja + phib * jb + phic * jc;
                 dtauDq[ij] = ux * da[sj] + uy * da[sj + 1] + uz * da[sj + 2] + ua * da[sj + 3] + ub * da[sj + 4]
                     + uc * da[sj + 5] + wa * jra + wb * jrb + wc * jrc;
-                if (j != i)
-                {
-                    massMatrix[ji] = mij;
-                    dtauDqd[ji] = phix * jx + phiy * jy + phiz * jz + phia * ja + phib * jb + phic * jc;
-                    dtauDq[ji] = psix * jx + psiy * jy + psiz * jz + psia * ja + psib * jb + psic * jc;
-                }
+                dtauDq[ji] = psix * jx + psiy * jy + psiz * jz + psia * ja + psib * jb + psic * jc;
             }
-            final int d = ci * n + ci;
-            massMatrix[d] += b.model.rotorInertia[ci];
-            dtauDqd[d] += b.model.frictionRate(ci, 1.0, friction);
         }
     }
 }

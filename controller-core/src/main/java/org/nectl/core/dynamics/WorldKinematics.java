@@ -35,21 +35,7 @@ final class WorldKinematics
     void positions(final double[] q)
     {
         joints.update(q);
-        for (int j = 0; j < model.bodyCount; j++)
-        {
-            final int i = model.parent[j];
-            if (i < 0)
-            {
-                System.arraycopy(joints.rotation, 9 * j, rotation, 9 * j, 9);
-                Vec3.copy(joints.position, 3 * j, origin, 3 * j);
-            }
-            else
-            {
-                multiplyRotations(9 * i, 9 * j);
-                Vec3.multiply(rotation, 9 * i, joints.position, 3 * j, origin, 3 * j);
-                Vec3.add(origin, 3 * i, origin, 3 * j);
-            }
-        }
+        joints.basePoses(rotation, origin);
     }
 
     /**
@@ -82,38 +68,6 @@ final class WorldKinematics
                 Vec3.addScaledAxisZ(qd[k], rotation, 9 * j,
                     model.sigma[j] == CompiledModel.REVOLUTE ? angularVelocity : originVelocity, o);
             }
-        }
-    }
-
-    /** rotation_j = rotation_i tree.rotation_j, the joint rotation read once into locals. */
-    private void multiplyRotations(final int ri, final int rj)
-    {
-        compose(rotation, ri, joints.rotation, rj);
-    }
-
-    /**
-     * a_j = a_i b_j for 3x3 row-major rotations, 9 per body: a body's base-frame rotation from its
-     * parent's and its joint rotation, the joint rotation read once into locals. Real-time safe.
-     */
-    static void compose(final double[] a, final int ri, final double[] b, final int rj)
-    {
-        final double b00 = b[rj];
-        final double b01 = b[rj + 1];
-        final double b02 = b[rj + 2];
-        final double b10 = b[rj + 3];
-        final double b11 = b[rj + 4];
-        final double b12 = b[rj + 5];
-        final double b20 = b[rj + 6];
-        final double b21 = b[rj + 7];
-        final double b22 = b[rj + 8];
-        for (int row = 0; row < 9; row += 3)
-        {
-            final double x = a[ri + row];
-            final double y = a[ri + row + 1];
-            final double z = a[ri + row + 2];
-            a[rj + row] = x * b00 + y * b10 + z * b20;
-            a[rj + row + 1] = x * b01 + y * b11 + z * b21;
-            a[rj + row + 2] = x * b02 + y * b12 + z * b22;
         }
     }
 }
