@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.closedloop.ClosedLoopLawDynamics;
+import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
@@ -16,7 +18,10 @@ import org.nectl.core.runtime.CycleSettings;
  * The PD + gravity gains of every shipped deployment suit its robot and period. Unlike computed
  * torque, whose gains act on the decoupled error and are checked when the file is read, PD gains are
  * torques, so their effect depends on the joint-space inertia M(q). Each joint is taken alone, with
- * its diagonal inertia M_jj(q), at seeded random poses inside the position limits.
+ * its diagonal inertia M_jj(q), at seeded random poses inside the position limits. For a closed-loop
+ * robot the joints are its active ones and M is A_c = G^T A G, whose columns are Gamma_c at unit
+ * accelerations without gravity, at seeded random poses within a tenth of each active joint's range
+ * of home (where the loops close).
  */
 final class ShippedPdGainsTest
 {
@@ -62,12 +67,23 @@ final class ShippedPdGainsTest
             final RobotModel model = config.model();
             final int n = model.dof();
             final MassMatrix massMatrix = new MassMatrix(model);
+            final ClosedLoopLawDynamics closedLoop = config.closedLoop()
+                .map(c -> new ClosedLoopLawDynamics(c, new double[3])).orElse(null);
+            final double[] home = config.closedLoop().map(ClosedLoopModel::homeActive).orElse(null);
             final double[] m = new double[n * n];
             final double[] q = new double[n];
             for (int pose = 0; pose < POSES; pose++)
             {
-                randomPose(model, random, q);
-                massMatrix.compute(q, m);
+                if (closedLoop == null)
+                {
+                    randomPose(model, random, q);
+                    massMatrix.compute(q, m);
+                }
+                else
+                {
+                    nearHome(model, home, random, q);
+                    assertTrue(projectedMassMatrix(closedLoop, q, m), file + ": the loops do not close at pose " + pose);
+                }
                 for (int j = 0; j < n; j++)
                 {
                     final String problem = rule.check(
@@ -87,6 +103,41 @@ final class ShippedPdGainsTest
             final double high = Math.min(limits.positionMax(), Math.PI);
             q[j] = low + (high - low) * random.nextDouble();
         }
+    }
+
+    private static void nearHome(final RobotModel model, final double[] home, final SplittableRandom random, final double[] q)
+    {
+        for (int j = 0; j < q.length; j++)
+        {
+            final JointLimits limits = model.limits(j);
+            final double range = Math.min(limits.positionMax() - limits.positionMin(), 2 * Math.PI);
+            q[j] = home[j] + 0.1 * range * (2 * random.nextDouble() - 1);
+        }
+    }
+
+    /** A_c column by column: Gamma_c(q, 0, e_k) without gravity and friction. */
+    private static boolean projectedMassMatrix(final ClosedLoopLawDynamics dynamics, final double[] q, final double[] m)
+    {
+        final int n = q.length;
+        dynamics.jointFriction(false);
+        final double[] zero = new double[n];
+        final double[] unit = new double[n];
+        final double[] column = new double[n];
+        for (int k = 0; k < n; k++)
+        {
+            unit[k] = 1.0;
+            final boolean closed = dynamics.inverseDynamics(q, zero, unit, column);
+            unit[k] = 0.0;
+            if (!closed)
+            {
+                return false;
+            }
+            for (int i = 0; i < n; i++)
+            {
+                m[i * n + k] = column[i];
+            }
+        }
+        return true;
     }
 
     /** One joint's rule: null when it holds, else the failure message. */
