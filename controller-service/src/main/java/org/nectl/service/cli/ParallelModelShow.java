@@ -134,9 +134,10 @@ final class ParallelModelShow
         {
             candidates += cut.type().rows();
         }
+        final int cutCount = robot.cutJoints().size();
         text.append(String.format(Locale.ROOT, "%s: closed loop: %d tree joints, %d active (the degrees of freedom), %d passive; "
-                + "%d cut joints; %d independent closure equations of %d; total mass %.4f kg%n",
-            tree.name(), tree.dof(), robot.activeCount(), tree.dof() - robot.activeCount(), robot.cutJoints().size(),
+                + "%d cut joint%s; %d independent closure equations of %d; total mass %.4f kg%n",
+            tree.name(), tree.dof(), robot.activeCount(), tree.dof() - robot.activeCount(), cutCount, cutCount == 1 ? "" : "s",
             robot.selectedRows().length, candidates, tree.totalMass()));
         text.append(String.format(Locale.ROOT, "fixed base: root link '%s'; commanded in the active joints' coordinates, "
             + "in the order of closure.active%n", tree.baseName()));

@@ -229,8 +229,7 @@ final class PlanCommand implements Callable<Integer>
             checkOptions();
             payload = setPayload != null ? PayloadSpec.parse(setPayload, payloadLink)
                 : clearPayload ? PayloadSpec.clear(payloadLink) : null;
-            // A --poses model is a Gough-Stewart platform, read by the pose references themselves.
-            final RobotModel model = modelFile != null && poses == null ? ClosedChains.controlledJoints(modelFile) : null;
+            final RobotModel model = commandModel();
             trajectory = trajectory();
             curve = curve(model, trajectory);
         }
@@ -492,6 +491,21 @@ final class PlanCommand implements Callable<Integer>
             return read;
         }
         return demo ? demoMove().toTrajectory(waypointMs * 1e-3) : null;
+    }
+
+    /**
+     * The model a joint trajectory is checked against: the description, or for a Gough-Stewart
+     * platform its six actuators (it is commanded in leg lengths); none for --poses, whose model the
+     * pose references read themselves.
+     */
+    private RobotModel commandModel()
+    {
+        if (modelFile == null || poses != null)
+        {
+            return null;
+        }
+        return GoughStewartDescriptions.isGoughStewart(modelFile)
+            ? HexapodPoseReferences.actuators(GoughStewartDescriptions.load(modelFile)) : ClosedChains.controlledJoints(modelFile);
     }
 
     /** The leg lengths of the --poses trajectory for the Gough-Stewart --model. */

@@ -88,6 +88,20 @@ final class PosePlanCommandTest
     }
 
     @Test
+    void legLengthFilesAreCheckedAgainstTheActuatorsOfAGoughStewartModel() throws IOException
+    {
+        final Path legs = write("legs.csv", "t,q1,q2,q3,q4,q5,q6\n0,0.63,0.63,0.63,0.63,0.63,0.63\n2,0.65,0.64,0.63,0.62,0.61,0.6\n");
+        assertEquals(0, plan("--file", legs.toString(), "--model", HEXAPOD.toString()), out + " " + err);
+        assertEquals(2 * 6, rig.drain().joints().size());
+
+        final Path beyond = write("beyond.csv", "t,q1,q2,q3,q4,q5,q6\n0,0.63,0.63,0.63,0.63,0.63,0.63\n2,0.8,0.63,0.63,0.63,0.63,0.63\n");
+        err.getBuffer().setLength(0);
+        assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--file", beyond.toString(), "--model", HEXAPOD.toString()));
+        assertTrue(err.toString().contains("joint 'leg1_actuator'"), err.toString());
+        assertEquals(List.of(), rig.drain().events());
+    }
+
+    @Test
     void aPoseOutOfTheWorkspaceIsRefusedWithItsLineAndNothingIsSent() throws IOException
     {
         final Path high = write("high.csv", "t,x,y,z,roll,pitch,yaw\n0,0,0,0.55,0,0,0\n# too high\n5,0,0,0.75,0,0,0\n");
