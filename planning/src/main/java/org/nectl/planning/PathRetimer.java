@@ -125,7 +125,6 @@ public final class PathRetimer
     private final double[] grid;
     private final double[][] dq;
     private final double[][] ddq;
-    private final double[][] dddq;
     private final double[][] q;
     private final double[][] m;
     private final double[][] c;
@@ -218,7 +217,6 @@ public final class PathRetimer
         q = new double[intervals + 1][dof];
         dq = new double[intervals + 1][dof];
         ddq = new double[intervals + 1][dof];
-        dddq = new double[intervals + 1][dof];
         m = new double[intervals + 1][dof];
         c = new double[intervals + 1][dof];
         constant = new double[intervals + 1][dof];
@@ -226,10 +224,12 @@ public final class PathRetimer
         velocityCap = new double[intervals + 1];
         final RobotModel model = dynamics.model();
         boolean viscousFound = false;
+        // the third path derivative is not kept: tau-dot is evaluated along the smooth law, not at the points
+        final double[] third = new double[dof];
         for (int i = 0; i <= intervals; i++)
         {
             grid[i] = (double)i / intervals;
-            path.evaluate(grid[i], q[i], dq[i], ddq[i], dddq[i]);
+            path.evaluate(grid[i], q[i], dq[i], ddq[i], third);
             dynamics.pathCoefficients(q[i], dq[i], ddq[i], m[i], c[i], constant[i]);
             for (int j = 0; j < dof; j++)
             {
