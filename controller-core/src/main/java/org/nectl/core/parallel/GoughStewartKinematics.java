@@ -182,6 +182,21 @@ public final class GoughStewartKinematics
         }
     }
 
+    /**
+     * Solves {@code J_p^-1 x = b} with the LU factors of J_p^-1 at the pose of the last
+     * {@link #forward} that returned {@link #CONVERGED}: the platform twist (v, omega) whose leg rates
+     * are b, say. Real-time safe.
+     *
+     * @param b six leg values.
+     * @param x output: the twist-like solution, linear part first.
+     */
+    public void solveAtSolution(final double[] b, final double[] x)
+    {
+        System.arraycopy(b, 0, rhs.data, 0, N);
+        solver.solve(rhs, step);
+        System.arraycopy(step.data, 0, x, 0, 6);
+    }
+
     /** @return Newton iterations of the last {@link #forward}. */
     public int iterations()
     {
@@ -265,7 +280,7 @@ public final class GoughStewartKinematics
     }
 
     /** p += dp, R = exp(hat(dphi)) R (Rodrigues), dphi in the base frame. */
-    private void applyTwist(final double[] twist, final double[] position, final double[] rotation)
+    void applyTwist(final double[] twist, final double[] position, final double[] rotation)
     {
         position[0] += twist[0];
         position[1] += twist[1];

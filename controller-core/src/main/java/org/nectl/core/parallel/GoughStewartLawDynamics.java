@@ -1,8 +1,5 @@
 package org.nectl.core.parallel;
 
-import org.ejml.data.DMatrixRMaj;
-import org.ejml.dense.row.decomposition.lu.LUDecompositionAlt_DDRM;
-import org.ejml.dense.row.linsol.lu.LinearSolverLu_DDRM;
 import org.nectl.core.control.LawDynamics;
 
 /**
@@ -20,9 +17,11 @@ import org.nectl.core.control.LawDynamics;
  * +/- {@link #RATE_STEP_S} of the motion's Taylor expansion to the jerk, as for the projected
  * dynamics: an analytic rate would need the platform's jerk, the time derivatives of J_p and of every
  * leg's Jacobian, and the legs' jerk-propagating Newton-Euler derivative, while the difference costs
- * two more inverse models, each from the current pose in one or two Newton iterations. Its error is
- * O(h^2): the rate integrated over a 0.1 s motion gives the forces' change to within 1.7e-8 of their
- * size, and it equals the projection's rate to 2e-11 of the rate (GoughStewartLawDynamicsTest).
+ * two more inverse models, each with one Newton iteration from the current pose moved to second order
+ * in h, and one more step so that Newton's 1e-12 m tolerance, divided by 2h, does not show in the
+ * rate. Its error is O(h^2): the rate integrated over a 0.1 s motion gives the forces' change to
+ * within 1.7e-8 of their size, and it equals the projection's rate to 7e-9 of the forces per second
+ * (GoughStewartLawDynamicsTest).
  *
  * <p>Answers false where the legs cannot be reached (forward kinematics does not converge from the
  * previous pose nor from home), at a parallel singularity (J_p^-1's LU pivot ratio below
@@ -43,14 +42,16 @@ public final class GoughStewartLawDynamics implements LawDynamics
     /** Platform pose of the last leg lengths solved, base frame: Newton's starting point. */
     private final double[] position;
     private final double[] rotation;
-    /** The leg lengths {@link #position} and {@link #rotation} were solved for, while {@link #solved}. */
-    private final double[] solvedLengths = new double[N];
-    private boolean solved;
-    private final double[] shiftedPosition = new double[3];
-    private final double[] shiftedRotation = new double[9];
+    /** Platform twist and its rate of the last evaluation, base frame. */
     private final double[] twist = new double[6];
     private final double[] twistRate = new double[6];
+    private final double[] shiftedPosition = new double[3];
+    private final double[] shiftedRotation = new double[9];
+    /** The platform's displacement over +h and -h, to start Newton near the shifted poses. */
+    private final double[] displacementAfter = new double[6];
+    private final double[] displacementBefore = new double[6];
     private final double[] zeroTwistRate = new double[6];
+    private final double[] correction = new double[6];
     private final double[] velocityProduct = new double[N];
     private final double[] lengthScratch = new double[N];
     private final double[] rateScratch = new double[N];
@@ -59,12 +60,6 @@ public final class GoughStewartLawDynamics implements LawDynamics
     private final double[] qdA = new double[N];
     private final double[] qddA = new double[N];
     private final double[] tauAfter = new double[N];
-    /** J_p^-1, row-major, rows [u_i^T, (P_i x u_i)^T]. */
-    private final DMatrixRMaj inverseJacobian = new DMatrixRMaj(N, 6);
-    private final DMatrixRMaj rhs = new DMatrixRMaj(N, 1);
-    private final DMatrixRMaj solution = new DMatrixRMaj(6, 1);
-    private final LUDecompositionAlt_DDRM decomposition = new LUDecompositionAlt_DDRM();
-    private final LinearSolverLu_DDRM solver = new LinearSolverLu_DDRM(decomposition);
 
     /**
      * Not real-time safe: allocates the workspace.
@@ -81,7 +76,6 @@ public final class GoughStewartLawDynamics implements LawDynamics
         homeRotation = model.homeRotation();
         position = model.homePosition();
         rotation = model.homeRotation();
-        decomposition.setExpectedMaxSize(N, 6);
     }
 
     @Override
@@ -100,25 +94,37 @@ public final class GoughStewartLawDynamics implements LawDynamics
     @Override
     public boolean inverseDynamics(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
     {
-        return solveMain(q) && forcesAtPose(position, rotation, qd, qdd, tau);
+        return solve(q, position, rotation) && forcesAtSolution(position, rotation, qd, qdd, tau);
     }
 
     @Override
     public boolean torqueAndRate(
         final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauRate)
     {
-        if (!inverseDynamics(q, qd, qdd, tau) || !shiftedForces(q, qd, qdd, qddd, RATE_STEP_S, tauAfter))
+        if (!inverseDynamics(q, qd, qdd, tau))
+        {
+            return false;
+        }
+        // Newton starts at the platform's pose moved to second order in h, a few 1e-13 m from the
+        // shifted solution: often within the tolerance, at most one iteration away.
+        final double h = RATE_STEP_S;
+        for (int k = 0; k < 6; k++)
+        {
+            displacementAfter[k] = h * (twist[k] + h / 2.0 * twistRate[k]);
+            displacementBefore[k] = -h * (twist[k] - h / 2.0 * twistRate[k]);
+        }
+        if (!shiftedForces(q, qd, qdd, qddd, h, displacementAfter, tauAfter))
         {
             return false;
         }
         System.arraycopy(tauAfter, 0, tauRate, 0, N);
-        if (!shiftedForces(q, qd, qdd, qddd, -RATE_STEP_S, tauAfter))
+        if (!shiftedForces(q, qd, qdd, qddd, -h, displacementBefore, tauAfter))
         {
             return false;
         }
         for (int i = 0; i < N; i++)
         {
-            tauRate[i] = (tauRate[i] - tauAfter[i]) / (2.0 * RATE_STEP_S);
+            tauRate[i] = (tauRate[i] - tauAfter[i]) / (2.0 * h);
         }
         return true;
     }
@@ -141,9 +147,12 @@ public final class GoughStewartLawDynamics implements LawDynamics
         return rotation;
     }
 
-    /** Forces at time h along the motion's Taylor expansion to the jerk, the pose solved from the current one. */
+    /**
+     * Forces at time h along the motion's Taylor expansion to the jerk, Newton from the current pose
+     * moved by the given displacement (dp, dphi).
+     */
     private boolean shiftedForces(final double[] q, final double[] qd, final double[] qdd, final double[] qddd,
-        final double h, final double[] tau)
+        final double h, final double[] displacement, final double[] tau)
     {
         for (int i = 0; i < N; i++)
         {
@@ -153,25 +162,28 @@ public final class GoughStewartLawDynamics implements LawDynamics
         }
         System.arraycopy(position, 0, shiftedPosition, 0, 3);
         System.arraycopy(rotation, 0, shiftedRotation, 0, 9);
-        return solve(qA, shiftedPosition, shiftedRotation) && forcesAtPose(shiftedPosition, shiftedRotation, qdA, qddA, tau);
+        kinematics.applyTwist(displacement, shiftedPosition, shiftedRotation);
+        if (!solve(qA, shiftedPosition, shiftedRotation))
+        {
+            return false;
+        }
+        polish(qA, shiftedPosition, shiftedRotation);
+        return forcesAtSolution(shiftedPosition, shiftedRotation, qdA, qddA, tau);
     }
 
     /**
-     * Solves the main pose for the leg lengths q; lengths equal to the last ones solved reuse that
-     * pose (the trajectory clock evaluates a path point three times).
+     * One more Newton step at a solution: Newton stops within 1e-12 m of the leg lengths, which the
+     * difference quotient would divide by 2h; the step takes it to rounding.
      */
-    private boolean solveMain(final double[] q)
+    private void polish(final double[] lengths, final double[] p, final double[] r)
     {
-        if (solved && sameLengths(q))
+        kinematics.inverse(p, r, lengthScratch);
+        for (int i = 0; i < N; i++)
         {
-            return true;
+            rateScratch[i] = lengths[i] - lengthScratch[i];
         }
-        solved = solve(q, position, rotation);
-        if (solved)
-        {
-            System.arraycopy(q, 0, solvedLengths, 0, N);
-        }
-        return solved;
+        kinematics.solveAtSolution(rateScratch, correction);
+        kinematics.applyTwist(correction, p, r);
     }
 
     /** Forward kinematics from the pose passed in, from home if that fails. */
@@ -193,38 +205,21 @@ public final class GoughStewartLawDynamics implements LawDynamics
         return kinematics.forward(lengths, p, r) == GoughStewartKinematics.CONVERGED;
     }
 
-    /** Platform twist and its rate from the leg rates and accelerations at a pose, then eq. 66. */
-    private boolean forcesAtPose(final double[] p, final double[] r, final double[] qd, final double[] qdd,
+    /**
+     * Platform twist and its rate from the leg rates and accelerations at the pose forward kinematics
+     * has just solved (its J_p^-1 factors), then eq. 66.
+     */
+    private boolean forcesAtSolution(final double[] p, final double[] r, final double[] qd, final double[] qdd,
         final double[] tau)
     {
-        kinematics.inverseJacobian(p, r, inverseJacobian.data);
-        if (!solver.setA(inverseJacobian))
-        {
-            return false;
-        }
-        System.arraycopy(qd, 0, rhs.data, 0, N);
-        solver.solve(rhs, solution);
-        System.arraycopy(solution.data, 0, twist, 0, 6);
+        kinematics.solveAtSolution(qd, twist);
         // Lddot = J_p^-1 Vdot + b: b is what inverse kinematics gives at zero twist rate.
         kinematics.inverse(p, r, twist, zeroTwistRate, lengthScratch, rateScratch, velocityProduct);
         for (int i = 0; i < N; i++)
         {
-            rhs.data[i] = qdd[i] - velocityProduct[i];
+            velocityProduct[i] = qdd[i] - velocityProduct[i];
         }
-        solver.solve(rhs, solution);
-        System.arraycopy(solution.data, 0, twistRate, 0, 6);
+        kinematics.solveAtSolution(velocityProduct, twistRate);
         return dynamics.inverseDynamics(p, r, twist, twistRate, tau);
-    }
-
-    private boolean sameLengths(final double[] q)
-    {
-        for (int i = 0; i < N; i++)
-        {
-            if (q[i] != solvedLengths[i])
-            {
-                return false;
-            }
-        }
-        return true;
     }
 }

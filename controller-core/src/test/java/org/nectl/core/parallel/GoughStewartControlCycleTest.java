@@ -27,9 +27,11 @@ import org.nectl.core.runtime.SafetySettings;
 import org.nectl.core.testing.AllocationMeter;
 
 /**
- * The control cycle on the hexapod in leg lengths: the laws on the closed chain's projected dynamics
- * (Gamma_c = G^T Gamma_tree), the plant the same closed chain integrated by coordinate partitioning
- * (RK4, 4 substeps per 1 ms period, the passive joints re-solved by Newton at every stage).
+ * The control cycle on the hexapod in leg lengths: the laws on the platform's own inverse dynamic
+ * model, which the closed chain carries ({@link GoughStewartLawDynamics}, equal to the projection
+ * Gamma_c = G^T Gamma_tree to 1e-10), the plant the same closed chain integrated by coordinate
+ * partitioning (RK4, 4 substeps per 1 ms period, the passive joints re-solved by Newton at every
+ * stage).
  */
 class GoughStewartControlCycleTest
 {

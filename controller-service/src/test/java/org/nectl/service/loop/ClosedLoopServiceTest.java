@@ -28,7 +28,8 @@ import org.nectl.transport.sbe.ControllerState;
  * Closed-loop robots served by the whole service in lockstep, from the shipped deployments: the
  * palletiser (config/deploy/lockstep-palletiser.yaml, its four active joints) and the hexapod
  * (config/deploy/lockstep-hexapod.yaml, its six leg lengths). The loop runs the computed-torque law
- * on the closed chain's projected dynamics; the simulated arm integrates the closed chain (RK4, four
+ * on the closed chain's projected dynamics (the hexapod's on its own inverse dynamic model, equal to
+ * the projection to 1e-10); the simulated arm integrates the closed chain (RK4, four
  * substeps per 1 ms period, the passive joints re-solved by Newton at every stage); planner, gateway,
  * hardware link and telemetry see only the active joints. Enabled at home, the robot is sent a
  * rest-to-rest trajectory out, back, out and back over signed UDP and follows it, judged from the
