@@ -2,8 +2,8 @@ package org.nectl.hw;
 
 import org.nectl.core.closedloop.ActiveJoints;
 import org.nectl.core.closedloop.ClosedLoopModel;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.elastic.ElasticRobotModel;
-import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
 import org.nectl.hw.mujoco.MujocoPlant;

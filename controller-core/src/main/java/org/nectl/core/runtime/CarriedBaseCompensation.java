@@ -3,9 +3,9 @@ package org.nectl.core.runtime;
 import java.util.Arrays;
 
 import org.nectl.core.control.ControlStatus;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
-import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.mobile.CarriedBaseInverseDynamics;
 
 /**

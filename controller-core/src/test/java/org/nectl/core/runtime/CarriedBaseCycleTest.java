@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.identification.Payloads;
-import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.mobile.CarriedBaseInverseDynamics;
 import org.nectl.core.mobile.ShipMotion;
 import org.nectl.core.model.InertialParameters;
