@@ -1,6 +1,6 @@
 package org.nectl.hw;
 
-import org.nectl.core.mobile.BaseMotion;
+import org.nectl.core.dynamics.BaseMotion;
 
 /**
  * The physics of a {@link SimulatedArm}: a rigid arm ({@link RigidArmPhysics}), an arm with

@@ -10,5 +10,7 @@ public enum FaultKind
     /** One encoder fails: its joint's measured position is NaN from then on. */
     NAN,
     /** One encoder slips: its joint's measured position is offset by a constant from then on. */
-    JUMP
+    JUMP,
+    /** The base's IMU fails: a carried arm's JointStates carry no base-motion block from then on. */
+    IMU_LOSS
 }

@@ -85,6 +85,6 @@ public record InjectedFault(FaultKind kind, long atNs, int joint, double jump)
                 return kind;
             }
         }
-        throw new IllegalArgumentException("fault '" + text + "': unknown kind '" + name + "', expected stall, crash, nan or jump");
+        throw new IllegalArgumentException("fault '" + text + "': unknown kind '" + name + "', expected stall, crash, nan, jump or imu_loss");
     }
 }

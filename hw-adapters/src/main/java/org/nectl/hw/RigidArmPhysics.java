@@ -2,7 +2,7 @@ package org.nectl.hw;
 
 import java.util.Arrays;
 
-import org.nectl.core.mobile.BaseMotion;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
 

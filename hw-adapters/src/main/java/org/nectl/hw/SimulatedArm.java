@@ -1,9 +1,11 @@
 package org.nectl.hw;
 
+import java.util.Arrays;
+
 import org.nectl.core.closedloop.ActiveJoints;
 import org.nectl.core.closedloop.ClosedLoopModel;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.elastic.ElasticRobotModel;
-import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
 import org.nectl.hw.mujoco.MujocoPlant;
@@ -323,11 +325,16 @@ public final class SimulatedArm
         bits = JointStateStatusEncoder.watchdogTripped(bits, watchdogTripped);
         bits = JointStateStatusEncoder.driveFault(bits, driveFault);
         out.statusBits(bits).elasticMask(elasticMask);
-        out.baseMotionValid(carried);
-        if (carried)
+        final boolean imuWorks = carried && !faults.active(physics.stepCount(), FaultKind.IMU_LOSS);
+        out.baseMotionValid(imuWorks);
+        if (imuWorks)
         {
             physics.baseMotion(base);
             base.toBlock(out.baseMotion());
+        }
+        else
+        {
+            Arrays.fill(out.baseMotion(), 0.0);
         }
     }
 

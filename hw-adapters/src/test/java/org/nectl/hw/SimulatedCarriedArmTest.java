@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.nectl.core.mobile.BaseMotion;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.mobile.PlatformMotion;
 import org.nectl.core.mobile.ShipMotion;
 import org.nectl.core.model.RobotModel;

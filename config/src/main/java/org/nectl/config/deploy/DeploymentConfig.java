@@ -7,6 +7,7 @@ import java.util.OptionalInt;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.CarriedBaseSettings;
 import org.nectl.core.runtime.CollisionSettings;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
@@ -40,7 +41,7 @@ public final class DeploymentConfig
     private final ReferenceBlend.Settings referenceBlend;
     private final CollisionSettings collision;
     private final RecordingSettings recording;
-    private final boolean carriedBase;
+    private final CarriedBaseSettings base;
     private final ClosedLoopModel closedLoop;
 
     DeploymentConfig(
@@ -50,11 +51,11 @@ public final class DeploymentConfig
         final PlannerEndpoint planner, final PlannerAuthenticationSettings plannerAuthentication,
         final TelemetrySettings telemetry, final HardwareSettings hardware, final MixedLawSettings mixedLaw,
         final long lockstepLivenessNs, final ReferenceBlend.Settings referenceBlend, final CollisionSettings collision,
-        final RecordingSettings recording, final boolean carriedBase,
+        final RecordingSettings recording, final CarriedBaseSettings base,
         final ClosedLoopModel closedLoop)
     {
         this.recording = recording;
-        this.carriedBase = carriedBase;
+        this.base = base;
         this.closedLoop = closedLoop;
         this.file = file;
         this.modelFile = modelFile;
@@ -109,7 +110,13 @@ public final class DeploymentConfig
      */
     public boolean carriedBase()
     {
-        return carriedBase;
+        return base.carried();
+    }
+
+    /** @return whether the arm's base is carried and how old its measured motion may grow (section {@code base}). */
+    public CarriedBaseSettings base()
+    {
+        return base;
     }
 
     /** @return how the loop is clocked. */

@@ -18,6 +18,7 @@ import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.closedloop.ActiveJoints;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.CarriedBaseSettings;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
 
@@ -41,11 +42,14 @@ public final class DeploymentConfigs
     private static final List<String> KEYS = List.of("model", "mode", "period_us", "core", "realtime_priority", "aeron", "planner",
         "telemetry", "hardware", "control", "supervision", "gravity", "safety", "reference_blend", "collision",
         "recording", "base");
-    private static final List<String> BASE_KEYS = List.of("carried");
+    private static final List<String> BASE_KEYS = List.of("carried", "max_age_ms");
+    /** Longest base motion age accepted, ms: a base's motion a second old compensates nothing. */
+    static final double MAX_BASE_AGE_MS = 1_000.0;
     private static final List<String> PLANNER_KEYS = List.of("bind", "keys", "allowed_sources", "time_window_ms");
     private static final List<String> MODES = List.of("realtime", "lockstep");
     private static final List<String> LAWS = List.of("computed_torque", "pd_gravity", "mixed_elastic");
     private static final long NS_PER_US = 1_000;
+    private static final long NS_PER_MS = 1_000_000;
     private static final List<String> CONTROL_KEYS = concat(CycleSettingsReader.CONTROL_KEYS, MixedLawReader.KEYS);
 
     private DeploymentConfigs()
@@ -106,14 +110,36 @@ public final class DeploymentConfigs
             CollisionSettingsReader.read(root.optional("collision"), model.dof(), periodNs, robot.elasticCount() > 0,
                 closedLoop != null),
             section(root, "recording", r -> RecordingSettings.read(path, r), RecordingSettings.disabled()),
-            carriedBase(root.optional("base")),
+            base(root.optional("base"), periodNs),
             closedLoop);
     }
 
-    /** Section {@code base}: whether the arm's base is carried (a vehicle, a mobile platform, a ship). */
-    private static boolean carriedBase(final Optional<YamlField> base)
+    /**
+     * Section {@code base}: whether the arm's base is carried (a vehicle, a mobile platform, a ship), and
+     * how old its measured motion may grow.
+     */
+    private static CarriedBaseSettings base(final Optional<YamlField> section, final long periodNs)
     {
-        return base.map(b -> b.mapping(BASE_KEYS)).flatMap(b -> b.optional("carried")).map(YamlField::bool).orElse(false);
+        final CarriedBaseSettings defaults = CarriedBaseSettings.defaults(false, periodNs);
+        if (section.isEmpty())
+        {
+            return defaults;
+        }
+        final YamlField base = section.get().mapping(BASE_KEYS);
+        return new CarriedBaseSettings(base.optional("carried").map(YamlField::bool).orElse(false),
+            base.optional("max_age_ms").map(f -> baseMaxAgeNs(f, periodNs)).orElse(defaults.maxAgeNs()));
+    }
+
+    /** @return a base motion age in ms, of at least one control period, in ns. */
+    private static long baseMaxAgeNs(final YamlField field, final long periodNs)
+    {
+        final long ns = Math.round(field.number(0.0, MAX_BASE_AGE_MS) * NS_PER_MS);
+        if (ns < periodNs)
+        {
+            throw field.error("value " + field.text() + " ms is shorter than one control period (" + periodNs / (double)NS_PER_MS
+                + " ms): a valid base block arrives at most once a period");
+        }
+        return ns;
     }
 
     /**

@@ -18,6 +18,8 @@ import org.nectl.config.DescriptionException;
 import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
+import org.nectl.core.runtime.Faults;
+import org.nectl.core.runtime.StopCategory;
 
 /** What a deployment file becomes: defaults for everything left out, every written value read in its unit. */
 final class DeploymentConfigsTest
@@ -131,6 +133,41 @@ final class DeploymentConfigsTest
         final DescriptionException u = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(unknownKey));
         assertEquals(3, u.line(), u.getMessage());
         assertTrue(u.getMessage().contains("moving"), u.getMessage());
+    }
+
+    @Test
+    void aCarriedBaseMotionsMaximumAgeDefaultsToFivePeriodsAndBadValuesNameFileLineAndLimit() throws IOException
+    {
+        final DeploymentConfig defaults = DeploymentConfigs.load(TestDeployments.write(dir,
+            "model: arm.yaml\nperiod_us: 500\nbase:\n  carried: true\n"));
+        assertEquals(2_500_000L, defaults.base().maxAgeNs(), "5 periods of 0.5 ms");
+        final DeploymentConfig written = DeploymentConfigs.load(TestDeployments.write(dir,
+            "model: arm.yaml\nbase:\n  carried: true\n  max_age_ms: 12.5\n"));
+        assertEquals(12_500_000L, written.base().maxAgeNs());
+        assertTrue(written.carriedBase());
+        assertBaseAgeRefused("max_age_ms: 0.5\n", "value 0.5 ms is shorter than one control period (1.0 ms)");
+        assertBaseAgeRefused("max_age_ms: 1500\n", "value 1500 is outside the allowed range 0..1000");
+        assertBaseAgeRefused("max_age_ms: -3\n", "value -3 is outside the allowed range 0..1000");
+        assertBaseAgeRefused("max_age_ms: soon\n", "soon");
+        final Path heldPowered = TestDeployments.write(dir,
+            "model: arm.yaml\nbase:\n  carried: true\nsafety:\n  stop_category:\n    base_motion_lost: 2\n");
+        final DescriptionException c = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(heldPowered));
+        assertEquals("safety.stop_category.base_motion_lost", c.field(), c.getMessage());
+        assertEquals(6, c.line(), c.getMessage());
+        assertTrue(c.getMessage().contains("category 0 or 1"), c.getMessage());
+        final DeploymentConfig braked = DeploymentConfigs.load(TestDeployments.write(dir,
+            "model: arm.yaml\nsafety:\n  stop_category:\n    base_motion_lost: 0\n"));
+        assertEquals(StopCategory.CATEGORY_0, braked.safetySettings().category(Faults.BASE_MOTION_LOST));
+    }
+
+    private void assertBaseAgeRefused(final String line, final String expected) throws IOException
+    {
+        final Path file = TestDeployments.write(dir, "model: arm.yaml\nbase:\n  carried: true\n  " + line);
+        final DescriptionException e = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(file));
+        assertEquals("base.max_age_ms", e.field(), e.getMessage());
+        assertEquals(4, e.line(), e.getMessage());
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+        assertTrue(e.getMessage().contains(file.getFileName() + ":4:"), e.getMessage());
     }
 
     @Test

@@ -1,6 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.model.RobotModel;
 
 /**

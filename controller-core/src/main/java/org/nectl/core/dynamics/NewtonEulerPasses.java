@@ -2,8 +2,6 @@ package org.nectl.core.dynamics;
 
 import java.util.Arrays;
 
-import org.nectl.core.mobile.BaseMotion;
-
 /**
  * The recursive Newton-Euler passes for a tree (Khalil, "Dynamic modeling of robots using recursive
  * Newton-Euler techniques", ICINCO 2010, eqs. 13-31) and their workspace: the root's motion

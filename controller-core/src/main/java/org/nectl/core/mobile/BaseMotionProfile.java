@@ -1,5 +1,7 @@
 package org.nectl.core.mobile;
 
+import org.nectl.core.dynamics.BaseMotion;
+
 /**
  * A prescribed motion of a carried base over time, for simulation: the base a simulated arm rides
  * on (a ship's deck, a mobile platform). Implementations are immutable and real-time safe.

@@ -1,5 +1,7 @@
 package org.nectl.core.mobile;
 
+import org.nectl.core.dynamics.BaseMotion;
+
 /**
  * The state of a floating base, in the one convention every floating-base algorithm of nectl uses
  * (as Pinocchio's free-flyer joint, except the quaternion's order):

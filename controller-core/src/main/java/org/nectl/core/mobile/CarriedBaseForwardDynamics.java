@@ -1,6 +1,7 @@
 package org.nectl.core.mobile;
 
 import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CholeskySolver;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.MassMatrix;

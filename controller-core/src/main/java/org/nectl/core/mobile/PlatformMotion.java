@@ -1,5 +1,7 @@
 package org.nectl.core.mobile;
 
+import org.nectl.core.dynamics.BaseMotion;
+
 /**
  * A mobile platform driving back and forth along its x axis without turning: it accelerates at
  * {@code accelerationMps2} to {@code speedMps}, cruises for {@code holdS}, brakes at

@@ -1,5 +1,7 @@
 package org.nectl.core.mobile;
 
+import org.nectl.core.dynamics.BaseMotion;
+
 /**
  * A ship's deck in a regular sea: sinusoidal roll phi about the world x axis, pitch theta about the
  * rolled y axis and heave z along world z, each with its own amplitude and frequency, all starting at

@@ -3,9 +3,9 @@ package org.nectl.core.runtime;
 import java.util.Arrays;
 
 import org.nectl.core.control.ControlStatus;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
-import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.mobile.CarriedBaseInverseDynamics;
 
 /**
@@ -19,10 +19,12 @@ import org.nectl.core.mobile.CarriedBaseInverseDynamics;
  *
  * <p>Base blocks: the JointState's base-motion block (docs/PROTOCOL.md) is taken only in a carried
  * deployment. A missing block, a non-finite value or a non-unit quaternion is counted and the last
- * valid block is used (at start: the base at rest under the configured gravity, tau_base = 0).
+ * valid block is used (at start: the base at rest under the configured gravity, tau_base = 0), as long
+ * as it is no older than {@link CarriedBaseSettings#maxAgeNs}: {@link #supervise} reports an older one
+ * as {@link Faults#BASE_MOTION_LOST}, and {@link #fresh} keeps an ENABLE from starting on it.
  *
- * <p>Not thread safe: owned by the control loop. {@link #carried(boolean)} and the constructor are
- * not real-time safe; every other method is.
+ * <p>Not thread safe: owned by the control loop. {@link #settings(CarriedBaseSettings)} and the
+ * constructor are not real-time safe; every other method is.
  */
 public final class CarriedBaseCompensation
 {
@@ -33,6 +35,10 @@ public final class CarriedBaseCompensation
     private final double[] fixedTorque;
     private final double[] baseTorque;
     private boolean carried;
+    private long maxAgeNs = Long.MAX_VALUE;
+    private boolean takenSinceTick;
+    private boolean everTaken;
+    private long takenAtNs;
     private long acceptedCount;
     private long missingCount;
     private long rejectedCount;
@@ -53,14 +59,15 @@ public final class CarriedBaseCompensation
     }
 
     /**
-     * Declares the arm carried (deployment section {@code base}) or fixed (default). Not real-time
-     * safe: call before the loop starts.
+     * Declares the arm carried (deployment section {@code base}) or fixed (default), and the base
+     * motion's maximum age. Not real-time safe: call before the loop starts.
      *
-     * @param isCarried true if the base moves and JointStates carry its motion.
+     * @param settings whether the base moves and JointStates carry its motion, and for how long a block holds.
      */
-    public void carried(final boolean isCarried)
+    public void settings(final CarriedBaseSettings settings)
     {
-        carried = isCarried;
+        carried = settings.carried();
+        maxAgeNs = settings.maxAgeNs();
     }
 
     /** @return true if the arm is declared carried. */
@@ -94,6 +101,36 @@ public final class CarriedBaseCompensation
         }
         held.copyFrom(received);
         acceptedCount++;
+        takenSinceTick = true;
+    }
+
+    /**
+     * Once per tick, before anything reads the held block: dates a block taken since the last tick
+     * with this tick's time and checks the held block's age.
+     *
+     * @param timeNs the tick's time on the controller clock, ns.
+     * @return {@link Faults#BASE_MOTION_LOST} if the arm is carried and no valid block was taken within
+     *     the maximum age (or none ever), else 0.
+     */
+    int supervise(final long timeNs)
+    {
+        if (takenSinceTick)
+        {
+            takenSinceTick = false;
+            everTaken = true;
+            takenAtNs = timeNs;
+        }
+        return fresh(timeNs) ? 0 : Faults.BASE_MOTION_LOST;
+    }
+
+    /**
+     * @param timeNs the controller clock now, ns.
+     * @return true for a fixed base, or if a valid block was taken since the last tick or within the
+     *     maximum age before {@code timeNs}.
+     */
+    boolean fresh(final long timeNs)
+    {
+        return !carried || takenSinceTick || everTaken && timeNs - takenAtNs <= maxAgeNs;
     }
 
     /**

@@ -40,7 +40,7 @@ public final class ControlCycle
     public static final int ACCEPTED = 0;
     /** Request not allowed in the current mode. */
     public static final int REJECTED_MODE = 1;
-    /** Request needs a valid measured state first. */
+    /** Request needs a valid measured state first (for a carried arm: with a base block within its maximum age). */
     public static final int REJECTED_NO_STATE = 2;
     /** Reference starts too far from the current reference: it would jump. */
     public static final int REJECTED_DISCONTINUOUS = 3;
@@ -574,10 +574,11 @@ public final class ControlCycle
         {
             hasState = true;
         }
+        final int baseLost = carriedBase.supervise(timeNs);
         if (mode().drivesPowered())
         {
             final int detected = stateMonitor.check(stateTimeNs, newState, missingStates, heartbeatAgeNs, adapterFault, q, qd)
-                | (newState && !motorStateFinite() ? Faults.NON_FINITE_STATE : 0);
+                | (newState && !motorStateFinite() ? Faults.NON_FINITE_STATE : 0) | baseLost;
             if (detected != 0)
             {
                 fault(detected);
@@ -742,7 +743,8 @@ public final class ControlCycle
         {
             return REJECTED_LAW;
         }
-        if (!hasState || !StateMonitor.finite(q) || !StateMonitor.finite(qd) || !motorStateFinite())
+        if (!hasState || !StateMonitor.finite(q) || !StateMonitor.finite(qd) || !motorStateFinite()
+            || !carriedBase.fresh(nowNs))
         {
             return REJECTED_NO_STATE;
         }
@@ -754,8 +756,8 @@ public final class ControlCycle
         blend.reset();
         holdPose();
         // The brakes carried the arm until now: start the torque-rate window at the holding torque,
-        // so the released arm does not sag while the torque ramps up from zero.
-        if (runControlLaw() == ControlStatus.OK)
+        // so the released arm does not sag while the torque ramps up from zero (a carried arm's included).
+        if ((runControlLaw() | carriedBase.compensate(law, q, qd, tauLaw)) == ControlStatus.OK)
         {
             limiter.clampToTorqueLimits(tauLaw, tauCommand);
         }

@@ -52,14 +52,21 @@ public final class Faults
      * configured reaction is a stop ({@link CollisionSettings}); default category 1.
      */
     public static final int COLLISION = 1 << 16;
+    /**
+     * A carried base's measured motion is older than its maximum age (no valid base block in the
+     * JointStates for longer than {@link CarriedBaseSettings#maxAgeNs}): the compensation no longer
+     * knows what the base does; default category 1, never 2.
+     */
+    public static final int BASE_MOTION_LOST = 1 << 17;
     /** Number of fault bits. */
-    public static final int COUNT = 17;
+    public static final int COUNT = 18;
 
     /** Fault names as written in the deployment file's {@code safety.stop_category}, by bit number. */
     private static final String[] KEYS = {
         "heartbeat_timeout", "state_missing", "non_finite_state", "position_limit", "velocity_limit",
         "torque_limit", "emergency_stop", "adapter_fault", "non_finite_command", "soft_position_limit",
-        "state_jump", "reference_discontinuity", "stop_timeout", "link_lost", "loop_error", "shutdown", "collision"};
+        "state_jump", "reference_discontinuity", "stop_timeout", "link_lost", "loop_error", "shutdown", "collision",
+        "base_motion_lost"};
 
     private Faults()
     {

@@ -58,7 +58,7 @@ public record SafetySettings(
 
     /**
      * Defaults: emergency stop and position, torque and state faults category 0, velocity limit,
-     * shutdown and collision category 1, soft position limit and reference discontinuity category 2; 1 s stop time,
+     * shutdown, collision and base motion lost category 1, soft position limit and reference discontinuity category 2; 1 s stop time,
      * 10 rad/s^2 deceleration, standstill below 0.01 rad/s, 0.02 rad soft-limit margin, 0.01 rad
      * state jump tolerance.
      *
@@ -72,6 +72,7 @@ public record SafetySettings(
         categories[Integer.numberOfTrailingZeros(Faults.VELOCITY_LIMIT)] = StopCategory.CATEGORY_1;
         categories[Integer.numberOfTrailingZeros(Faults.SHUTDOWN)] = StopCategory.CATEGORY_1;
         categories[Integer.numberOfTrailingZeros(Faults.COLLISION)] = StopCategory.CATEGORY_1;
+        categories[Integer.numberOfTrailingZeros(Faults.BASE_MOTION_LOST)] = StopCategory.CATEGORY_1;
         categories[Integer.numberOfTrailingZeros(Faults.SOFT_POSITION_LIMIT)] = StopCategory.CATEGORY_2;
         categories[Integer.numberOfTrailingZeros(Faults.REFERENCE_DISCONTINUITY)] = StopCategory.CATEGORY_2;
         return new SafetySettings(categories, 1_000_000_000L, CycleSettings.filled(dof, 10.0), 0.01, 0.02, 0.01);
@@ -108,6 +109,11 @@ public record SafetySettings(
         if (fault == Faults.SHUTDOWN && category == StopCategory.CATEGORY_2)
         {
             return "a shutdown is category 0 or 1: the service exits after the stop, so it may not end with the drives powered";
+        }
+        if (fault == Faults.BASE_MOTION_LOST && category == StopCategory.CATEGORY_2)
+        {
+            return "a lost base motion is category 0 or 1: holding powered at standstill would go on compensating a base"
+                + " motion nobody measures; the brakes hold the arm without it";
         }
         return null;
     }

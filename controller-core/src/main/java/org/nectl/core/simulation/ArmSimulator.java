@@ -1,9 +1,9 @@
 package org.nectl.core.simulation;
 
 import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
-import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.mobile.BaseMotionProfile;
 import org.nectl.core.mobile.CarriedBaseForwardDynamics;
 import org.nectl.core.model.RobotModel;

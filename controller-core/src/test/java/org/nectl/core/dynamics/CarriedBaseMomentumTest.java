@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
-import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.mobile.CarriedBaseInverseDynamics;
 import org.nectl.core.testing.RandomRobots;
 

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.identification.Payloads;
-import org.nectl.core.mobile.BaseMotion;
 import org.nectl.core.mobile.CarriedBaseInverseDynamics;
 import org.nectl.core.mobile.ShipMotion;
 import org.nectl.core.model.InertialParameters;
@@ -20,6 +20,7 @@ class CarriedBaseCycleTest
 {
     private static final long SEED = 17;
     private static final ShipMotion SHIP = new ShipMotion(Math.toRadians(10), 0.2, Math.toRadians(3), 0.15, 0.5, 0.1);
+    private static final CarriedBaseSettings CARRIED = CarriedBaseSettings.defaults(true, CycleHarness.PERIOD_NS);
 
     private final CycleHarness h = new CycleHarness(RandomRobots.robot(SEED, 7, false, RandomRobots.Joints.REVOLUTE, false));
     private final BaseMotion motion = new BaseMotion();
@@ -38,7 +39,7 @@ class CarriedBaseCycleTest
     private void start()
     {
         h.arm.baseMotion(SHIP);
-        h.cycle.carriedBase().carried(true);
+        h.cycle.carriedBase().settings(CARRIED);
         step(true, 1.0);
         assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(ControlLaw.COMPUTED_TORQUE));
         assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(h.move(0.5, 4.0)));
@@ -54,7 +55,7 @@ class CarriedBaseCycleTest
     }
 
     @Test
-    void spoiltOrMissingBaseBlocksAreCountedAndTheLastValidOneIsUsed()
+    void spoiltOrMissingBaseBlocksWithinTheMaximumAgeAreCountedAndTheLastValidOneIsUsed()
     {
         start();
         for (int t = 0; t < 500; t++)
@@ -64,13 +65,15 @@ class CarriedBaseCycleTest
         final double rmsBefore = worstRms();
         for (int t = 0; t < 30; t++)
         {
+            // three bad blocks in a row: the held one grows 4 periods old, within the default 5
             step(true, Double.NaN);
             step(true, 1.01);
             step(false, 1.0);
+            step(true, 1.0);
         }
         assertEquals(60, h.cycle.carriedBase().rejectedCount(), "non-finite and non-unit blocks refused");
         assertEquals(30, h.cycle.carriedBase().missingCount());
-        assertEquals(501, h.cycle.carriedBase().acceptedCount());
+        assertEquals(531, h.cycle.carriedBase().acceptedCount());
         assertEquals(0, h.cycle.faults(), Faults.describe(h.cycle.faults()));
         assertEquals(ControllerMode.TRACKING, h.cycle.mode());
         for (int t = 0; t < 3600; t++)
@@ -87,7 +90,7 @@ class CarriedBaseCycleTest
         final RobotModel loaded = Payloads.withPayload(h.model, h.model.bodyCount() - 1,
             InertialParameters.ofCentreOfMass(3.0, new double[] {0.1, 0.0, 0.05}, new double[9]));
         h.arm.baseMotion(SHIP);
-        h.cycle.carriedBase().carried(true);
+        h.cycle.carriedBase().settings(CARRIED);
         step(true, 1.0);
         // drives off: the new model takes over at the next tick
         assertEquals(ControlCycle.ACCEPTED, h.cycle.changeModel(h.cycle.prepareModel(loaded), 1_000_000L));
@@ -116,6 +119,70 @@ class CarriedBaseCycleTest
             assertEquals(expected[j], h.cycle.carriedBase().baseTorque()[j], 1e-12 * Math.max(1.0, Math.abs(expected[j])), "joint " + j);
         }
         assertTrue(largest > 0.1, "the deck's torques at 0.7 s: " + largest + " N m");
+    }
+
+    @Test
+    void aBaseMotionOlderThanItsMaximumAgeStopsTheArmWithItsCategory()
+    {
+        start();
+        for (int t = 0; t < 300; t++)
+        {
+            step(true, 1.0);
+        }
+        final long lastValidNs = h.timeNs - CycleHarness.PERIOD_NS;
+        for (int t = 1; t <= CarriedBaseSettings.DEFAULT_MAX_AGE_PERIODS; t++)
+        {
+            step(t % 2 == 0, Double.NaN);
+            assertEquals(0, h.cycle.faults(), "block " + t + " periods old: " + Faults.describe(h.cycle.faults()));
+        }
+        step(false, 1.0);
+        assertEquals(Faults.BASE_MOTION_LOST, h.cycle.faults(), Faults.describe(h.cycle.faults()));
+        assertEquals(ControllerMode.STOPPING, h.cycle.mode(), "category 1 by default: a controlled stop on the trusted joint state");
+        assertEquals(6 * CycleHarness.PERIOD_NS, h.timeNs - CycleHarness.PERIOD_NS - lastValidNs,
+            "the first tick with the held block more than 5 ms old");
+        for (int t = 0; t < 1500 && h.cycle.mode() == ControllerMode.STOPPING; t++)
+        {
+            step(false, 1.0);
+        }
+        assertEquals(ControllerMode.FAULT, h.cycle.mode(), "stopped, then braked: " + Faults.describe(h.cycle.faults()));
+        assertEquals(Faults.BASE_MOTION_LOST, h.cycle.faults(), "no other fault on the way: " + Faults.describe(h.cycle.faults()));
+    }
+
+    @Test
+    void aCarriedArmDoesNotEnableWithoutABaseMotionWithinItsMaximumAge()
+    {
+        h.arm.baseMotion(SHIP);
+        h.cycle.carriedBase().settings(CARRIED);
+        step(false, 1.0);
+        step(true, Double.NaN);
+        assertEquals(ControlCycle.REJECTED_NO_STATE, h.cycle.enable(ControlLaw.COMPUTED_TORQUE), "no valid block yet");
+        step(true, 1.0);
+        for (int t = 0; t < CarriedBaseSettings.DEFAULT_MAX_AGE_PERIODS + 1; t++)
+        {
+            step(false, 1.0);
+        }
+        assertEquals(0, h.cycle.faults(), "the drives are off: a stale block is no fault, " + Faults.describe(h.cycle.faults()));
+        assertEquals(ControlCycle.REJECTED_NO_STATE, h.cycle.enable(ControlLaw.COMPUTED_TORQUE), "the held block is 6 ms old");
+        h.cycle.carriedBase().measure(true, validBlockNow());
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(ControlLaw.COMPUTED_TORQUE), "a valid block taken since the last tick");
+        assertEquals(ControllerMode.ENABLED, h.cycle.mode());
+    }
+
+    @Test
+    void aFixedDeploymentEnablesWithoutBaseBlocks()
+    {
+        h.cycle.carriedBase().settings(CarriedBaseSettings.defaults(false, CycleHarness.PERIOD_NS));
+        step(false, 1.0);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(ControlLaw.COMPUTED_TORQUE));
+        h.run(20);
+        assertEquals(0, h.cycle.faults(), Faults.describe(h.cycle.faults()));
+    }
+
+    private double[] validBlockNow()
+    {
+        h.arm.baseMotionAt(h.timeNs * 1e-9, motion);
+        motion.toBlock(block);
+        return block;
     }
 
     @Test

@@ -117,7 +117,8 @@ final class SimCommand implements Callable<Integer>
     private int latencyPeriods;
 
     @Option(names = "--fault", paramLabel = "KIND@S[:JOINT[:JUMP]]",
-        description = "Inject a fault at simulated time S seconds (repeatable): stall@2, crash@1.5, nan@0.5:3, jump@0.5:2:0.1.")
+        description = "Inject a fault at simulated time S seconds (repeatable): stall@2, crash@1.5, nan@0.5:3, jump@0.5:2:0.1, "
+            + "imu_loss@2 (no base block from then on, with --base-motion).")
     private List<String> faults = new ArrayList<>();
 
     @Option(names = "--external-wrench", paramLabel = "LINK,FX,FY,FZ,MX,MY,MZ@T0-T1",

@@ -18,6 +18,7 @@ import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.runtime.CarriedBaseSettings;
 import org.nectl.core.runtime.CollisionSettings;
 import org.nectl.core.runtime.ControlCycle;
 import org.nectl.core.runtime.ControlLaw;
@@ -51,8 +52,9 @@ import org.nectl.transport.TelemetryConfig;
  *     counts as dead (STATE_MISSING), ns; supervision otherwise runs on simulated time.
  * @param referenceBlend how the position step of a streamed setpoint or a new trajectory decays.
  * @param collision the momentum observer's tuning, the collision thresholds and the reaction.
- * @param carriedBase true if the arm's base is carried: JointStates carry the base's motion, which
- *     the feedforward and the momentum observer take in (docs/CONTROL.md, "Carried base").
+ * @param carriedBase whether the arm's base is carried: JointStates carry the base's motion, which
+ *     the feedforward and the momentum observer take in (docs/CONTROL.md, "Carried base"), and how
+ *     old it may grow before the supervisor stops the arm (fault base_motion_lost).
  * @param closedLoop a closed-loop robot (or a Gough-Stewart platform as its closed chain) whose
  *     active joints {@code model} holds, controlled on its projected dynamics; null for a tree.
  */
@@ -71,7 +73,7 @@ public record ServiceSettings(
     long lockstepLivenessNs,
     ReferenceBlend.Settings referenceBlend,
     CollisionSettings collision,
-    boolean carriedBase,
+    CarriedBaseSettings carriedBase,
     ClosedLoopModel closedLoop)
 {
     /** Default {@link #lockstepLivenessNs}: 2 s, far beyond a simulator descheduled on a loaded host. */
@@ -91,6 +93,20 @@ public record ServiceSettings(
         {
             throw new IllegalArgumentException("lockstep liveness timeout must be positive, got " + lockstepLivenessNs + " ns");
         }
+    }
+
+    /**
+     * As the canonical constructor, for a carried (true) or fixed (false) base whose motion may grow
+     * {@value CarriedBaseSettings#DEFAULT_MAX_AGE_PERIODS} periods old.
+     */
+    public ServiceSettings(final RobotModel model, final CycleSettings cycle, final LoopMode mode, final ThreadPlacement loopThread,
+        final AeronConfig aeron, final LinkConfig link, final PlannerGatewayConfig planner, final TelemetryConfig telemetry,
+        final ControlLaw law, final SafetySettings safety, final MixedLawSettings mixedLaw, final long lockstepLivenessNs,
+        final ReferenceBlend.Settings referenceBlend, final CollisionSettings collision, final boolean carriedBase,
+        final ClosedLoopModel closedLoop)
+    {
+        this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw, lockstepLivenessNs,
+            referenceBlend, collision, CarriedBaseSettings.defaults(carriedBase, cycle.periodNs()), closedLoop);
     }
 
     /**
@@ -117,7 +133,7 @@ public record ServiceSettings(
         final ReferenceBlend.Settings referenceBlend, final CollisionSettings collision)
     {
         this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw, lockstepLivenessNs,
-            referenceBlend, collision, false, null);
+            referenceBlend, collision, CarriedBaseSettings.defaults(false, cycle.periodNs()), null);
     }
 
     /**
@@ -143,7 +159,7 @@ public record ServiceSettings(
         final ReferenceBlend.Settings referenceBlend)
     {
         this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety, mixedLaw, lockstepLivenessNs,
-            referenceBlend, CollisionSettings.defaults(model.dof()), false, null);
+            referenceBlend, CollisionSettings.defaults(model.dof()), CarriedBaseSettings.defaults(false, cycle.periodNs()), null);
     }
 
     /**
@@ -201,7 +217,7 @@ public record ServiceSettings(
     {
         final ControlCycle cycle = new ControlCycle(model, this.cycle, safety, ReferenceTimeScaling.Settings.defaults(), mixedLaw,
             referenceBlend, collision, closedLoop);
-        cycle.carriedBase().carried(carriedBase);
+        cycle.carriedBase().settings(carriedBase);
         if (cycle.selectLaw(law) != ControlCycle.ACCEPTED)
         {
             throw new IllegalArgumentException("control law " + law + " needs a robot with elastic joints; "
@@ -321,7 +337,7 @@ public record ServiceSettings(
             config.lockstepLivenessNs(),
             config.referenceBlend(),
             config.collisionSettings(),
-            config.carriedBase(),
+            config.base(),
 
             config.closedLoop().orElse(null));
     }
@@ -352,8 +368,14 @@ public record ServiceSettings(
             safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carriedBase, closedLoop);
     }
 
-    /** @return a copy whose arm is carried (true) or on a fixed base (false). */
+    /** @return a copy whose arm is carried (true) or on a fixed base (false), with the default maximum age of its motion. */
     public ServiceSettings withCarriedBase(final boolean carried)
+    {
+        return withCarriedBase(CarriedBaseSettings.defaults(carried, cycle.periodNs()));
+    }
+
+    /** @return a copy with these carried-base settings. */
+    public ServiceSettings withCarriedBase(final CarriedBaseSettings carried)
     {
         return new ServiceSettings(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law,
             safety, mixedLaw, lockstepLivenessNs, referenceBlend, collision, carried, closedLoop);

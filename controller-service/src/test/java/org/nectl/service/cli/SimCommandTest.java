@@ -15,7 +15,7 @@ import java.util.function.BooleanSupplier;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.nectl.core.mobile.BaseMotion;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.mobile.ShipMotion;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.AeronTransport;

@@ -16,6 +16,7 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nectl.core.mobile.ShipMotion;
+import org.nectl.core.runtime.CarriedBaseSettings;
 import org.nectl.core.runtime.Faults;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulationMode;
@@ -136,13 +137,13 @@ class RealtimeServiceTest
         final long published;
         final String mode;
         final ControlLoop loop;
-        // Supervision is not the subject: the arm must stay enabled through a starved host, so that
+        // Supervision is not the subject: the arm must stay enabled through a starved host (its base motion too), so that
         // the measured ticks run the control law.
         final ServiceSettings tolerant = ServiceRig.tolerantRealtimeSettings()
             .withCycle(ServiceRig.tolerant(TimeUnit.SECONDS.toNanos(5), 5_000));
         try (ServiceRig rig = new ServiceRig(new ServiceSettings(tolerant.model(), tolerant.cycle(), tolerant.mode(), tolerant.loopThread(),
             tolerant.aeron(), tolerant.link(), tolerant.planner(), SMALL_TERM_TELEMETRY, tolerant.law(), tolerant.safety())
-            .withCarriedBase(carried), recording))
+            .withCarriedBase(new CarriedBaseSettings(carried, TimeUnit.SECONDS.toNanos(5))), recording))
         {
             loop = rig.service.loop();
             final Subscription stalledConsumer = stallTelemetry

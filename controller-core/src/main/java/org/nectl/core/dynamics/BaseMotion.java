@@ -1,4 +1,4 @@
-package org.nectl.core.mobile;
+package org.nectl.core.dynamics;
 
 /**
  * The measured motion of a carried (moving) robot base, as an IMU fixed at the base-frame origin

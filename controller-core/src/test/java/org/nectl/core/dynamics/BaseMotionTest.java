@@ -1,4 +1,4 @@
-package org.nectl.core.mobile;
+package org.nectl.core.dynamics;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
