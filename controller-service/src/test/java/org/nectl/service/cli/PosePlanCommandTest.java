@@ -174,7 +174,9 @@ final class PosePlanCommandTest
     {
         final var command = NectlCommand.newCommandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
         final List<String> args = new ArrayList<>(List.of("plan", "--target", "127.0.0.1:" + rig.address().getPort(), "--key-file",
-            developmentKeys.toString(), "--aeron-dir", temp.resolve("no-driver").toString()));
+            developmentKeys.toString(), "--aeron-dir", temp.resolve("no-driver").toString(),
+            // The gateway rig answers from another thread: a loaded host can take longer than the 1 s default.
+            "--timeout-ms", "20000"));
         args.addAll(List.of(options));
         final int status = command.execute(args.toArray(String[]::new));
         command.getOut().flush();
