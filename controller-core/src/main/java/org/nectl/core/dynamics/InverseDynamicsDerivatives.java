@@ -159,10 +159,9 @@ public final class InverseDynamicsDerivatives
             Arrays.fill(dtauDqd, 0, bodies.dof * bodies.dof, 0.0);
             Arrays.fill(dtauDqdd, 0, bodies.dof * bodies.dof, 0.0);
         }
-        bodies.jointTransforms(q);
+        bodies.placements(q);
         for (int i = 0; i < bodies.bodyCount; i++)
         {
-            bodies.place(i);
             bodyMotion(i, qd, qdd);
         }
         backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
@@ -353,7 +352,7 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Forward, after {@link BaseFrameBodies#place}: body i's velocity v_i = v_p + S_i qd_i,
+     * Forward, after {@link BaseFrameBodies#placements}: body i's velocity v_i = v_p + S_i qd_i,
      * axis rate S_i-dot = v_i x S_i (the velocity step of {@link BaseFrameBodies#velocity}),
      * acceleration a_i = a_p + S_i qdd_i + S_i-dot qd_i, wrench f_i = I_i a_i + v_i x* I_i v_i - f_ext,i
      * (Featherstone 2008, §5.3, base coordinates; I_i v_i from {@link BaseFrameBodies#coupling}),
