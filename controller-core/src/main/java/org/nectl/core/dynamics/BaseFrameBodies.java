@@ -112,96 +112,75 @@ final class BaseFrameBodies
         axesAndInertias();
     }
 
-    /** Every body's joint axis and inertia ({@link #axisAndInertia}). */
+    /**
+     * Every body's joint axis S_i and its inertia about the base origin (h = m c_w, O), from its pose.
+     */
     private void axesAndInertias()
     {
         for (int i = 0; i < bodyCount; i++)
         {
-            axisAndInertia(i);
+            final int r = 9 * i;
+            final int t = 3 * i;
+            final double r00 = rotation[r];
+            final double r01 = rotation[r + 1];
+            final double r02 = rotation[r + 2];
+            final double r10 = rotation[r + 3];
+            final double r11 = rotation[r + 4];
+            final double r12 = rotation[r + 5];
+            final double r20 = rotation[r + 6];
+            final double r21 = rotation[r + 7];
+            final double r22 = rotation[r + 8];
+            final double ox = position[t];
+            final double oy = position[t + 1];
+            final double oz = position[t + 2];
+            // S = (p x z, z) for a revolute joint, (z, 0) for a prismatic one, z = third column of 0R_i
+            model.motionSubspace(i, r02, r12, r22, ox, oy, oz, axis, 6 * i);
+            // h = m c_w and O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T), c_w = p + R c: the parallel-axis
+            // theorem about the base origin, with R Ic R^T = lambda 1 + (R g)(R g)^T + (R k)(R k)^T
+            // (two rotated vectors instead of a rotated tensor); O's upper triangle, mirrored
+            final double m = mass[i];
+            final double cx = model.centreOfMass[t];
+            final double cy = model.centreOfMass[t + 1];
+            final double cz = model.centreOfMass[t + 2];
+            final double wx = r00 * cx + r01 * cy + r02 * cz + ox;
+            final double wy = r10 * cx + r11 * cy + r12 * cz + oy;
+            final double wz = r20 * cx + r21 * cy + r22 * cz + oz;
+            final double hx = m * wx;
+            final double hy = m * wy;
+            final double hz = m * wz;
+            firstMoment[t] = hx;
+            firstMoment[t + 1] = hy;
+            firstMoment[t + 2] = hz;
+            final double[] factors = model.inertiaFactors;
+            final int e = 6 * i;
+            final double g0 = factors[e];
+            final double g1 = factors[e + 1];
+            final double g2 = factors[e + 2];
+            final double k0 = factors[e + 3];
+            final double k1 = factors[e + 4];
+            final double k2 = factors[e + 5];
+            final double gx = r00 * g0 + r01 * g1 + r02 * g2;
+            final double gy = r10 * g0 + r11 * g1 + r12 * g2;
+            final double gz = r20 * g0 + r21 * g1 + r22 * g2;
+            final double kx = r00 * k0 + r01 * k1 + r02 * k2;
+            final double ky = r10 * k0 + r11 * k1 + r12 * k2;
+            final double kz = r20 * k0 + r21 * k1 + r22 * k2;
+            // lambda + m |c_w|^2 on the diagonal
+            final double d = model.isotropicInertia[i] + hx * wx + hy * wy + hz * wz;
+            final double oxy = gx * gy + kx * ky - hx * wy;
+            final double oxz = gx * gz + kx * kz - hx * wz;
+            final double oyz = gy * gz + ky * kz - hy * wz;
+            final double[] o = inertia;
+            o[r] = d + gx * gx + kx * kx - hx * wx;
+            o[r + 1] = oxy;
+            o[r + 2] = oxz;
+            o[r + 3] = oxy;
+            o[r + 4] = d + gy * gy + ky * ky - hy * wy;
+            o[r + 5] = oyz;
+            o[r + 6] = oxz;
+            o[r + 7] = oyz;
+            o[r + 8] = d + gz * gz + kz * kz - hz * wz;
         }
-    }
-
-    /**
-     * Body i's pose ({@link JointTransforms#basePose}), then its axis and inertia, its parent placed:
-     * for an algorithm that runs its own body step right after, on what is still in cache.
-     * Requires {@link #jointTransforms}. Real-time safe.
-     */
-    void place(final int i)
-    {
-        joints.basePose(i, rotation, position);
-        axisAndInertia(i);
-    }
-
-    /** Every joint's transform from its parent at q. Real-time safe. */
-    void jointTransforms(final double[] q)
-    {
-        joints.update(q);
-    }
-
-    /** Body i's joint axis S_i and its inertia about the base origin (h = m c_w, O), from its pose. */
-    private void axisAndInertia(final int i)
-    {
-        final int r = 9 * i;
-        final int t = 3 * i;
-        final double r00 = rotation[r];
-        final double r01 = rotation[r + 1];
-        final double r02 = rotation[r + 2];
-        final double r10 = rotation[r + 3];
-        final double r11 = rotation[r + 4];
-        final double r12 = rotation[r + 5];
-        final double r20 = rotation[r + 6];
-        final double r21 = rotation[r + 7];
-        final double r22 = rotation[r + 8];
-        final double ox = position[t];
-        final double oy = position[t + 1];
-        final double oz = position[t + 2];
-        // S = (p x z, z) for a revolute joint, (z, 0) for a prismatic one, z = third column of 0R_i
-        model.motionSubspace(i, r02, r12, r22, ox, oy, oz, axis, 6 * i);
-        // h = m c_w and O = R Ic R^T + m (|c_w|^2 1 - c_w c_w^T), c_w = p + R c: the parallel-axis
-        // theorem about the base origin, with R Ic R^T = lambda 1 + (R g)(R g)^T + (R k)(R k)^T
-        // (two rotated vectors instead of a rotated tensor); O's upper triangle, mirrored
-        final double m = mass[i];
-        final double cx = model.centreOfMass[t];
-        final double cy = model.centreOfMass[t + 1];
-        final double cz = model.centreOfMass[t + 2];
-        final double wx = r00 * cx + r01 * cy + r02 * cz + ox;
-        final double wy = r10 * cx + r11 * cy + r12 * cz + oy;
-        final double wz = r20 * cx + r21 * cy + r22 * cz + oz;
-        final double hx = m * wx;
-        final double hy = m * wy;
-        final double hz = m * wz;
-        firstMoment[t] = hx;
-        firstMoment[t + 1] = hy;
-        firstMoment[t + 2] = hz;
-        final double[] factors = model.inertiaFactors;
-        final int e = 6 * i;
-        final double g0 = factors[e];
-        final double g1 = factors[e + 1];
-        final double g2 = factors[e + 2];
-        final double k0 = factors[e + 3];
-        final double k1 = factors[e + 4];
-        final double k2 = factors[e + 5];
-        final double gx = r00 * g0 + r01 * g1 + r02 * g2;
-        final double gy = r10 * g0 + r11 * g1 + r12 * g2;
-        final double gz = r20 * g0 + r21 * g1 + r22 * g2;
-        final double kx = r00 * k0 + r01 * k1 + r02 * k2;
-        final double ky = r10 * k0 + r11 * k1 + r12 * k2;
-        final double kz = r20 * k0 + r21 * k1 + r22 * k2;
-        // lambda + m |c_w|^2 on the diagonal
-        final double d = model.isotropicInertia[i] + hx * wx + hy * wy + hz * wz;
-        final double oxy = gx * gy + kx * ky - hx * wy;
-        final double oxz = gx * gz + kx * kz - hx * wz;
-        final double oyz = gy * gz + ky * kz - hy * wz;
-        final double[] o = inertia;
-        o[r] = d + gx * gx + kx * kx - hx * wx;
-        o[r + 1] = oxy;
-        o[r + 2] = oxz;
-        o[r + 3] = oxy;
-        o[r + 4] = d + gy * gy + ky * ky - hy * wy;
-        o[r + 5] = oyz;
-        o[r + 6] = oxz;
-        o[r + 7] = oyz;
-        o[r + 8] = d + gz * gz + kz * kz - hz * wz;
     }
 
     /**

@@ -159,10 +159,9 @@ public final class InverseDynamicsDerivatives
             Arrays.fill(dtauDqd, 0, bodies.dof * bodies.dof, 0.0);
             Arrays.fill(dtauDqdd, 0, bodies.dof * bodies.dof, 0.0);
         }
-        bodies.jointTransforms(q);
+        bodies.placements(q);
         for (int i = 0; i < bodies.bodyCount; i++)
         {
-            bodies.place(i);
             bodyMotion(i, qd, qdd);
         }
         backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
@@ -353,7 +352,7 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Forward, after {@link BaseFrameBodies#place}: body i's velocity v_i = v_p + S_i qd_i,
+     * Forward, after {@link BaseFrameBodies#placements}: body i's velocity v_i = v_p + S_i qd_i,
      * axis rate S_i-dot = v_i x S_i (the velocity step of {@link BaseFrameBodies#velocity}),
      * acceleration a_i = a_p + S_i qdd_i + S_i-dot qd_i, wrench f_i = I_i a_i + v_i x* I_i v_i - f_ext,i
      * (Featherstone 2008, §5.3, base coordinates; I_i v_i from {@link BaseFrameBodies#coupling}),
@@ -361,6 +360,8 @@ public final class InverseDynamicsDerivatives
      * start of its subtree sums. On locals, each input read once and each result stored once: the
      * velocity step is repeated here because storing v and S-dot there and reading them back made
      * the derivatives 4-6 % slower on the Panda (docs/PERFORMANCE.md).
+     * Over 80 lines on purpose: one body step on locals; shortened (stores through helpers, S-dot and
+     * da also for fixed joints) it measured up to 12 % slower on the Panda.
      */
     private void bodyMotion(final int i, final double[] qd, final double[] qdd)
     {
@@ -370,6 +371,8 @@ public final class InverseDynamicsDerivatives
         final double rate = k >= 0 ? qd[k] : 0.0;
         final double jointAcceleration = k >= 0 ? qdd[k] : 0.0;
         final double[] axis = b.axis;
+        final double[] vel = b.velocity;
+        final double[] acc = acceleration;
         final int s = 6 * i;
         final double sx = axis[s];
         final double sy = axis[s + 1];
@@ -377,8 +380,7 @@ public final class InverseDynamicsDerivatives
         final double sa = axis[s + 3];
         final double sb = axis[s + 4];
         final double sc = axis[s + 5];
-        final double[] from = p < 0 ? b.baseVelocity : b.velocity;
-        final double[] fromA = p < 0 ? baseAcceleration : acceleration;
+        final double[] from = p < 0 ? b.baseVelocity : vel;
         final int fp = p < 0 ? 0 : 6 * p;
         final double vx = from[fp] + sx * rate;
         final double vy = from[fp + 1] + sy * rate;
@@ -386,30 +388,68 @@ public final class InverseDynamicsDerivatives
         final double wx = from[fp + 3] + sa * rate;
         final double wy = from[fp + 4] + sb * rate;
         final double wz = from[fp + 5] + sc * rate;
-        SpatialAlgebra.set(b.velocity, s, vx, vy, vz, wx, wy, wz);
-        // S-dot = v x S, motion cross product (w x S_v + v x S_w, w x S_w); 0 for a fixed joint, whose S is 0
-        final double rx = wy * sz - wz * sy + vy * sc - vz * sb;
-        final double ry = wz * sx - wx * sz + vz * sa - vx * sc;
-        final double rz = wx * sy - wy * sx + vx * sb - vy * sa;
-        final double ra = wy * sc - wz * sb;
-        final double rb = wz * sa - wx * sc;
-        final double rc = wx * sb - wy * sa;
-        SpatialAlgebra.set(b.axisRate, s, rx, ry, rz, ra, rb, rc);
+        vel[s] = vx;
+        vel[s + 1] = vy;
+        vel[s + 2] = vz;
+        vel[s + 3] = wx;
+        vel[s + 4] = wy;
+        vel[s + 5] = wz;
+        final double rx;
+        final double ry;
+        final double rz;
+        final double ra;
+        final double rb;
+        final double rc;
+        if (k >= 0)
+        {
+            // S-dot = v x S, motion cross product (w x S_v + v x S_w, w x S_w); a fixed joint's is 0
+            rx = wy * sz - wz * sy + vy * sc - vz * sb;
+            ry = wz * sx - wx * sz + vz * sa - vx * sc;
+            rz = wx * sy - wy * sx + vx * sb - vy * sa;
+            ra = wy * sc - wz * sb;
+            rb = wz * sa - wx * sc;
+            rc = wx * sb - wy * sa;
+            final double[] rate6 = b.axisRate;
+            rate6[s] = rx;
+            rate6[s + 1] = ry;
+            rate6[s + 2] = rz;
+            rate6[s + 3] = ra;
+            rate6[s + 4] = rb;
+            rate6[s + 5] = rc;
+        }
+        else
+        {
+            rx = 0.0;
+            ry = 0.0;
+            rz = 0.0;
+            ra = 0.0;
+            rb = 0.0;
+            rc = 0.0;
+        }
+        final double[] fromA = p < 0 ? baseAcceleration : acc;
         final double ax = fromA[fp] + sx * jointAcceleration + rx * rate;
         final double ay = fromA[fp + 1] + sy * jointAcceleration + ry * rate;
         final double az = fromA[fp + 2] + sz * jointAcceleration + rz * rate;
         final double aa = fromA[fp + 3] + sa * jointAcceleration + ra * rate;
         final double ab = fromA[fp + 4] + sb * jointAcceleration + rb * rate;
         final double ac = fromA[fp + 5] + sc * jointAcceleration + rc * rate;
-        SpatialAlgebra.set(acceleration, s, ax, ay, az, aa, ab, ac);
-        // -(S x a) - (S-dot x v), motion cross products
-        SpatialAlgebra.set(accelerationShift, s,
-            -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * wz - rz * wy),
-            -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * wx - rx * wz),
-            -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * wy - ry * wx),
-            -(sb * ac - sc * ab) - (rb * wz - rc * wy),
-            -(sc * aa - sa * ac) - (rc * wx - ra * wz),
-            -(sa * ab - sb * aa) - (ra * wy - rb * wx));
+        acc[s] = ax;
+        acc[s + 1] = ay;
+        acc[s + 2] = az;
+        acc[s + 3] = aa;
+        acc[s + 4] = ab;
+        acc[s + 5] = ac;
+        if (k >= 0)
+        {
+            // -(S x a) - (S-dot x v), motion cross products; only joints with a coordinate are read
+            final double[] da = accelerationShift;
+            da[s] = -(sb * az - sc * ay + sy * ac - sz * ab) - (rb * vz - rc * vy + ry * wz - rz * wy);
+            da[s + 1] = -(sc * ax - sa * az + sz * aa - sx * ac) - (rc * vx - ra * vz + rz * wx - rx * wz);
+            da[s + 2] = -(sa * ay - sb * ax + sx * ab - sy * aa) - (ra * vy - rb * vx + rx * wy - ry * wx);
+            da[s + 3] = -(sb * ac - sc * ab) - (rb * wz - rc * wy);
+            da[s + 4] = -(sc * aa - sa * ac) - (rc * wx - ra * wz);
+            da[s + 5] = -(sa * ab - sb * aa) - (ra * wy - rb * wx);
+        }
         final int t = 3 * i;
         final int r = 9 * i;
         final double m = b.mass[i];
@@ -417,26 +457,47 @@ public final class InverseDynamicsDerivatives
         final double hy = b.firstMoment[t + 1];
         final double hz = b.firstMoment[t + 2];
         final double[] o = b.inertia;
+        final double o00 = o[r];
+        final double o01 = o[r + 1];
+        final double o02 = o[r + 2];
+        final double o11 = o[r + 4];
+        final double o12 = o[r + 5];
+        final double o22 = o[r + 8];
         b.compositeMass[i] = m;
-        Vec3.set(b.compositeFirstMoment, t, hx, hy, hz);
+        final double[] ch = b.compositeFirstMoment;
+        ch[t] = hx;
+        ch[t + 1] = hy;
+        ch[t + 2] = hz;
         final double[] co = b.compositeInertia;
-        Vec3.set(co, r, o[r], o[r + 1], o[r + 2]);
-        Vec3.set(co, r + 3, o[r + 3], o[r + 4], o[r + 5]);
-        Vec3.set(co, r + 6, o[r + 6], o[r + 7], o[r + 8]);
+        co[r] = o00;
+        co[r + 1] = o01;
+        co[r + 2] = o02;
+        co[r + 3] = o01;
+        co[r + 4] = o11;
+        co[r + 5] = o12;
+        co[r + 6] = o02;
+        co[r + 7] = o12;
+        co[r + 8] = o22;
         b.coupling(i);
         final double[] cp = b.compositeMomentum;
-        final double[] n = b.angularMomentum;
-        // f = I a + v x* I v = (m a - h x a_w + w x p, O a_w + h x a + w x n + v x p), p, n the momentum
-        SpatialAlgebra.set(wrench, s,
-            m * ax + ab * hz - ac * hy + wy * cp[t + 2] - wz * cp[t + 1],
-            m * ay + ac * hx - aa * hz + wz * cp[t] - wx * cp[t + 2],
-            m * az + aa * hy - ab * hx + wx * cp[t + 1] - wy * cp[t],
-            o[r] * aa + o[r + 1] * ab + o[r + 2] * ac + hy * az - hz * ay + wy * n[t + 2] - wz * n[t + 1] + vy * cp[t + 2] - vz * cp[t + 1],
-            o[r + 1] * aa + o[r + 4] * ab + o[r + 5] * ac + hz * ax - hx * az + wz * n[t] - wx * n[t + 2] + vz * cp[t] - vx * cp[t + 2],
-            o[r + 2] * aa + o[r + 5] * ab + o[r + 8] * ac + hx * ay - hy * ax + wx * n[t + 1] - wy * n[t] + vx * cp[t + 1] - vy * cp[t]);
+        final double px = cp[t];
+        final double py = cp[t + 1];
+        final double pz = cp[t + 2];
+        final double[] angular = b.angularMomentum;
+        final double nx = angular[t];
+        final double ny = angular[t + 1];
+        final double nz = angular[t + 2];
+        // f = I a + v x* I v = (m a - h x a_w + w x p, O a_w + h x a + w x n + v x p)
+        final double[] f = wrench;
+        f[s] = m * ax + ab * hz - ac * hy + wy * pz - wz * py;
+        f[s + 1] = m * ay + ac * hx - aa * hz + wz * px - wx * pz;
+        f[s + 2] = m * az + aa * hy - ab * hx + wx * py - wy * px;
+        f[s + 3] = o00 * aa + o01 * ab + o02 * ac + hy * az - hz * ay + wy * nz - wz * ny + vy * pz - vz * py;
+        f[s + 4] = o01 * aa + o11 * ab + o12 * ac + hz * ax - hx * az + wz * nx - wx * nz + vz * px - vx * pz;
+        f[s + 5] = o02 * aa + o12 * ab + o22 * ac + hx * ay - hy * ax + wx * ny - wy * nx + vx * py - vy * px;
         if (loads.any())
         {
-            loads.subtractInBase(i, b.rotation, b.position, scratch, wrench, s);
+            loads.subtractInBase(i, b.rotation, b.position, scratch, f, s);
         }
     }
 

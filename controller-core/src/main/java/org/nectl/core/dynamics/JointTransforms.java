@@ -44,72 +44,64 @@ final class JointTransforms
      */
     void basePoses(final double[] rot, final double[] org)
     {
-        for (int i = 0; i < model.bodyCount; i++)
-        {
-            basePose(i, rot, org);
-        }
-    }
-
-    /**
-     * Body i's pose in the base frame, its parent's being in place: see {@link #basePoses}.
-     * Real-time safe.
-     */
-    void basePose(final int i, final double[] rot, final double[] org)
-    {
         final double[] jr = rotation;
         final double[] jp = position;
-        final int p = model.parent[i];
-        final int r = 9 * i;
-        final int t = 3 * i;
-        final double j00 = jr[r];
-        final double j01 = jr[r + 1];
-        final double j02 = jr[r + 2];
-        final double j10 = jr[r + 3];
-        final double j11 = jr[r + 4];
-        final double j12 = jr[r + 5];
-        final double j20 = jr[r + 6];
-        final double j21 = jr[r + 7];
-        final double j22 = jr[r + 8];
-        final double lx = jp[t];
-        final double ly = jp[t + 1];
-        final double lz = jp[t + 2];
-        // the base's pose is the identity: products with it are exact
-        final double[] from = p < 0 ? BASE_ROTATION : rot;
-        final double[] fromOrigin = p < 0 ? BASE_ORIGIN : org;
-        final int rp = p < 0 ? 0 : 9 * p;
-        final int tp = p < 0 ? 0 : 3 * p;
-        final double p00 = from[rp];
-        final double p01 = from[rp + 1];
-        final double p02 = from[rp + 2];
-        final double p10 = from[rp + 3];
-        final double p11 = from[rp + 4];
-        final double p12 = from[rp + 5];
-        final double p20 = from[rp + 6];
-        final double p21 = from[rp + 7];
-        final double p22 = from[rp + 8];
-        final double r00 = p00 * j00 + p01 * j10 + p02 * j20;
-        final double r01 = p00 * j01 + p01 * j11 + p02 * j21;
-        final double r02 = p00 * j02 + p01 * j12 + p02 * j22;
-        final double r10 = p10 * j00 + p11 * j10 + p12 * j20;
-        final double r11 = p10 * j01 + p11 * j11 + p12 * j21;
-        final double r12 = p10 * j02 + p11 * j12 + p12 * j22;
-        final double r20 = p20 * j00 + p21 * j10 + p22 * j20;
-        final double r21 = p20 * j01 + p21 * j11 + p22 * j21;
-        final double r22 = p20 * j02 + p21 * j12 + p22 * j22;
-        final double ox = fromOrigin[tp] + p00 * lx + p01 * ly + p02 * lz;
-        final double oy = fromOrigin[tp + 1] + p10 * lx + p11 * ly + p12 * lz;
-        final double oz = fromOrigin[tp + 2] + p20 * lx + p21 * ly + p22 * lz;
-        rot[r] = r00;
-        rot[r + 1] = r01;
-        rot[r + 2] = r02;
-        rot[r + 3] = r10;
-        rot[r + 4] = r11;
-        rot[r + 5] = r12;
-        rot[r + 6] = r20;
-        rot[r + 7] = r21;
-        rot[r + 8] = r22;
-        org[t] = ox;
-        org[t + 1] = oy;
-        org[t + 2] = oz;
+        final int[] parent = model.parent;
+        for (int i = 0; i < model.bodyCount; i++)
+        {
+            final int p = parent[i];
+            final int r = 9 * i;
+            final int t = 3 * i;
+            final double j00 = jr[r];
+            final double j01 = jr[r + 1];
+            final double j02 = jr[r + 2];
+            final double j10 = jr[r + 3];
+            final double j11 = jr[r + 4];
+            final double j12 = jr[r + 5];
+            final double j20 = jr[r + 6];
+            final double j21 = jr[r + 7];
+            final double j22 = jr[r + 8];
+            final double lx = jp[t];
+            final double ly = jp[t + 1];
+            final double lz = jp[t + 2];
+            // the base's pose is the identity: products with it are exact
+            final double[] from = p < 0 ? BASE_ROTATION : rot;
+            final double[] fromOrigin = p < 0 ? BASE_ORIGIN : org;
+            final int rp = p < 0 ? 0 : 9 * p;
+            final int tp = p < 0 ? 0 : 3 * p;
+            final double p00 = from[rp];
+            final double p01 = from[rp + 1];
+            final double p02 = from[rp + 2];
+            final double p10 = from[rp + 3];
+            final double p11 = from[rp + 4];
+            final double p12 = from[rp + 5];
+            final double p20 = from[rp + 6];
+            final double p21 = from[rp + 7];
+            final double p22 = from[rp + 8];
+            final double r00 = p00 * j00 + p01 * j10 + p02 * j20;
+            final double r01 = p00 * j01 + p01 * j11 + p02 * j21;
+            final double r02 = p00 * j02 + p01 * j12 + p02 * j22;
+            final double r10 = p10 * j00 + p11 * j10 + p12 * j20;
+            final double r11 = p10 * j01 + p11 * j11 + p12 * j21;
+            final double r12 = p10 * j02 + p11 * j12 + p12 * j22;
+            final double r20 = p20 * j00 + p21 * j10 + p22 * j20;
+            final double r21 = p20 * j01 + p21 * j11 + p22 * j21;
+            final double r22 = p20 * j02 + p21 * j12 + p22 * j22;
+            final double ox = fromOrigin[tp] + p00 * lx + p01 * ly + p02 * lz;
+            final double oy = fromOrigin[tp + 1] + p10 * lx + p11 * ly + p12 * lz;
+            final double oz = fromOrigin[tp + 2] + p20 * lx + p21 * ly + p22 * lz;
+            rot[r] = r00;
+            rot[r + 1] = r01;
+            rot[r + 2] = r02;
+            rot[r + 3] = r10;
+            rot[r + 4] = r11;
+            rot[r + 5] = r12;
+            rot[r + 6] = r20;
+            rot[r + 7] = r21;
+            rot[r + 8] = r22;
+            org[t] = ox;
+            org[t + 1] = oy;
+            org[t + 2] = oz;
+        }
     }
 }
