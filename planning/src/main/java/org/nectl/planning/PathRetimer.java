@@ -49,8 +49,10 @@ import org.nectl.core.model.RobotModel;
  * evaluations that decide are the ones that report. Per joint tau-dot = G + J with J = M q'
  * s-tripledot the ramps' part; ramps f times wider make it J / f, so each instant asks for the least f
  * with |G + J / f| + reserve &lt;= 0.995 x limit, and each ramp takes the largest f asked for over its
- * support: wider where the limit is exceeded, narrower (damped, not below the least width) where it
- * is not reached, so that the limit binds. Where G alone leaves no room, or tau, qd or qdd exceed
+ * support (a request to widen counts only where the ramp makes a quarter or more of s-tripledot with
+ * the same sign, so that the steps that make a peak widen, not every ramp that reaches it): wider
+ * where the limit is exceeded, narrower (damped, not below the least width) where it is not
+ * reached, so that the limit binds. Where G alone leaves no room, or tau, qd or qdd exceed
  * their limits (the smoothing averages the profile and may lift it off a limit it rode), the velocity
  * caps of the reachability pass are lowered around that instant by the ratio (x by r, r^2 or r^(2/3)
  * as tau, qd and tau-dot scale with s-dot) and the profile is recomputed. The iteration ends when the
