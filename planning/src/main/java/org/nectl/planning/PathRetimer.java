@@ -49,8 +49,10 @@ import org.nectl.core.model.RobotModel;
  * evaluations that decide are the ones that report. Per joint tau-dot = G + J with J = M q'
  * s-tripledot the ramps' part; ramps f times wider make it J / f, so each instant asks for the least f
  * with |G + J / f| + reserve &lt;= 0.995 x limit, and each ramp takes the largest f asked for over its
- * support: wider where the limit is exceeded, narrower (damped, not below the least width) where it
- * is not reached, so that the limit binds. Where G alone leaves no room, or tau, qd or qdd exceed
+ * support (a request to widen counts only where the ramp makes a quarter or more of s-tripledot with
+ * the same sign, so that the steps that make a peak widen, not every ramp that reaches it): wider
+ * where the limit is exceeded, narrower (damped, not below the least width) where it is not
+ * reached, so that the limit binds. Where G alone leaves no room, or tau, qd or qdd exceed
  * their limits (the smoothing averages the profile and may lift it off a limit it rode), the velocity
  * caps of the reachability pass are lowered around that instant by the ratio (x by r, r^2 or r^(2/3)
  * as tau, qd and tau-dot scale with s-dot) and the profile is recomputed. The iteration ends when the
@@ -425,6 +427,8 @@ public final class PathRetimer
     private static final class Samples
     {
         final double[] time;
+        /** s-tripledot of the law at the instant. */
+        final double[] jerk;
         /** The factor on the width of the ramps covering the instant that brings tau-dot to the aim (NaN if they do not decide). */
         final double[] fit;
         /** Factor to multiply x by around the instant (1 if within the limits). */
@@ -435,12 +439,14 @@ public final class PathRetimer
         Samples(final int capacity)
         {
             time = new double[capacity];
+            jerk = new double[capacity];
             fit = new double[capacity];
             slow = new double[capacity];
         }
 
-        void add(final double t, final double fitBy, final double slowBy, final boolean violation)
+        void add(final double t, final double fitBy, final double slowBy, final boolean violation, final double sTripleDot)
         {
+            jerk[count] = sTripleDot;
             time[count] = t;
             fit[count] = fitBy;
             slow[count] = slowBy;
@@ -513,13 +519,24 @@ public final class PathRetimer
             final double centre = t[i] + shift;
             int k = java.util.Arrays.binarySearch(samples.time, 0, samples.count, centre - width[i]);
             k = k < 0 ? -k - 1 : k;
+            final double step0 = (i < intervals ? profile.u()[i] : 0.0) - (i > 0 ? profile.u()[i - 1] : 0.0);
             double factor = Double.NaN;
             for (; k < samples.count && samples.time[k] <= centre + width[i]; k++)
             {
-                if (!Double.isNaN(samples.fit[k]))
+                if (Double.isNaN(samples.fit[k]))
                 {
-                    factor = Double.isNaN(factor) ? samples.fit[k] : Math.max(factor, samples.fit[k]);
+                    continue;
                 }
+                // an instant asks this ramp to widen only if the ramp makes a fair share of its s-tripledot (same
+                // sign, a quarter or more): a ramp that cancels it, or barely adds to it, is left alone, so the
+                // steps that make a peak widen, not every ramp that reaches it (the last one above all, whose
+                // width lengthens the motion)
+                final double own = step0 * (width[i] - Math.abs(samples.time[k] - centre)) / (width[i] * width[i]);
+                if (samples.fit[k] > 1.0 && own * Math.signum(samples.jerk[k]) < 0.25 * Math.abs(samples.jerk[k]))
+                {
+                    continue;
+                }
+                factor = Double.isNaN(factor) ? samples.fit[k] : Math.max(factor, samples.fit[k]);
             }
             if (Double.isNaN(factor))
             {
@@ -640,7 +657,7 @@ public final class PathRetimer
             if (samples != null)
             {
                 classify(samples, time, pointEffort, pointVelocity, pointAcceleration, pointRate, blocked ? Double.NaN : pointFit,
-                    withRateLimits);
+                    withRateLimits, state[3]);
             }
         }
         return new Check(instants.length, effort, velocity, acceleration, rate, slowest, peakEffort, peakRate);
@@ -666,7 +683,7 @@ public final class PathRetimer
      * wider ramps do not cure.
      */
     private static void classify(final Samples samples, final double time, final double effort, final double velocity,
-        final double acceleration, final double rate, final double fit, final boolean withRateLimits)
+        final double acceleration, final double rate, final double fit, final boolean withRateLimits, final double sTripleDot)
     {
         double slow = 1.0;
         if (effort > 1.0)
@@ -686,7 +703,7 @@ public final class PathRetimer
             slow = Math.min(slow, Math.pow(AIM / rate, 2.0 / 3.0));
         }
         samples.add(time, withRateLimits ? fit : Double.NaN, slow,
-            effort > 1.0 || velocity > 1.0 || acceleration > 1.0 || withRateLimits && rate > 1.0);
+            effort > 1.0 || velocity > 1.0 || acceleration > 1.0 || withRateLimits && rate > 1.0, sTripleDot);
     }
 
     /**
