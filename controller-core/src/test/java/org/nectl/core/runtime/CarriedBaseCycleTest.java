@@ -14,6 +14,7 @@ import org.nectl.core.identification.Payloads;
 import org.nectl.core.mobile.CarriedBaseInverseDynamics;
 import org.nectl.core.mobile.ShipMotion;
 import org.nectl.core.model.InertialParameters;
+import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
@@ -239,6 +240,41 @@ class CarriedBaseCycleTest
         System.arraycopy(h.cycle.measuredQ(), 0, fixed.measuredQ(), 0, 7);
         System.arraycopy(h.cycle.measuredQd(), 0, fixed.measuredQd(), 0, 7);
         fixed.tick(timeNs, true, 0L, false);
+    }
+
+    /**
+     * Enabled at the deck's largest roll (10 degrees at 1.25 s), the arm starts its torque-rate window
+     * at the holding torque with tau_base, so the first powered tick needs no rate clip: from the
+     * fixed-base holding torque it would have to ramp the rotated gravity in at 1000 N m/s.
+     */
+    @Test
+    void enabledOnARolledDeckTheTorqueRateWindowStartsAtTheCarriedHoldingTorque()
+    {
+        final CycleHarness limited = new CycleHarness(RandomRobots.robot(SEED, 7, false, RandomRobots.Joints.REVOLUTE, false,
+            new JointLimits(-10.0, 10.0, 100.0, 1e4, 1000.0)));
+        limited.arm.baseMotion(SHIP);
+        limited.cycle.carriedBase().settings(CARRIED);
+        for (int t = 0; t <= 1250; t++)
+        {
+            limited.arm.baseMotionAt(limited.timeNs * 1e-9, motion);
+            motion.toBlock(block);
+            limited.cycle.carriedBase().measure(true, block);
+            if (t == 1250)
+            {
+                assertEquals(ControlCycle.ACCEPTED, limited.cycle.enable(ControlLaw.COMPUTED_TORQUE));
+            }
+            limited.step(true, 0L);
+        }
+        double largestBase = 0.0;
+        for (final double tau : limited.cycle.carriedBase().baseTorque())
+        {
+            largestBase = Math.max(largestBase, Math.abs(tau));
+        }
+        System.out.printf(Locale.ROOT, "enabled on the deck rolled 10 deg: largest |tau_base| %.3f N m, limiter flags %d%n", largestBase,
+            limited.cycle.limiterFlags());
+        assertTrue(largestBase > 2.0, "the rolled deck's torque at the enable, beyond one tick of the rate window: " + largestBase);
+        assertEquals(0L, limited.cycle.limiterFlags(), "no clip at the first powered tick");
+        assertArrayEquals(limited.cycle.tauLaw(), limited.cycle.tauCommand());
     }
 
     @Test
