@@ -15,6 +15,7 @@ class InjectedFaultTest
         assertEquals(new InjectedFault(FaultKind.CRASH, 1_500_000_000L, -1, 0.0), InjectedFault.parse("CRASH@1.5"));
         assertEquals(new InjectedFault(FaultKind.NAN, 500_000_000L, 3, 0.0), InjectedFault.parse("nan@0.5:3"));
         assertEquals(new InjectedFault(FaultKind.JUMP, 1_000_000L, 2, -0.1), InjectedFault.parse("jump@0.001:2:-0.1"));
+        assertEquals(new InjectedFault(FaultKind.IMU_LOSS, 300_000_000L, -1, 0.0), InjectedFault.parse("imu_loss@0.3"));
     }
 
     @Test

@@ -84,6 +84,29 @@ class SimulatedCarriedArmTest
         }
     }
 
+    @Test
+    void anImuLossWithdrawsTheBaseBlockFromItsPeriodOn()
+    {
+        final ShipMotion ship = new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1);
+        final SimulatedArm arm = new SimulatedArm(MODEL, config().baseMotion(ship)
+            .fault(new InjectedFault(FaultKind.IMU_LOSS, 3_000_000L, -1, 0.0)));
+        final JointStateSample sample = new JointStateSample(MODEL.dof());
+        for (int n = 0; n < 6; n++)
+        {
+            arm.sample(sample);
+            assertEquals(n < 3, sample.baseMotionValid(), "sample of period " + n);
+            if (n >= 3)
+            {
+                for (final double value : sample.baseMotion())
+                {
+                    assertEquals(0.0, value, "a withdrawn block is zero, period " + n);
+                }
+            }
+            arm.command(new double[MODEL.dof()], DriveMode.TORQUE, true);
+            arm.step();
+        }
+    }
+
     private static SimulatedArmConfig config()
     {
         return new SimulatedArmConfig(MODEL).periodNs(1_000_000L).torqueLimitNm(1e3, 1e3, 1e3, 1e3);

@@ -42,6 +42,9 @@ public final class TelemetrySample
     private long limiterFlags;
     private int faults;
     private long collisionCount;
+    private long baseBlockValidCount;
+    private long baseBlockMissingCount;
+    private long baseBlockInvalidCount;
     private long tickStartLatenessNs;
     private long tickIntervalNs;
 
@@ -345,6 +348,38 @@ public final class TelemetrySample
         return this;
     }
 
+    /** @return a carried arm's valid base-motion blocks taken since start; 0 for a fixed base and in version 1-3 messages. */
+    public long baseBlockValidCount()
+    {
+        return baseBlockValidCount;
+    }
+
+    /**
+     * @param valid valid base blocks taken since start.
+     * @param missing JointStates without a base block since start.
+     * @param invalid base blocks refused since start (non-finite, non-unit quaternion).
+     * @return this.
+     */
+    public TelemetrySample baseBlockCounts(final long valid, final long missing, final long invalid)
+    {
+        baseBlockValidCount = valid;
+        baseBlockMissingCount = missing;
+        baseBlockInvalidCount = invalid;
+        return this;
+    }
+
+    /** @return a carried arm's JointStates without a base-motion block since start; 0 for a fixed base and in version 1-3 messages. */
+    public long baseBlockMissingCount()
+    {
+        return baseBlockMissingCount;
+    }
+
+    /** @return a carried arm's base-motion blocks refused since start; 0 for a fixed base and in version 1-3 messages. */
+    public long baseBlockInvalidCount()
+    {
+        return baseBlockInvalidCount;
+    }
+
     /** @param faults fault bits latched at the end of the tick. @return this. */
     public TelemetrySample faults(final int faults)
     {
@@ -389,7 +424,8 @@ public final class TelemetrySample
             .referenceClockRate(referenceClockRate).timeScaledTickCount(timeScaledTickCount)
             .torqueClipCount(torqueClipCount).torqueRateClipCount(torqueRateClipCount).limiterFlags(limiterFlags)
             .faults(faults & 0xFFFF_FFFFL).tickStartLatenessNs(tickStartLatenessNs).tickIntervalNs(tickIntervalNs)
-            .collisionCount(collisionCount);
+            .collisionCount(collisionCount).baseBlockValidCount(baseBlockValidCount)
+            .baseBlockMissingCount(baseBlockMissingCount).baseBlockInvalidCount(baseBlockInvalidCount);
         for (int r = 0; r < rejectCounts.length; r++)
         {
             encoder.rejectCounts(r, rejectCounts[r]);
@@ -435,6 +471,7 @@ public final class TelemetrySample
         controller = ControllerKind.get(controllerRaw);
         decodeVersion2(decoder);
         decodeVersion3(decoder);
+        decodeVersion4(decoder);
         for (int r = 0; r < rejectCounts.length; r++)
         {
             rejectCounts[r] = decoder.rejectCounts(r);
@@ -475,5 +512,14 @@ public final class TelemetrySample
             tauLaw[k] = present ? decoder.tauLaw(k) : 0.0;
             externalTorque[k] = present ? decoder.externalTorque(k) : 0.0;
         }
+    }
+
+    /** Fields since version 4; an older sender did not count base-motion blocks. */
+    private void decodeVersion4(final TelemetryDecoder decoder)
+    {
+        final boolean present = decoder.actingVersion() >= 4;
+        baseBlockValidCount = present ? decoder.baseBlockValidCount() : 0L;
+        baseBlockMissingCount = present ? decoder.baseBlockMissingCount() : 0L;
+        baseBlockInvalidCount = present ? decoder.baseBlockInvalidCount() : 0L;
     }
 }

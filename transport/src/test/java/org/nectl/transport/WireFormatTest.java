@@ -290,7 +290,7 @@ final class WireFormatTest
         {
             encoder.trackingError(k, error[k]);
         }
-        assertEquals(2327, encoder.encodedLength());
+        assertEquals(2351, encoder.encodedLength());
 
         final TelemetryDecoder decoder = new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder);
         assertEquals(5L, decoder.sequence());
@@ -354,7 +354,8 @@ final class WireFormatTest
         sent.tauLaw()[3] = 9.0;
         final TelemetryEncoder encoder = new TelemetryEncoder().wrapAndApplyHeader(buffer, 0, headerEncoder);
         sent.encode(encoder, 1L, 0L);
-        assertEquals(2327, TelemetryEncoder.BLOCK_LENGTH, "version 3 block: 1279 bytes of version 2, 4 joint vectors, 3 longs");
+        assertEquals(2351, TelemetryEncoder.BLOCK_LENGTH, "version 4 block: 2327 bytes of version 3 (1279 bytes of version 2, 4 joint"
+            + " vectors, 3 longs), 3 longs");
         assertEquals(1.5, buffer.getDouble(HEADER + 1279 + 8 * 6, ByteOrder.LITTLE_ENDIAN), "tauFeedforward after faults");
         assertEquals(-2.5, buffer.getDouble(HEADER + 1279 + 256, ByteOrder.LITTLE_ENDIAN), "tauFeedforwardRate");
         assertEquals(9.0, buffer.getDouble(HEADER + 1279 + 512 + 8 * 3, ByteOrder.LITTLE_ENDIAN), "tauLaw");
@@ -372,6 +373,28 @@ final class WireFormatTest
         assertEquals(0.0, received.tauFeedforwardRate()[0]);
         assertEquals(0.0, received.tauLaw()[3]);
         assertEquals(0L, received.tickStartLatenessNs() + received.tickIntervalNs());
+    }
+
+    @Test
+    void aVersionThreeTelemetryBlockDecodesWithTheBaseBlockCountsAtZero()
+    {
+        final TelemetrySample sent = new TelemetrySample(7).collisionCount(2L).baseBlockCounts(900L, 30L, 60L);
+        final TelemetryEncoder encoder = new TelemetryEncoder().wrapAndApplyHeader(buffer, 0, headerEncoder);
+        sent.encode(encoder, 1L, 0L);
+        assertEquals(900L, buffer.getLong(HEADER + 2327, ByteOrder.LITTLE_ENDIAN), "baseBlockValidCount after collisionCount");
+        assertEquals(30L, buffer.getLong(HEADER + 2335, ByteOrder.LITTLE_ENDIAN), "baseBlockMissingCount");
+        assertEquals(60L, buffer.getLong(HEADER + 2343, ByteOrder.LITTLE_ENDIAN), "baseBlockInvalidCount");
+        final TelemetrySample received = new TelemetrySample(7);
+        assertTrue(received.decode(new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder)));
+        assertEquals(900L, received.baseBlockValidCount());
+        assertEquals(30L, received.baseBlockMissingCount());
+        assertEquals(60L, received.baseBlockInvalidCount());
+        // What a version 3 sender writes: the first 2327 bytes of the block, header version 3.
+        buffer.putShort(0, (short)2327, ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(6, (short)3, ByteOrder.LITTLE_ENDIAN);
+        assertTrue(received.decode(new TelemetryDecoder().wrapAndApplyHeader(buffer, 0, headerDecoder)));
+        assertEquals(2L, received.collisionCount(), "the version 3 fields as sent");
+        assertEquals(0L, received.baseBlockValidCount() + received.baseBlockMissingCount() + received.baseBlockInvalidCount());
     }
 
     @Test

@@ -71,6 +71,7 @@ final class ShippedDeploymentsTest
         final DeploymentConfig ship = load("lockstep-panda-ship.yaml");
         final DeploymentConfig lockstep = load("lockstep-panda.yaml");
         assertTrue(ship.carriedBase());
+        assertEquals(5_000_000L, ship.base().maxAgeNs(), "base.max_age_ms: 5");
         assertFalse(lockstep.carriedBase());
         assertEquals(lockstep.mode(), ship.mode());
         assertEquals(lockstep.law(), ship.law());

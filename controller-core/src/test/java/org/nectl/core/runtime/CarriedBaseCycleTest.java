@@ -1,7 +1,10 @@
 package org.nectl.core.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.dynamics.BaseMotion;
@@ -11,6 +14,7 @@ import org.nectl.core.identification.Payloads;
 import org.nectl.core.mobile.CarriedBaseInverseDynamics;
 import org.nectl.core.mobile.ShipMotion;
 import org.nectl.core.model.InertialParameters;
+import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
@@ -183,6 +187,94 @@ class CarriedBaseCycleTest
         h.arm.baseMotionAt(h.timeNs * 1e-9, motion);
         motion.toBlock(block);
         return block;
+    }
+
+    /**
+     * The published feedforward of a carried arm is the fixed base's along the reference, bit for bit:
+     * a fixed-base cycle fed the same measured states computes the same tau_ff and its rate, and the
+     * carried law's command exceeds the fixed one's by tau_base exactly.
+     */
+    @Test
+    void theFeedforwardIsTheFixedBasesAlongTheReferenceAndTheLawAddsTheBaseTorque()
+    {
+        final ControlCycle fixed = new ControlCycle(h.model, CycleSettings.defaults(7, CycleHarness.PERIOD_NS),
+            SafetySettings.defaults(7));
+        h.arm.baseMotion(SHIP);
+        h.cycle.carriedBase().settings(CARRIED);
+        stepBoth(fixed);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(ControlLaw.COMPUTED_TORQUE));
+        assertEquals(ControlCycle.ACCEPTED, fixed.enable(ControlLaw.COMPUTED_TORQUE));
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(h.move(0.5, 2.0)));
+        assertEquals(ControlCycle.ACCEPTED, fixed.startTrajectory(h.move(0.5, 2.0)));
+        double largestFeedforward = 0.0;
+        double largestBase = 0.0;
+        double worstDifference = 0.0;
+        for (int t = 0; t < 2000; t++)
+        {
+            stepBoth(fixed);
+            assertArrayEquals(fixed.tauFeedforward(), h.cycle.tauFeedforward(), "tau_ff at tick " + t);
+            assertArrayEquals(fixed.tauFeedforwardRate(), h.cycle.tauFeedforwardRate(), "its rate at tick " + t);
+            for (int j = 0; j < 7; j++)
+            {
+                final double base = h.cycle.carriedBase().baseTorque()[j];
+                final double difference = h.cycle.tauLaw()[j] - fixed.tauLaw()[j] - base;
+                worstDifference = Math.max(worstDifference, Math.abs(difference) / Math.max(1.0, Math.abs(h.cycle.tauLaw()[j])));
+                largestFeedforward = Math.max(largestFeedforward, Math.abs(h.cycle.tauFeedforward()[j]));
+                largestBase = Math.max(largestBase, Math.abs(base));
+            }
+        }
+        System.out.printf(Locale.ROOT, "carried arm on the deck, 2000 ticks: tau_ff equal to the fixed base's, largest |tau_ff| %.3f N m;"
+            + " tauLaw - fixed tauLaw - tau_base at most %.1e (relative), largest |tau_base| %.3f N m%n", largestFeedforward,
+            worstDifference, largestBase);
+        assertTrue(worstDifference <= 1e-12, "the carried command is the fixed one plus tau_base: " + worstDifference);
+        assertTrue(largestBase > 0.1, "the deck's torques are not negligible: " + largestBase + " N m");
+        assertTrue(largestFeedforward > 0.1, "a moving reference has a feedforward: " + largestFeedforward + " N m");
+        assertEquals(ControllerMode.TRACKING, fixed.mode(), Faults.describe(fixed.faults()));
+    }
+
+    /** One period of the carried harness, and the fixed-base cycle ticked on the same measured state at the same time. */
+    private void stepBoth(final ControlCycle fixed)
+    {
+        final long timeNs = h.timeNs;
+        step(true, 1.0);
+        System.arraycopy(h.cycle.measuredQ(), 0, fixed.measuredQ(), 0, 7);
+        System.arraycopy(h.cycle.measuredQd(), 0, fixed.measuredQd(), 0, 7);
+        fixed.tick(timeNs, true, 0L, false);
+    }
+
+    /**
+     * Enabled at the deck's largest roll (10 degrees at 1.25 s), the arm starts its torque-rate window
+     * at the holding torque with tau_base, so the first powered tick needs no rate clip: from the
+     * fixed-base holding torque it would have to ramp the rotated gravity in at 1000 N m/s.
+     */
+    @Test
+    void enabledOnARolledDeckTheTorqueRateWindowStartsAtTheCarriedHoldingTorque()
+    {
+        final CycleHarness limited = new CycleHarness(RandomRobots.robot(SEED, 7, false, RandomRobots.Joints.REVOLUTE, false,
+            new JointLimits(-10.0, 10.0, 100.0, 1e4, 1000.0)));
+        limited.arm.baseMotion(SHIP);
+        limited.cycle.carriedBase().settings(CARRIED);
+        for (int t = 0; t <= 1250; t++)
+        {
+            limited.arm.baseMotionAt(limited.timeNs * 1e-9, motion);
+            motion.toBlock(block);
+            limited.cycle.carriedBase().measure(true, block);
+            if (t == 1250)
+            {
+                assertEquals(ControlCycle.ACCEPTED, limited.cycle.enable(ControlLaw.COMPUTED_TORQUE));
+            }
+            limited.step(true, 0L);
+        }
+        double largestBase = 0.0;
+        for (final double tau : limited.cycle.carriedBase().baseTorque())
+        {
+            largestBase = Math.max(largestBase, Math.abs(tau));
+        }
+        System.out.printf(Locale.ROOT, "enabled on the deck rolled 10 deg: largest |tau_base| %.3f N m, limiter flags %d%n", largestBase,
+            limited.cycle.limiterFlags());
+        assertTrue(largestBase > 2.0, "the rolled deck's torque at the enable, beyond one tick of the rate window: " + largestBase);
+        assertEquals(0L, limited.cycle.limiterFlags(), "no clip at the first powered tick");
+        assertArrayEquals(limited.cycle.tauLaw(), limited.cycle.tauCommand());
     }
 
     @Test

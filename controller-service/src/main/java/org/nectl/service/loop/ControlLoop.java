@@ -83,7 +83,10 @@ public final class ControlLoop implements Runnable
     private static final int TELEMETRY_DROPS = 17;
     private static final int INVALID_LINK_MESSAGES = 18;
     private static final int RECORD_DROPS = 19;
-    private static final int STATUS_SLOTS = 20;
+    private static final int BASE_BLOCKS_VALID = 20;
+    private static final int BASE_BLOCKS_MISSING = 21;
+    private static final int BASE_BLOCKS_INVALID = 22;
+    private static final int STATUS_SLOTS = 23;
 
     /** JointState status bits that mean the adapter cannot be trusted: drive fault, encoder fault. */
     private static final int ADAPTER_FAULT_BITS = (1 << 1) | (1 << 2);
@@ -636,7 +639,9 @@ public final class ControlLoop implements Runnable
             .faults(cycle.faults())
             .tickStartLatenessNs(mode == LoopMode.REALTIME ? startLatenessNs : 0L)
             .tickIntervalNs(tickIntervalNs)
-            .collisionCount(cycle.collisionCount());
+            .collisionCount(cycle.collisionCount())
+            .baseBlockCounts(cycle.carriedBase().acceptedCount(), cycle.carriedBase().missingCount(),
+                cycle.carriedBase().rejectedCount());
         if (live)
         {
             telemetryQueue.enqueue(telemetry);
@@ -668,6 +673,9 @@ public final class ControlLoop implements Runnable
         status.lazySet(TELEMETRY_SAMPLES, telemetryQueue.sampleCount());
         status.lazySet(TELEMETRY_DROPS, telemetryQueue.dropCount());
         status.lazySet(INVALID_LINK_MESSAGES, link.invalidMessageCount());
+        status.lazySet(BASE_BLOCKS_VALID, cycle.carriedBase().acceptedCount());
+        status.lazySet(BASE_BLOCKS_MISSING, cycle.carriedBase().missingCount());
+        status.lazySet(BASE_BLOCKS_INVALID, cycle.carriedBase().rejectedCount());
         if (recordQueue != null)
         {
             status.lazySet(RECORD_DROPS, recordQueue.dropCount());
@@ -886,6 +894,27 @@ public final class ControlLoop implements Runnable
     public long droppedEventCount()
     {
         return status.get(DROPPED_EVENTS);
+    }
+
+    /** @return a carried arm's valid base blocks taken since start (0 for a fixed base). Any thread. */
+    public long baseBlocksValidCount()
+    {
+        return status.get(BASE_BLOCKS_VALID);
+    }
+
+    /** @return a carried arm's JointStates without a base block since start (0 for a fixed base). Any thread. */
+    public long baseBlocksMissingCount()
+    {
+        return status.get(BASE_BLOCKS_MISSING);
+    }
+
+    /**
+     * @return a carried arm's base blocks refused since start, a non-finite value or a non-unit quaternion
+     *     (0 for a fixed base). Any thread.
+     */
+    public long baseBlocksInvalidCount()
+    {
+        return status.get(BASE_BLOCKS_INVALID);
     }
 
     /** @return the tick compute-time histogram, ns; read only after the loop thread has ended. */

@@ -149,7 +149,8 @@ public final class ControllerService implements AutoCloseable
     /**
      * Every counter the service keeps, in the CnC file for {@code nectl stat}: the loop's (read
      * through its release-ordered status), the gateway's, the preparer's and the telemetry
-     * publisher's. docs/TELEMETRY.md lists them.
+     * publisher's; a carried arm's base-block counts; the recorder's when recording. docs/TELEMETRY.md
+     * lists them.
      */
     private ServiceCounters registerCounters(final ServiceCounters c)
     {
@@ -180,6 +181,12 @@ public final class ControllerService implements AutoCloseable
             .add("planner_rejects_controller_unavailable", gateway::unavailableRejectCount)
             .add("trajectories_refused_when_prepared", preparer::trajectoryRejectCount)
             .add("loop_command_queue_full", preparer::loopQueueFullCount);
+        if (settings.carriedBase().carried())
+        {
+            c.add("base_blocks_valid", loop::baseBlocksValidCount)
+                .add("base_blocks_missing", loop::baseBlocksMissingCount)
+                .add("base_blocks_invalid", loop::baseBlocksInvalidCount);
+        }
         if (recorder != null)
         {
             c.add("recording_id", recorder::recordingId)

@@ -130,7 +130,9 @@ final class MonitorCommandTest
         assertEquals(List.of("tauFeedforward1", "tauFeedforward2", "tauFeedforward3", "tauFeedforwardRate1", "tauFeedforwardRate2",
             "tauFeedforwardRate3", "tauLaw1", "tauLaw2", "tauLaw3", "tickStartLatenessNs", "tickIntervalNs",
             "externalTorque1", "externalTorque2", "externalTorque3", "collisionCount"),
-            header.subList(47, header.size()), "every version 3 field, in wire order");
+            header.subList(47, 62), "every version 3 field, in wire order");
+        assertEquals(List.of("baseBlockValidCount", "baseBlockMissingCount", "baseBlockInvalidCount"),
+            header.subList(62, header.size()), "every version 4 field, in wire order");
         for (int i = 1; i <= SAMPLES; i++)
         {
             final String[] row = lines.get(i).split(",");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Locale;
 import java.util.function.Predicate;
 
+import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.nectl.core.mobile.ShipMotion;
 import org.nectl.core.runtime.CarriedBaseSettings;
@@ -17,6 +18,7 @@ import org.nectl.hw.InjectedFault;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
 import org.nectl.hw.SimulationMode;
+import org.nectl.transport.ServiceCounters;
 import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
 import org.nectl.transport.sbe.ControllerState;
@@ -66,6 +68,14 @@ class BaseMotionLossServiceTest
             assertEquals(ControllerState.FAULT, last.state(), "stopped, then braked");
             assertEquals(0.0, last.maxAbsTauCommand(), "zero torque once braked");
             assertEquals(Faults.BASE_MOTION_LOST, rig.service.loop().faults(), Faults.describe(rig.service.loop().faults()));
+            final long states = last.jointStateSequence() + 1;
+            assertEquals(LOSS_STEP, last.values().baseBlockValidCount(), "Telemetry: JointStates 0 to 299 carried a valid block");
+            assertEquals(states - LOSS_STEP, last.values().baseBlockMissingCount(), "Telemetry: none from 300 on");
+            assertEquals(0L, last.values().baseBlockInvalidCount());
+            final CountersReader counters = rig.client.aeron().countersReader();
+            ServiceRig.await(() -> counter(counters, "base_blocks_missing") == states - LOSS_STEP, "counters copied into the CnC file");
+            assertEquals(LOSS_STEP, counter(counters, "base_blocks_valid"), "nectl stat's base_blocks_valid");
+            assertEquals(0L, counter(counters, "base_blocks_invalid"), "nectl stat's base_blocks_invalid");
 
             assertTrue(rig.planner.reset().accepted(), "reset acknowledged");
             rig.awaitApplied(2);
@@ -110,7 +120,22 @@ class BaseMotionLossServiceTest
             rig.awaitApplied(1);
             rig.stepTo(2L * MAX_AGE_PERIODS, arm, adapter);
             assertEquals(ControllerMode.ENABLED, rig.service.loop().mode(), Faults.describe(rig.service.loop().faults()));
+            assertEquals(-1L, counter(rig.client.aeron().countersReader(), "base_blocks_missing"), "no base counters for a fixed base");
         }
+    }
+
+    /** Counter value by name in the CnC file, or -1 when absent. */
+    private static long counter(final CountersReader reader, final String name)
+    {
+        final long[] found = {-1};
+        reader.forEach((value, id, label) ->
+        {
+            if (reader.getCounterTypeId(id) == ServiceCounters.TYPE_ID && label.equals(ServiceCounters.LABEL_PREFIX + name))
+            {
+                found[0] = value;
+            }
+        });
+        return found[0];
     }
 
     private static TelemetryRecorder.Event awaitEvent(
