@@ -3,6 +3,7 @@ package org.nectl.core.mobile;
 import java.util.Arrays;
 
 import org.nectl.core.dynamics.BaseFramePoses;
+import org.nectl.core.dynamics.SpatialAlgebra;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.JointType;
@@ -259,39 +260,18 @@ final class BaseFrameTree
     {
         if (j < 0)
         {
-            rigidTimes(baseMass, baseFirstMoment, 0, baseInertia, 0, m, im, out, io);
+            SpatialAlgebra.inertiaTimes(baseMass, baseFirstMoment, 0, baseInertia, 0, m, im, out, io);
         }
         else
         {
-            rigidTimes(mass[j], firstMoment, 3 * j, inertia, 9 * j, m, im, out, io);
+            SpatialAlgebra.inertiaTimes(mass[j], firstMoment, 3 * j, inertia, 9 * j, m, im, out, io);
         }
     }
 
     /** out = I^c m for the composite inertia of body j's subtree ({@link #composites}). */
     void compositeTimes(final int j, final double[] m, final int im, final double[] out, final int io)
     {
-        rigidTimes(compositeMass[j], compositeFirstMoment, 3 * j, compositeInertia, 9 * j, m, im, out, io);
-    }
-
-    /** out = [[mass 1, -h^], [h^, O]] m = (mass v - h x w, O w + h x v). */
-    private static void rigidTimes(final double bodyMass, final double[] h, final int ih, final double[] o, final int jo,
-        final double[] m, final int im, final double[] out, final int io)
-    {
-        final double vx = m[im];
-        final double vy = m[im + 1];
-        final double vz = m[im + 2];
-        final double wx = m[im + 3];
-        final double wy = m[im + 4];
-        final double wz = m[im + 5];
-        final double hx = h[ih];
-        final double hy = h[ih + 1];
-        final double hz = h[ih + 2];
-        out[io] = bodyMass * vx + wy * hz - wz * hy;
-        out[io + 1] = bodyMass * vy + wz * hx - wx * hz;
-        out[io + 2] = bodyMass * vz + wx * hy - wy * hx;
-        out[io + 3] = o[jo] * wx + o[jo + 1] * wy + o[jo + 2] * wz + hy * vz - hz * vy;
-        out[io + 4] = o[jo + 3] * wx + o[jo + 4] * wy + o[jo + 5] * wz + hz * vx - hx * vz;
-        out[io + 5] = o[jo + 6] * wx + o[jo + 7] * wy + o[jo + 8] * wz + hx * vy - hy * vx;
+        SpatialAlgebra.inertiaTimes(compositeMass[j], compositeFirstMoment, 3 * j, compositeInertia, 9 * j, m, im, out, io);
     }
 
     /** Adds body j's rigid inertia (j = -1: the base) to a full 6x6 row-major matrix at offset. */
@@ -343,51 +323,5 @@ final class BaseFrameTree
                 matrix[a + 6 * (3 + r) + 3 + c] += o[jo + 3 * r + c];
             }
         }
-    }
-
-    /** out = a x b, motion cross product (wa x vb + va x wb, wa x wb). */
-    static void crossMotion(final double[] a, final int ia, final double[] b, final int ib, final double[] out, final int io)
-    {
-        final double vx = a[ia];
-        final double vy = a[ia + 1];
-        final double vz = a[ia + 2];
-        final double wx = a[ia + 3];
-        final double wy = a[ia + 4];
-        final double wz = a[ia + 5];
-        final double bvx = b[ib];
-        final double bvy = b[ib + 1];
-        final double bvz = b[ib + 2];
-        final double bwx = b[ib + 3];
-        final double bwy = b[ib + 4];
-        final double bwz = b[ib + 5];
-        out[io] = wy * bvz - wz * bvy + vy * bwz - vz * bwy;
-        out[io + 1] = wz * bvx - wx * bvz + vz * bwx - vx * bwz;
-        out[io + 2] = wx * bvy - wy * bvx + vx * bwy - vy * bwx;
-        out[io + 3] = wy * bwz - wz * bwy;
-        out[io + 4] = wz * bwx - wx * bwz;
-        out[io + 5] = wx * bwy - wy * bwx;
-    }
-
-    /** out = m x* f, force cross product (wm x f, wm x n + vm x f). */
-    static void crossForce(final double[] m, final int im, final double[] f, final int jf, final double[] out, final int io)
-    {
-        final double vx = m[im];
-        final double vy = m[im + 1];
-        final double vz = m[im + 2];
-        final double wx = m[im + 3];
-        final double wy = m[im + 4];
-        final double wz = m[im + 5];
-        final double fx = f[jf];
-        final double fy = f[jf + 1];
-        final double fz = f[jf + 2];
-        final double nx = f[jf + 3];
-        final double ny = f[jf + 4];
-        final double nz = f[jf + 5];
-        out[io] = wy * fz - wz * fy;
-        out[io + 1] = wz * fx - wx * fz;
-        out[io + 2] = wx * fy - wy * fx;
-        out[io + 3] = wy * nz - wz * ny + vy * fz - vz * fy;
-        out[io + 4] = wz * nx - wx * nz + vz * fx - vx * fz;
-        out[io + 5] = wx * ny - wy * nx + vx * fy - vy * fx;
     }
 }

@@ -1,5 +1,6 @@
 package org.nectl.core.mobile;
 
+import org.nectl.core.dynamics.SpatialAlgebra;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -63,11 +64,11 @@ public final class FloatingBaseMomentum
         tree.place(q);
         tree.velocities(twist, qd);
         tree.inertiaTimes(-1, twist, 0, scratch, 0);
-        double twice = dot(twist, 0, scratch);
+        double twice = SpatialAlgebra.dot6(twist, 0, scratch, 0);
         for (int j = 0; j < tree.bodyCount; j++)
         {
             tree.inertiaTimes(j, tree.velocity, 6 * j, scratch, 0);
-            twice += dot(tree.velocity, 6 * j, scratch);
+            twice += SpatialAlgebra.dot6(tree.velocity, 6 * j, scratch, 0);
         }
         return 0.5 * twice;
     }
@@ -86,15 +87,5 @@ public final class FloatingBaseMomentum
                 sum[c] += scratch[c];
             }
         }
-    }
-
-    private static double dot(final double[] a, final int ia, final double[] b)
-    {
-        double s = 0.0;
-        for (int c = 0; c < 6; c++)
-        {
-            s += a[ia + c] * b[c];
-        }
-        return s;
     }
 }

@@ -3,6 +3,7 @@ package org.nectl.core.mobile;
 import java.util.Arrays;
 
 import org.nectl.core.dynamics.CholeskySolver;
+import org.nectl.core.dynamics.SpatialAlgebra;
 import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.RobotModel;
 
@@ -116,7 +117,7 @@ public final class FreeBaseForwardDynamics
         Arrays.fill(root, 0.0);
         tree.addInertia(-1, root, 0);
         tree.inertiaTimes(-1, twist, 0, scratch, 0);
-        BaseFrameTree.crossForce(twist, 0, scratch, 0, rootBias, 0);
+        SpatialAlgebra.crossForce(twist, 0, scratch, 0, rootBias, 0);
         for (int j = 0; j < tree.bodyCount; j++)
         {
             firstForward(j, qd);
@@ -161,7 +162,7 @@ public final class FreeBaseForwardDynamics
         }
         else
         {
-            BaseFrameTree.crossMotion(tree.velocity, s, tree.axis, s, velocityProduct, s);
+            SpatialAlgebra.crossMotion(tree.velocity, s, tree.axis, s, velocityProduct, s);
             for (int c = 0; c < 6; c++)
             {
                 velocityProduct[s + c] *= qd[k];
@@ -170,7 +171,7 @@ public final class FreeBaseForwardDynamics
         Arrays.fill(articulatedInertia, SQUARE * j, SQUARE * (j + 1), 0.0);
         tree.addInertia(j, articulatedInertia, SQUARE * j);
         tree.inertiaTimes(j, tree.velocity, s, scratch, 0);
-        BaseFrameTree.crossForce(tree.velocity, s, scratch, 0, bias, s);
+        SpatialAlgebra.crossForce(tree.velocity, s, scratch, 0, bias, s);
     }
 
     /** Body j through its joint into its parent, or into the base (eqs. 103-108). */

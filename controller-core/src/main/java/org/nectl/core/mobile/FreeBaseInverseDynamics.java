@@ -7,6 +7,7 @@ import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CholeskySolver;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.dynamics.SpatialAlgebra;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -205,7 +206,7 @@ public final class FreeBaseInverseDynamics
         rnea.compute(q, qd, qdd, noLoads, motion, tau);
         rnea.baseWrench(treeWrench);
         tree.inertiaTimes(-1, twist, 0, scratch, 0);
-        BaseFrameTree.crossForce(twist, 0, scratch, 0, baseWrench, 0);
+        SpatialAlgebra.crossForce(twist, 0, scratch, 0, baseWrench, 0);
         minusGravity[0] = -gravityInBase[0];
         minusGravity[1] = -gravityInBase[1];
         minusGravity[2] = -gravityInBase[2];
