@@ -38,7 +38,7 @@ final class BaseFrameBodies
     final double[] velocity;
     /** S_i-dot = v_i x S_i, the joint axis's time derivative, base frame, 6 per body (zero for fixed joints). */
     final double[] axisRate;
-    /** The base's spatial velocity: at rest. */
+    /** The base's spatial velocity: at rest, unless a floating base sets its twist ({@link BaseFrameTree}). */
     final double[] baseVelocity = new double[6];
     /** Joint rate of each body's joint (0 for fixed joints), rad/s or m/s. */
     final double[] jointRate;

@@ -7,15 +7,15 @@ package org.nectl.core.dynamics;
  * (f, n) with n the moment about the frame origin. A rigid-body inertia is held as mass m, first
  * moment h = m c and the 3x3 inertia O about the frame origin (row-major), i.e. the 6x6 matrix
  * [[m 1, -h^], [h^, O]] of Khalil 2010, eq. 11. Outputs must not alias inputs unless stated.
- * Real-time safe, stateless, thread safe.
+ * The public kernels are the one shared copy for every spatial algorithm, including the
+ * floating-base ones outside this package. Real-time safe, stateless, thread safe.
  */
-final class SpatialAlgebra
+public final class SpatialAlgebra
 {
     private SpatialAlgebra()
     {
     }
 
-    /** @return a . b for 6-vectors. */
     /** out[io..io+5] = (x, y, z, a, b, c). */
     static void set(final double[] out, final int io, final double x, final double y, final double z,
         final double a, final double b, final double c)
@@ -28,13 +28,14 @@ final class SpatialAlgebra
         out[io + 5] = c;
     }
 
-    static double dot6(final double[] a, final int ia, final double[] b, final int ib)
+    /** @return a . b for 6-vectors. */
+    public static double dot6(final double[] a, final int ia, final double[] b, final int ib)
     {
         return Vec3.dot(a, ia, b, ib) + Vec3.dot(a, ia + 3, b, ib + 3);
     }
 
     /** out = a x b, motion cross product: (wa x vb + va x wb, wa x wb). Inputs read once into locals. */
-    static void crossMotion(final double[] a, final int ia, final double[] b, final int ib, final double[] out, final int io)
+    public static void crossMotion(final double[] a, final int ia, final double[] b, final int ib, final double[] out, final int io)
     {
         final double vx = a[ia];
         final double vy = a[ia + 1];
@@ -57,7 +58,7 @@ final class SpatialAlgebra
     }
 
     /** out = m x* f, force cross product: (wm x f, wm x n + vm x f). Inputs read once into locals; out may not alias f. */
-    static void crossForce(final double[] m, final int im, final double[] f, final int jf, final double[] out, final int io)
+    public static void crossForce(final double[] m, final int im, final double[] f, final int jf, final double[] out, final int io)
     {
         final double vx = m[im];
         final double vy = m[im + 1];
@@ -83,7 +84,7 @@ final class SpatialAlgebra
      * out = I m for a rigid-body inertia (mass, h, O): (mass v - h x w, O w + h x v). Inputs read
      * once into locals: this kernel dominates the base-frame passes.
      */
-    static void inertiaTimes(
+    public static void inertiaTimes(
         final double mass, final double[] h, final int ih, final double[] o, final int jo,
         final double[] m, final int im, final double[] out, final int io)
     {

@@ -1,5 +1,8 @@
 package org.nectl.core.mobile;
 
+import org.nectl.core.dynamics.BaseFrameTree;
+import org.nectl.core.dynamics.CompiledModel;
+import org.nectl.core.dynamics.SpatialAlgebra;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -23,7 +26,7 @@ public final class FloatingBaseMomentum
      */
     public FloatingBaseMomentum(final RobotModel model)
     {
-        tree = new BaseFrameTree(model);
+        tree = new BaseFrameTree(CompiledModel.of(model));
     }
 
     /**
@@ -63,11 +66,11 @@ public final class FloatingBaseMomentum
         tree.place(q);
         tree.velocities(twist, qd);
         tree.inertiaTimes(-1, twist, 0, scratch, 0);
-        double twice = dot(twist, 0, scratch);
-        for (int j = 0; j < tree.bodyCount; j++)
+        double twice = SpatialAlgebra.dot6(twist, 0, scratch, 0);
+        for (int j = 0; j < tree.bodyCount(); j++)
         {
-            tree.inertiaTimes(j, tree.velocity, 6 * j, scratch, 0);
-            twice += dot(tree.velocity, 6 * j, scratch);
+            tree.inertiaTimes(j, tree.velocity(), 6 * j, scratch, 0);
+            twice += SpatialAlgebra.dot6(tree.velocity(), 6 * j, scratch, 0);
         }
         return 0.5 * twice;
     }
@@ -78,23 +81,13 @@ public final class FloatingBaseMomentum
         tree.place(q);
         tree.velocities(twist, qd);
         tree.inertiaTimes(-1, twist, 0, sum, 0);
-        for (int j = 0; j < tree.bodyCount; j++)
+        for (int j = 0; j < tree.bodyCount(); j++)
         {
-            tree.inertiaTimes(j, tree.velocity, 6 * j, scratch, 0);
+            tree.inertiaTimes(j, tree.velocity(), 6 * j, scratch, 0);
             for (int c = 0; c < 6; c++)
             {
                 sum[c] += scratch[c];
             }
         }
-    }
-
-    private static double dot(final double[] a, final int ia, final double[] b)
-    {
-        double s = 0.0;
-        for (int c = 0; c < 6; c++)
-        {
-            s += a[ia + c] * b[c];
-        }
-        return s;
     }
 }

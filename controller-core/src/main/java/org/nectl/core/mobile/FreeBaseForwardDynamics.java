@@ -2,8 +2,10 @@ package org.nectl.core.mobile;
 
 import java.util.Arrays;
 
+import org.nectl.core.dynamics.BaseFrameTree;
 import org.nectl.core.dynamics.CholeskySolver;
-import org.nectl.core.model.JointActuation;
+import org.nectl.core.dynamics.CompiledModel;
+import org.nectl.core.dynamics.SpatialAlgebra;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -60,8 +62,8 @@ public final class FreeBaseForwardDynamics
      */
     public FreeBaseForwardDynamics(final RobotModel model)
     {
-        tree = new BaseFrameTree(model);
-        final int n = tree.bodyCount;
+        tree = new BaseFrameTree(CompiledModel.of(model));
+        final int n = tree.bodyCount();
         articulatedInertia = new double[SQUARE * n];
         bias = new double[6 * n];
         velocityProduct = new double[6 * n];
@@ -116,13 +118,13 @@ public final class FreeBaseForwardDynamics
         Arrays.fill(root, 0.0);
         tree.addInertia(-1, root, 0);
         tree.inertiaTimes(-1, twist, 0, scratch, 0);
-        BaseFrameTree.crossForce(twist, 0, scratch, 0, rootBias, 0);
-        for (int j = 0; j < tree.bodyCount; j++)
+        SpatialAlgebra.crossForce(twist, 0, scratch, 0, rootBias, 0);
+        for (int j = 0; j < tree.bodyCount(); j++)
         {
             firstForward(j, qd);
         }
         boolean solvable = true;
-        for (int j = tree.bodyCount - 1; j >= 0; j--)
+        for (int j = tree.bodyCount() - 1; j >= 0; j--)
         {
             solvable &= backward(j, tau, qd, root);
         }
@@ -136,7 +138,7 @@ public final class FreeBaseForwardDynamics
             return false;
         }
         final double[] relative = solver.solution();
-        for (int j = 0; j < tree.bodyCount; j++)
+        for (int j = 0; j < tree.bodyCount(); j++)
         {
             secondForward(j, relative, qdd);
         }
@@ -154,23 +156,23 @@ public final class FreeBaseForwardDynamics
     private void firstForward(final int j, final double[] qd)
     {
         final int s = 6 * j;
-        final int k = tree.coordinate[j];
+        final int k = tree.coordinate(j);
         if (k < 0)
         {
             Arrays.fill(velocityProduct, s, s + 6, 0.0);
         }
         else
         {
-            BaseFrameTree.crossMotion(tree.velocity, s, tree.axis, s, velocityProduct, s);
+            final double[] axisRate = tree.axisRate();
             for (int c = 0; c < 6; c++)
             {
-                velocityProduct[s + c] *= qd[k];
+                velocityProduct[s + c] = axisRate[s + c] * qd[k];
             }
         }
         Arrays.fill(articulatedInertia, SQUARE * j, SQUARE * (j + 1), 0.0);
         tree.addInertia(j, articulatedInertia, SQUARE * j);
-        tree.inertiaTimes(j, tree.velocity, s, scratch, 0);
-        BaseFrameTree.crossForce(tree.velocity, s, scratch, 0, bias, s);
+        tree.inertiaTimes(j, tree.velocity(), s, scratch, 0);
+        SpatialAlgebra.crossForce(tree.velocity(), s, scratch, 0, bias, s);
     }
 
     /** Body j through its joint into its parent, or into the base (eqs. 103-108). */
@@ -178,14 +180,14 @@ public final class FreeBaseForwardDynamics
     {
         final int s = 6 * j;
         final int a = SQUARE * j;
-        final int p = tree.parent[j];
+        final int p = tree.parent(j);
         final double[] parentInertia = p < 0 ? root : articulatedInertia;
         final int pa = p < 0 ? 0 : SQUARE * p;
         final double[] parentBias = p < 0 ? rootBias : bias;
         final int pb = p < 0 ? 0 : 6 * p;
         final double[] inertia = articulatedInertia;
         final double[] g = velocityProduct;
-        final int k = tree.coordinate[j];
+        final int k = tree.coordinate(j);
         if (k < 0)
         {
             for (int c = 0; c < SQUARE; c++)
@@ -198,7 +200,7 @@ public final class FreeBaseForwardDynamics
             }
             return true;
         }
-        final double[] axis = tree.axis;
+        final double[] axis = tree.axis();
         final double[] u = projected;
         double h = 0.0;
         double sp = 0.0;
@@ -215,10 +217,8 @@ public final class FreeBaseForwardDynamics
             sp += axis[s + r] * bias[s + r];
             ug += sum * g[s + r];
         }
-        final JointActuation actuation = tree.actuation[k];
-        h += actuation.rotorInertia();
-        final double applied = tau[k]
-            - (friction ? actuation.coulombFriction() * Math.signum(qd[k]) + actuation.viscousFriction() * qd[k] : 0.0);
+        h += tree.rotorInertia(k);
+        final double applied = tau[k] - tree.friction(k, qd[k], friction);
         final double d = applied - sp;
         final double inv = 1.0 / h;
         inverseH[j] = inv;
@@ -241,14 +241,14 @@ public final class FreeBaseForwardDynamics
     private void secondForward(final int j, final double[] base, final double[] qdd)
     {
         final int s = 6 * j;
-        final int p = tree.parent[j];
+        final int p = tree.parent(j);
         final double[] from = p < 0 ? base : acceleration;
         final int f = p < 0 ? 0 : 6 * p;
         for (int c = 0; c < 6; c++)
         {
             acceleration[s + c] = from[f + c] + velocityProduct[s + c];
         }
-        final int k = tree.coordinate[j];
+        final int k = tree.coordinate(j);
         if (k >= 0)
         {
             double ux = 0.0;
@@ -258,9 +258,10 @@ public final class FreeBaseForwardDynamics
             }
             final double accel = (drive[j] - ux) * inverseH[j];
             qdd[k] = accel;
+            final double[] axis = tree.axis();
             for (int c = 0; c < 6; c++)
             {
-                acceleration[s + c] += tree.axis[s + c] * accel;
+                acceleration[s + c] += axis[s + c] * accel;
             }
         }
     }

@@ -3,10 +3,12 @@ package org.nectl.core.mobile;
 import java.util.Arrays;
 
 import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.BaseFrameTree;
 import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CholeskySolver;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.dynamics.SpatialAlgebra;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -63,8 +65,8 @@ public final class FreeBaseInverseDynamics
      */
     public FreeBaseInverseDynamics(final RobotModel model)
     {
-        tree = new BaseFrameTree(model);
         final CompiledModel compiled = CompiledModel.of(model);
+        tree = new BaseFrameTree(compiled);
         rnea = new InverseDynamics(compiled);
         noLoads = new AppliedLoads(compiled);
     }
@@ -116,9 +118,9 @@ public final class FreeBaseInverseDynamics
         final double[] compositeInertia = solver.matrix();
         Arrays.fill(compositeInertia, 0.0);
         tree.addInertia(-1, compositeInertia, 0);
-        for (int j = 0; j < tree.bodyCount; j++)
+        for (int j = 0; j < tree.bodyCount(); j++)
         {
-            if (tree.parent[j] < 0)
+            if (tree.parent(j) < 0)
             {
                 tree.addCompositeInertia(j, compositeInertia, 0);
             }
@@ -136,16 +138,11 @@ public final class FreeBaseInverseDynamics
         }
         System.arraycopy(solver.solution(), 0, baseAcceleration, 0, 6);
         // (98)-(100): every link's acceleration moves by a, so joint j's wrench by J^c_j a and its torque by S_j . J^c_j a.
-        for (int k = 0; k < tree.dof; k++)
+        for (int k = 0; k < tree.dof(); k++)
         {
-            final int j = tree.bodyOfCoordinate[k];
+            final int j = tree.bodyOfCoordinate(k);
             tree.compositeTimes(j, baseAcceleration, 0, scratch, 0);
-            double projection = 0.0;
-            for (int c = 0; c < 6; c++)
-            {
-                projection += tree.axis[6 * j + c] * scratch[c];
-            }
-            tau[k] += projection;
+            tau[k] += SpatialAlgebra.dot6(tree.axis(), 6 * j, scratch, 0);
         }
         return true;
     }
@@ -205,7 +202,7 @@ public final class FreeBaseInverseDynamics
         rnea.compute(q, qd, qdd, noLoads, motion, tau);
         rnea.baseWrench(treeWrench);
         tree.inertiaTimes(-1, twist, 0, scratch, 0);
-        BaseFrameTree.crossForce(twist, 0, scratch, 0, baseWrench, 0);
+        SpatialAlgebra.crossForce(twist, 0, scratch, 0, baseWrench, 0);
         minusGravity[0] = -gravityInBase[0];
         minusGravity[1] = -gravityInBase[1];
         minusGravity[2] = -gravityInBase[2];
