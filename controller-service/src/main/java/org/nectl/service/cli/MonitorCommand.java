@@ -61,7 +61,7 @@ import picocli.CommandLine.Spec;
         "stops, refused commands); --csv records every sample, --events-csv every event, --plotjuggler streams every",
         "sample to PlotJuggler's UDP server (JSON message protocol, docs/TELEMETRY.md); --model with a Gough-Stewart",
         "description adds the measured platform pose, by forward kinematics of the leg lengths, to every --csv row.",
-        "Exit status: 0 done, 1 no media driver, 2 bad option, 3 --count not reached within --duration,",
+        "Exit status: 0 done, 1 no media driver, 2 bad option or --model not the telemetry's robot, 3 --count not reached within --duration,",
         "4 media driver lost (the CSVs hold everything received until then)."
     })
 final class MonitorCommand implements Callable<Integer>
@@ -149,6 +149,8 @@ final class MonitorCommand implements Callable<Integer>
     private TelemetrySample sample;
     private TelemetryCsv csv;
     private PlatformPoses platformPoses;
+    /** Set when the first sample shows the telemetry is not of the --model platform: ends the watch. */
+    private PlatformPoses.ModelMismatchException modelMismatch;
     private long receivedCount;
     private long skippedCount;
     /** A version 3 Telemetry message is longer than one frame of the default MTU: reassembled here. */
@@ -267,11 +269,7 @@ final class MonitorCommand implements Callable<Integer>
                 : (csvFile != null ? csvFile : eventsCsvFile) + ": " + cause.getMessage()));
             return 2;
         }
-        catch (final PlatformPoses.ModelMismatchException e)
-        {
-            err.println("nectl monitor: " + e.getMessage() + (csvFile != null ? "; " + csvFile + " holds no sample" : ""));
-            return 2;
-        }
+
         finally
         {
             pollingStopped = true;
@@ -318,7 +316,7 @@ final class MonitorCommand implements Callable<Integer>
         long shownCount = 0;
         long shownEvents = 0;
         while (running && (count == 0 || receivedCount < count) && (durationNs == 0 || System.nanoTime() - startNs < durationNs)
-            && transport.loss() == null)
+            && transport.loss() == null && modelMismatch == null)
         {
             final int fragments = subscription.poll(handler, 16);
             if (plotJuggler != null && fragments < 16)
@@ -348,6 +346,13 @@ final class MonitorCommand implements Callable<Integer>
             }
         }
         pollingStopped = true;
+        if (modelMismatch != null)
+        {
+            final PrintWriter err = spec.commandLine().getErr();
+            err.println("nectl monitor: " + modelMismatch.getMessage() + "; " + csvFile + " holds no sample");
+            err.flush();
+            return 2;
+        }
         if (!quiet && sample != null && (receivedCount > shownCount || eventCount > shownEvents))
         {
             out.print(view.render(sample, receivedCount) + events());
@@ -471,6 +476,10 @@ final class MonitorCommand implements Callable<Integer>
             try
             {
                 csv.writeHeader(decoder);
+            }
+            catch (final PlatformPoses.ModelMismatchException e)
+            {
+                modelMismatch = e;
             }
             catch (final IOException e)
             {
