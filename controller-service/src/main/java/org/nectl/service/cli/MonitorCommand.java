@@ -269,7 +269,6 @@ final class MonitorCommand implements Callable<Integer>
                 : (csvFile != null ? csvFile : eventsCsvFile) + ": " + cause.getMessage()));
             return 2;
         }
-
         finally
         {
             pollingStopped = true;
