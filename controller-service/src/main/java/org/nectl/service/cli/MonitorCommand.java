@@ -22,9 +22,11 @@ import io.aeron.logbuffer.Header;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.nectl.config.DescriptionException;
 import org.nectl.config.OutputFiles;
 import org.nectl.service.monitor.ControllerEventText;
 import org.nectl.service.monitor.LiveTelemetry;
+import org.nectl.service.monitor.PlatformPoses;
 import org.nectl.service.monitor.PlotJugglerStream;
 import org.nectl.service.monitor.TelemetryCsv;
 import org.nectl.service.monitor.TelemetryView;
@@ -57,8 +59,9 @@ import picocli.CommandLine.Spec;
         "Shows the service's telemetry live: state, tick counters, misses, rejected datagrams by reason,",
         "per-joint position, tracking error and torque, and the latest controller events (transitions, faults,",
         "stops, refused commands); --csv records every sample, --events-csv every event, --plotjuggler streams every",
-        "sample to PlotJuggler's UDP server (JSON message protocol, docs/TELEMETRY.md).",
-        "Exit status: 0 done, 1 no media driver, 2 bad option, 3 --count not reached within --duration,",
+        "sample to PlotJuggler's UDP server (JSON message protocol, docs/TELEMETRY.md); --model with a Gough-Stewart",
+        "description adds the measured platform pose, by forward kinematics of the leg lengths, to every --csv row.",
+        "Exit status: 0 done, 1 no media driver, 2 bad option or --model not the telemetry's robot, 3 --count not reached within --duration,",
         "4 media driver lost (the CSVs hold everything received until then)."
     })
 final class MonitorCommand implements Callable<Integer>
@@ -94,6 +97,12 @@ final class MonitorCommand implements Callable<Integer>
     @Option(names = "--events-csv", paramLabel = "FILE",
         description = "Record every controller event to this new CSV file (an existing one is refused unless --force).")
     private Path eventsCsvFile;
+
+    @Option(names = "--model", paramLabel = "FILE",
+        description = "A Gough-Stewart description (format: gough-stewart): every --csv row gets the measured platform pose "
+            + "platform_x,platform_y,platform_z (m),platform_roll,platform_pitch,platform_yaw (rad) by forward kinematics of its "
+            + "leg lengths; empty where Newton does not converge (counted on stderr).")
+    private Path modelFile;
 
     @Option(names = "--force", description = "Replace existing --csv and --events-csv files (regular files only, never through a symbolic link).")
     private boolean force;
@@ -139,6 +148,9 @@ final class MonitorCommand implements Callable<Integer>
     private final TelemetryView view = new TelemetryView();
     private TelemetrySample sample;
     private TelemetryCsv csv;
+    private PlatformPoses platformPoses;
+    /** Set when the first sample shows the telemetry is not of the --model platform: ends the watch. */
+    private PlatformPoses.ModelMismatchException modelMismatch;
     private long receivedCount;
     private long skippedCount;
     /** A version 3 Telemetry message is longer than one frame of the default MTU: reassembled here. */
@@ -164,6 +176,23 @@ final class MonitorCommand implements Callable<Integer>
             err.println("nectl monitor: --plotjuggler-max-bytes must be in " + PlotJugglerStream.MIN_DATAGRAM_BYTES + ".."
                 + PlotJugglerStream.MAX_DATAGRAM_BYTES + ", got " + plotJugglerMaxBytes);
             return 2;
+        }
+        if (modelFile != null)
+        {
+            if (csvFile == null)
+            {
+                err.println("nectl monitor: --model adds the platform pose to the --csv rows; it needs --csv");
+                return 2;
+            }
+            try
+            {
+                platformPoses = PlatformPoses.load(modelFile);
+            }
+            catch (final PlatformPoses.ModelMismatchException | DescriptionException e)
+            {
+                err.println("nectl monitor: " + e.getMessage());
+                return 2;
+            }
         }
         if (plotJugglerTarget != null)
         {
@@ -267,7 +296,7 @@ final class MonitorCommand implements Callable<Integer>
     {
         try (BufferedWriter writer = OutputFiles.newWriter(csvFile, force))
         {
-            csv = new TelemetryCsv(writer);
+            csv = new TelemetryCsv(writer, platformPoses);
             return watch(subscription);
         }
     }
@@ -286,7 +315,7 @@ final class MonitorCommand implements Callable<Integer>
         long shownCount = 0;
         long shownEvents = 0;
         while (running && (count == 0 || receivedCount < count) && (durationNs == 0 || System.nanoTime() - startNs < durationNs)
-            && transport.loss() == null)
+            && transport.loss() == null && modelMismatch == null)
         {
             final int fragments = subscription.poll(handler, 16);
             if (plotJuggler != null && fragments < 16)
@@ -316,6 +345,13 @@ final class MonitorCommand implements Callable<Integer>
             }
         }
         pollingStopped = true;
+        if (modelMismatch != null)
+        {
+            final PrintWriter err = spec.commandLine().getErr();
+            err.println("nectl monitor: " + modelMismatch.getMessage() + "; " + csvFile + " holds no sample");
+            err.flush();
+            return 2;
+        }
         if (!quiet && sample != null && (receivedCount > shownCount || eventCount > shownEvents))
         {
             out.print(view.render(sample, receivedCount) + events());
@@ -330,6 +366,13 @@ final class MonitorCommand implements Callable<Integer>
                 plotJuggler.datagramCount(), plotJugglerTarget, plotJuggler.sendFailureCount());
         }
         out.flush();
+        if (platformPoses != null && platformPoses.failureCount() > 0)
+        {
+            final PrintWriter err = spec.commandLine().getErr();
+            err.printf(Locale.ROOT, "nectl monitor: %d samples without a platform pose (forward kinematics did not converge or the "
+                + "platform was at a singularity): their pose fields are empty%n", platformPoses.failureCount());
+            err.flush();
+        }
         final AeronTransport.Loss loss = transport.loss();
         if (loss != null)
         {
@@ -432,6 +475,10 @@ final class MonitorCommand implements Callable<Integer>
             try
             {
                 csv.writeHeader(decoder);
+            }
+            catch (final PlatformPoses.ModelMismatchException e)
+            {
+                modelMismatch = e;
             }
             catch (final IOException e)
             {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import org.nectl.core.parallel.GoughStewartModel;
 import org.nectl.transport.Wire;
 import org.nectl.transport.sbe.RejectReason;
 import org.nectl.transport.sbe.TelemetryDecoder;
@@ -21,7 +22,8 @@ import org.nectl.transport.sbe.TelemetryDecoder;
  * change here. Scalars are named after the field; enums are written by name; the reject counters
  * are {@code reject_REASON}; per-joint arrays give one column per valid joint, {@code q1..qn}; other
  * arrays {@code name_i}. Doubles are written in Java's shortest round-trip form, unsigned 64-bit
- * integers as unsigned decimals, so a row parses back to the exact values.
+ * integers as unsigned decimals, so a row parses back to the exact values. With {@link PlatformPoses}
+ * (a Gough-Stewart platform's leg lengths) each row ends with the measured platform pose.
  *
  * <p>Not thread safe. Not real-time safe.
  */
@@ -34,11 +36,24 @@ public final class TelemetryCsv
     private final List<Column> columns = new ArrayList<>();
     private int version = -1;
     private int jointCount = -1;
+    private final PlatformPoses platformPoses;
+    private final double[] legLengths = new double[GoughStewartModel.LEGS];
 
     /** @param out where rows go; the caller closes it. */
     public TelemetryCsv(final Writer out)
     {
+        this(out, null);
+    }
+
+    /**
+     * @param out where rows go; the caller closes it.
+     * @param platformPoses if not null, each row ends with the platform pose of its leg lengths
+     *     ({@link PlatformPoses#COLUMNS}).
+     */
+    public TelemetryCsv(final Writer out, final PlatformPoses platformPoses)
+    {
         this.out = out;
+        this.platformPoses = platformPoses;
     }
 
     /**
@@ -46,9 +61,15 @@ public final class TelemetryCsv
      * rows must have the same.
      *
      * @param decoder wrapped on the first message to record.
+     * @throws PlatformPoses.ModelMismatchException with platform poses, if the message does not carry
+     *     the platform's six leg lengths.
      */
     public void writeHeader(final TelemetryDecoder decoder) throws IOException
     {
+        if (platformPoses != null)
+        {
+            platformPoses.checkJointCount(decoder.jointCount());
+        }
         version = decoder.actingVersion();
         jointCount = decoder.jointCount();
         columns.clear();
@@ -66,6 +87,10 @@ public final class TelemetryCsv
                 columns.add(column);
                 row.append(columns.size() == 1 ? "" : ",").append(column.name());
             }
+        }
+        if (platformPoses != null)
+        {
+            PlatformPoses.COLUMNS.forEach(name -> row.append(',').append(name));
         }
         out.append(row).append('\n');
     }
@@ -89,6 +114,14 @@ public final class TelemetryCsv
                 row.append(',');
             }
             columns.get(c).appendValue(decoder, row);
+        }
+        if (platformPoses != null)
+        {
+            for (int i = 0; i < legLengths.length; i++)
+            {
+                legLengths[i] = decoder.q(i);
+            }
+            platformPoses.appendColumns(legLengths, row);
         }
         out.append(row).append('\n');
         return true;
