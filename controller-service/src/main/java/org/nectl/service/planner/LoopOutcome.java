@@ -77,7 +77,7 @@ public record LoopOutcome(Verdict verdict, Event event, long waitedNs)
         return switch (rejectCode)
         {
             case 1 -> "not allowed in this state";
-            case 2 -> "no measured state yet (a carried arm: no valid base-motion block within base.max_age_ms)";
+            case 2 -> "no measured state yet (or, on a carried arm, no valid base-motion block within base.max_age_ms)";
             case 3 -> "reference would jump: too far from the current reference";
             case 4 -> "wrong joint count";
             case 5 -> "control law needs a robot with elastic joints";
