@@ -35,7 +35,7 @@ final class ServiceSummary
         System.out.printf(Locale.ROOT, "  ticks %d, tracking ticks %d, trajectories completed %d%n",
             cycle.tickCount(), cycle.trackingTicks(), cycle.completedTrajectories());
         boolean tracked = true;
-        final StringBuilder rms = new StringBuilder("  RMS tracking error [rad]:");
+        final StringBuilder rms = new StringBuilder("  RMS tracking error [rad, m for prismatic joints]:");
         for (int j = 0; j < cycle.trackingError().length; j++)
         {
             rms.append(String.format(Locale.ROOT, " %.3e", cycle.trackingRms(j)));
