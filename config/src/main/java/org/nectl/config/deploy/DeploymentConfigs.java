@@ -110,7 +110,7 @@ public final class DeploymentConfigs
             CollisionSettingsReader.read(root.optional("collision"), model.dof(), periodNs, robot.elasticCount() > 0,
                 closedLoop != null),
             section(root, "recording", r -> RecordingSettings.read(path, r), RecordingSettings.disabled()),
-            base(root.optional("base"), periodNs),
+            base(root.optional("base"), periodNs, robot, closedLoop != null),
             closedLoop);
     }
 
@@ -118,7 +118,8 @@ public final class DeploymentConfigs
      * Section {@code base}: whether the arm's base is carried (a vehicle, a mobile platform, a ship), and
      * how old its measured motion may grow.
      */
-    private static CarriedBaseSettings base(final Optional<YamlField> section, final long periodNs)
+    private static CarriedBaseSettings base(final Optional<YamlField> section, final long periodNs,
+        final ElasticRobotModel robot, final boolean closedLoop)
     {
         final CarriedBaseSettings defaults = CarriedBaseSettings.defaults(false, periodNs);
         if (section.isEmpty())
@@ -126,7 +127,17 @@ public final class DeploymentConfigs
             return defaults;
         }
         final YamlField base = section.get().mapping(BASE_KEYS);
-        return new CarriedBaseSettings(base.optional("carried").map(YamlField::bool).orElse(false),
+        final Optional<YamlField> carriedField = base.optional("carried");
+        final boolean carried = carriedField.map(YamlField::bool).orElse(false);
+        if (carried && (robot.elasticCount() > 0 || closedLoop))
+        {
+            // Only the rigid-body laws of a tree take the base's motion in: the mixed rigid/elastic
+            // law and the laws on a closed chain's projected dynamics would run as on a fixed base.
+            throw carriedField.get().error("'" + robot.links().name() + "' "
+                + (closedLoop ? "is a closed-loop robot" : "has " + robot.elasticCount() + " elastic joints")
+                + ": a carried base is compensated for rigid tree robots only (computed torque, PD + gravity)");
+        }
+        return new CarriedBaseSettings(carried,
             base.optional("max_age_ms").map(f -> baseMaxAgeNs(f, periodNs)).orElse(defaults.maxAgeNs()));
     }
 

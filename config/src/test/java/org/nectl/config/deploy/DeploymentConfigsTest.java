@@ -8,13 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nectl.config.DescriptionException;
+import org.nectl.config.ShippedRobots;
 import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
@@ -133,6 +136,23 @@ final class DeploymentConfigsTest
         final DescriptionException u = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(unknownKey));
         assertEquals(3, u.line(), u.getMessage());
         assertTrue(u.getMessage().contains("moving"), u.getMessage());
+    }
+
+    @Test
+    void aCarriedBaseIsRefusedForRobotsWhoseLawsDoNotCompensateIt() throws IOException
+    {
+        final Path robots = ShippedRobots.configDirectory("nectl.robots.dir", "robots");
+        for (final String[] robot : new String[][] {
+            {"mixed-elastic-3dof.yaml", "has 1 elastic joints"}, {"palletiser.yaml", "is a closed-loop robot"}})
+        {
+            Files.copy(robots.resolve(robot[0]), dir.resolve(robot[0]), StandardCopyOption.REPLACE_EXISTING);
+            final Path file = TestDeployments.write(dir, "model: " + robot[0] + "\nbase:\n  carried: true\n");
+            final DescriptionException e = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(file));
+            assertEquals("base.carried", e.field(), e.getMessage());
+            assertEquals(3, e.line(), e.getMessage());
+            assertTrue(e.getMessage().contains(robot[1] + ": a carried base is compensated for rigid tree robots only"),
+                e.getMessage());
+        }
     }
 
     @Test
