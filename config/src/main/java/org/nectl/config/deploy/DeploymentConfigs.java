@@ -134,7 +134,7 @@ public final class DeploymentConfigs
             // Only the rigid-body laws of a tree take the base's motion in: the mixed rigid/elastic
             // law and the laws on a closed chain's projected dynamics would run as on a fixed base.
             throw carriedField.get().error("'" + robot.links().name() + "' "
-                + (closedLoop ? "is a closed-loop robot" : "has " + robot.elasticCount() + " elastic joints")
+                + (closedLoop ? "is a closed-loop robot" : "has elastic joints (" + robot.elasticCount() + ")")
                 + ": a carried base is compensated for rigid tree robots only (computed torque, PD + gravity)");
         }
         return new CarriedBaseSettings(carried,

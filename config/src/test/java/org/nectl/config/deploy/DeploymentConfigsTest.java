@@ -143,7 +143,7 @@ final class DeploymentConfigsTest
     {
         final Path robots = ShippedRobots.configDirectory("nectl.robots.dir", "robots");
         for (final String[] robot : new String[][] {
-            {"mixed-elastic-3dof.yaml", "has 1 elastic joints"}, {"palletiser.yaml", "is a closed-loop robot"}})
+            {"mixed-elastic-3dof.yaml", "has elastic joints (1)"}, {"palletiser.yaml", "is a closed-loop robot"}})
         {
             Files.copy(robots.resolve(robot[0]), dir.resolve(robot[0]), StandardCopyOption.REPLACE_EXISTING);
             final Path file = TestDeployments.write(dir, "model: " + robot[0] + "\nbase:\n  carried: true\n");
