@@ -90,6 +90,28 @@ class OptimizeCommandTest
         assertEquals(List.of("move.csv"), names());
     }
 
+    @Test
+    void aLinkOrADirectoryAtTheOutputIsRefusedEvenWhenForcedAndNothingIsWrittenThroughIt() throws Exception
+    {
+        final Path foreign = Files.createDirectory(directory.resolve("elsewhere")).resolve("keep.csv");
+        Files.writeString(foreign, "not nectl's\n");
+        final Path link = Files.createSymbolicLink(directory.resolve("move.csv"), foreign);
+        final CommandRun linked = CommandRun.of("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--control-points", "8",
+            "-o", link.toString(), "--force");
+        assertEquals(2, linked.status(), linked.err());
+        assertTrue(linked.err().contains("is a symbolic link: refused"), linked.err());
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals("not nectl's\n", Files.readString(foreign));
+
+        final Path folder = Files.createDirectory(directory.resolve("report.json"));
+        final CommandRun toFolder = CommandRun.of("optimize", "--model", RR, "--start", "0,-2", "--end", "1,-1", "--control-points", "8",
+            "-o", directory.resolve("other.csv").toString(), "--report", folder.toString(), "--force");
+        assertEquals(2, toFolder.status(), toFolder.err());
+        assertTrue(toFolder.err().contains("is not a regular file: refused"), toFolder.err());
+        assertTrue(Files.isDirectory(folder));
+        assertEquals(List.of("elsewhere", "move.csv", "report.json"), names());
+    }
+
     private List<String> names() throws Exception
     {
         return CommandRun.names(directory);
