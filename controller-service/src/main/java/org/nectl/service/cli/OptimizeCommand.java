@@ -184,24 +184,8 @@ final class OptimizeCommand implements Callable<Integer>
             System.err.println(COMMAND + ": " + e.getMessage());
             return e.badInput() ? NectlCommand.USAGE_EXIT_STATUS : NectlCommand.INTERNAL_ERROR_EXIT_STATUS;
         }
-        try
+        if (!writeOutputs(csv(plan.trajectory()), () -> reportJson(model, plan, settings)))
         {
-            final Path csvTemp = writeTemporary(output, csv(plan.trajectory()));
-            final Path reportTemp = report == null ? null : writeTemporary(report, reportJson(model, plan, settings));
-            moveIntoPlace(csvTemp, output);
-            if (reportTemp != null)
-            {
-                moveIntoPlace(reportTemp, report);
-            }
-        }
-        catch (final FileAlreadyExistsException e)
-        {
-            System.err.println(COMMAND + ": " + e.getFile() + " exists (use --force to replace it)");
-            return NectlCommand.USAGE_EXIT_STATUS;
-        }
-        catch (final IOException e)
-        {
-            System.err.println(COMMAND + ": cannot write: " + e.getMessage());
             return NectlCommand.USAGE_EXIT_STATUS;
         }
         System.out.printf(Locale.ROOT, "%s: T = %.4f s, %d iterations, %.2f s solve, peak |tau|/limit %.4f; wrote %s%s%n",
@@ -469,26 +453,9 @@ final class OptimizeCommand implements Callable<Integer>
                 + "give a larger --waypoint-ms%n", COMMAND, times.length, waypointMs, MAX_WAYPOINTS);
             return NectlCommand.USAGE_EXIT_STATUS;
         }
-        try
+        if (!writeOutputs(retimedCsv(path, result.law(), times),
+            () -> retimeReportJson(model, optimum, withoutRateLimit, result, solveS, share, reserve, times.length)))
         {
-            final Path csvTemp = writeTemporary(output, retimedCsv(path, result.law(), times));
-            final Path reportTemp = report == null ? null
-                : writeTemporary(report, retimeReportJson(model, optimum, withoutRateLimit, result, solveS, share, reserve,
-                    times.length));
-            moveIntoPlace(csvTemp, output);
-            if (reportTemp != null)
-            {
-                moveIntoPlace(reportTemp, report);
-            }
-        }
-        catch (final FileAlreadyExistsException e)
-        {
-            System.err.println(COMMAND + ": " + e.getFile() + " exists (use --force to replace it)");
-            return NectlCommand.USAGE_EXIT_STATUS;
-        }
-        catch (final IOException e)
-        {
-            System.err.println(COMMAND + ": cannot write: " + e.getMessage());
             return NectlCommand.USAGE_EXIT_STATUS;
         }
         System.out.printf(Locale.ROOT, "%s: retimed %d waypoints: T = %.4f s (second-order optimum %.4f s), %d passes, "
@@ -589,6 +556,44 @@ final class OptimizeCommand implements Callable<Integer>
             sdot.add(Math.sqrt(Math.max(0.0, timing.x()[i])));
         }
         return mapper.writeValueAsString(root) + "\n";
+    }
+
+    /** The report's text, formed only when a report is asked for. */
+    @FunctionalInterface
+    private interface ReportText
+    {
+        String text() throws IOException;
+    }
+
+    /**
+     * Writes the trajectory and, if asked for, the report: each to a temporary file first, then renamed
+     * into place, so a failure leaves no file that looks like a result.
+     *
+     * @return false, with the reason on stderr, if a file could not be written.
+     */
+    private boolean writeOutputs(final String csvText, final ReportText reportText)
+    {
+        try
+        {
+            final Path csvTemp = writeTemporary(output, csvText);
+            final Path reportTemp = report == null ? null : writeTemporary(report, reportText.text());
+            moveIntoPlace(csvTemp, output);
+            if (reportTemp != null)
+            {
+                moveIntoPlace(reportTemp, report);
+            }
+            return true;
+        }
+        catch (final FileAlreadyExistsException e)
+        {
+            System.err.println(COMMAND + ": " + e.getFile() + " exists (use --force to replace it)");
+            return false;
+        }
+        catch (final IOException e)
+        {
+            System.err.println(COMMAND + ": cannot write: " + e.getMessage());
+            return false;
+        }
     }
 
     /** Writes the text to a new hidden file beside the target, so the move into place is a rename. */
