@@ -44,6 +44,7 @@ public class FloatingBaseDynamicsBenchmark
     private final double[] pose = {0.1, -0.2, 0.5, 0.9238795325112867, 0.22094238269039454, 0.22094238269039454, 0.22094238269039454};
     private double[] joints;
     private final double[] base = new double[6];
+    private final double[] gravity = {0.0, 0.0, -9.81};
 
     /** Loads the model and builds the algorithms once per trial. */
     @Setup
@@ -62,7 +63,7 @@ public class FloatingBaseDynamicsBenchmark
     public double[] inverseDynamics()
     {
         final int i = states.advance();
-        inverse.compute(pose, states.qd(i), states.q(i), states.qd(i), states.qdd(i), base, joints);
+        inverse.compute(pose, states.qd(i), states.q(i), states.qd(i), states.qdd(i), gravity, base, joints);
         return joints;
     }
 
@@ -71,7 +72,7 @@ public class FloatingBaseDynamicsBenchmark
     public double[] directDynamics()
     {
         final int i = states.advance();
-        direct.compute(pose, states.qd(i), states.q(i), states.qd(i), states.qdd(i), base, joints);
+        direct.compute(pose, states.qd(i), states.q(i), states.qd(i), states.qdd(i), gravity, base, joints);
         return joints;
     }
 

@@ -17,6 +17,7 @@ public final class FloatingBaseSimulator
     private static final double[] STAGE_FRACTIONS = {0.5, 0.5, 1.0};
 
     private final FreeBaseForwardDynamics dynamics;
+    private final double[] gravity;
     private final int dof;
     private final int size;
     /** The state: pose (7), twist (6), q (n), qd (n). */
@@ -37,11 +38,13 @@ public final class FloatingBaseSimulator
      * Not real-time safe: allocates the state.
      *
      * @param model a robot with a floating base.
-     * @param dynamics its direct dynamics (gravity and friction as set there).
+     * @param dynamics its direct dynamics (friction as switched there).
+     * @param gravity the world's gravity, world frame, m/s^2, 3 values (copied).
      */
-    public FloatingBaseSimulator(final RobotModel model, final FreeBaseForwardDynamics dynamics)
+    public FloatingBaseSimulator(final RobotModel model, final FreeBaseForwardDynamics dynamics, final double[] gravity)
     {
         this.dynamics = dynamics;
+        this.gravity = gravity.clone();
         dof = model.dof();
         size = 13 + 2 * dof;
         state = new double[size];
@@ -115,7 +118,7 @@ public final class FloatingBaseSimulator
         System.arraycopy(x, 7, twist, 0, 6);
         System.arraycopy(x, 13, q, 0, dof);
         System.arraycopy(x, 13 + dof, qd, 0, dof);
-        if (!dynamics.compute(pose, twist, q, qd, tau, baseAcceleration, qdd))
+        if (!dynamics.compute(pose, twist, q, qd, tau, gravity, baseAcceleration, qdd))
         {
             return false;
         }

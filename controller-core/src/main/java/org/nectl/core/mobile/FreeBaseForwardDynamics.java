@@ -36,7 +36,6 @@ public final class FreeBaseForwardDynamics
 
     private final BaseFrameTree tree;
     private final CholeskySolver solver = new CholeskySolver(6);
-    private final double[] gravity = {0.0, 0.0, -9.81};
     private final double[] rotation = new double[9];
     /** J*_j, full 6x6 row-major per body. */
     private final double[] articulatedInertia;
@@ -74,22 +73,6 @@ public final class FreeBaseForwardDynamics
     }
 
     /**
-     * Sets the world's gravity (default 0, 0, -9.81).
-     *
-     * @param gx world x, m/s^2.
-     * @param gy world y, m/s^2.
-     * @param gz world z, m/s^2.
-     * @return this.
-     */
-    public FreeBaseForwardDynamics gravity(final double gx, final double gy, final double gz)
-    {
-        gravity[0] = gx;
-        gravity[1] = gy;
-        gravity[2] = gz;
-        return this;
-    }
-
-    /**
      * Switches Coulomb and viscous joint friction on or off (default on).
      *
      * @param enabled true to subtract Fs sign(qd) + Fv qd from the applied torques.
@@ -105,12 +88,13 @@ public final class FreeBaseForwardDynamics
      * @param q joint positions by coordinate, rad or m.
      * @param qd joint velocities, rad/s or m/s.
      * @param tau applied joint torques or forces, N m or N.
+     * @param gravity the world's gravity, world frame, m/s^2, 3 values.
      * @param baseAcceleration receives the base acceleration, 6 values ({@link BasePose}).
      * @param qdd receives the joint accelerations, rad/s^2 or m/s^2.
      * @return false if some H_j or J*_0 is not positive (massless parts); the outputs are then undefined.
      */
     public boolean compute(final double[] pose, final double[] twist, final double[] q, final double[] qd,
-        final double[] tau, final double[] baseAcceleration, final double[] qdd)
+        final double[] tau, final double[] gravity, final double[] baseAcceleration, final double[] qdd)
     {
         tree.place(q);
         tree.velocities(twist, qd);

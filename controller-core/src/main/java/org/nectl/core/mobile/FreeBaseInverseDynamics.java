@@ -48,7 +48,6 @@ public final class FreeBaseInverseDynamics
     private final AppliedLoads noLoads;
     private final BaseMotion motion = new BaseMotion();
     private final CholeskySolver solver = new CholeskySolver(6);
-    private final double[] gravity = {0.0, 0.0, -9.81};
     private final double[] gravityInBase = new double[3];
     private final double[] rotation = new double[9];
     private final double[] treeWrench = new double[6];
@@ -72,22 +71,6 @@ public final class FreeBaseInverseDynamics
     }
 
     /**
-     * Sets the world's gravity (default 0, 0, -9.81).
-     *
-     * @param gx world x, m/s^2.
-     * @param gy world y, m/s^2.
-     * @param gz world z, m/s^2.
-     * @return this.
-     */
-    public FreeBaseInverseDynamics gravity(final double gx, final double gy, final double gz)
-    {
-        gravity[0] = gx;
-        gravity[1] = gy;
-        gravity[2] = gz;
-        return this;
-    }
-
-    /**
      * Switches Coulomb and viscous joint friction on or off (default on).
      *
      * @param enabled true to add Fs sign(qd) + Fv qd to each joint torque.
@@ -105,13 +88,14 @@ public final class FreeBaseInverseDynamics
      * @param q joint positions by coordinate, rad or m.
      * @param qd joint velocities, rad/s or m/s.
      * @param qdd joint accelerations, rad/s^2 or m/s^2.
+     * @param gravity the world's gravity, world frame, m/s^2, 3 values.
      * @param baseAcceleration receives the base acceleration, 6 values ({@link BasePose}).
      * @param tau receives the joint torques or forces, N m or N.
      * @return false if the composite inertia J^c_0 is not positive definite (a massless robot);
      *     the outputs are then undefined.
      */
     public boolean compute(final double[] pose, final double[] twist, final double[] q, final double[] qd,
-        final double[] qdd, final double[] baseAcceleration, final double[] tau)
+        final double[] qdd, final double[] gravity, final double[] baseAcceleration, final double[] tau)
     {
         tree.place(q);
         tree.composites();
@@ -126,7 +110,7 @@ public final class FreeBaseInverseDynamics
             }
         }
         Arrays.fill(baseAcceleration, 0, 6, 0.0);
-        passes(pose, twist, q, qd, qdd, baseAcceleration, tau);
+        passes(pose, twist, q, qd, qdd, gravity, baseAcceleration, tau);
         final double[] beta = solver.rhs();
         for (int k = 0; k < 6; k++)
         {
@@ -159,14 +143,16 @@ public final class FreeBaseInverseDynamics
      * @param q joint positions by coordinate, rad or m.
      * @param qd joint velocities, rad/s or m/s.
      * @param qdd joint accelerations, rad/s^2 or m/s^2.
+     * @param gravity the world's gravity, world frame, m/s^2, 3 values.
      * @param tau receives the joint torques or forces, N m or N.
      * @param externalWrench receives the wrench on the base, force (N) then moment about the base
      *     origin (N m), base coordinates.
      */
     public void computeWithBaseAcceleration(final double[] pose, final double[] twist, final double[] baseAcceleration,
-        final double[] q, final double[] qd, final double[] qdd, final double[] tau, final double[] externalWrench)
+        final double[] q, final double[] qd, final double[] qdd, final double[] gravity, final double[] tau,
+        final double[] externalWrench)
     {
-        passes(pose, twist, q, qd, qdd, baseAcceleration, tau);
+        passes(pose, twist, q, qd, qdd, gravity, baseAcceleration, tau);
         tree.inertiaTimes(-1, baseAcceleration, 0, scratch, 0);
         for (int k = 0; k < 6; k++)
         {
@@ -180,7 +166,7 @@ public final class FreeBaseInverseDynamics
      * excluded).
      */
     private void passes(final double[] pose, final double[] twist, final double[] q, final double[] qd,
-        final double[] qdd, final double[] acceleration, final double[] tau)
+        final double[] qdd, final double[] gravity, final double[] acceleration, final double[] tau)
     {
         BasePose.rotation(pose, rotation);
         for (int r = 0; r < 3; r++)

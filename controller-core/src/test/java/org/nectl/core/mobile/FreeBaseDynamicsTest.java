@@ -23,6 +23,7 @@ class FreeBaseDynamicsTest
 {
     private static final int ROBOTS = 24;
     private static final int SAMPLES = 20;
+    private static final double[] GRAVITY = {0.0, 0.0, -9.81};
 
     /** Khalil §7.2 (composite inertia, two Newton-Euler passes) against §7.3 (articulated bodies). */
     @Test
@@ -47,8 +48,8 @@ class FreeBaseDynamicsTest
                 final double[] q = RandomRobots.vector(rnd, n, Math.PI);
                 final double[] qd = RandomRobots.vector(rnd, n, 2.0);
                 final double[] qddGiven = RandomRobots.vector(rnd, n, 4.0);
-                assertTrue(inverse.compute(pose, twist, q, qd, qddGiven, baseAcceleration, tau), "seed " + seed);
-                assertTrue(direct.compute(pose, twist, q, qd, tau, directBase, qdd), "seed " + seed);
+                assertTrue(inverse.compute(pose, twist, q, qd, qddGiven, GRAVITY, baseAcceleration, tau), "seed " + seed);
+                assertTrue(direct.compute(pose, twist, q, qd, tau, GRAVITY, directBase, qdd), "seed " + seed);
                 worst = Math.max(worst, relativeError(qddGiven, qdd));
                 worst = Math.max(worst, relativeError(baseAcceleration, directBase));
                 assertTrue(worst <= 1e-9, "seed " + seed + " sample " + s + ": relative error " + worst);
@@ -77,8 +78,8 @@ class FreeBaseDynamicsTest
             final double[] tau = new double[n];
             final double[] tauPrescribed = new double[n];
             final double[] wrench = new double[6];
-            inverse.compute(pose, twist, q, qd, qdd, a, tau);
-            inverse.computeWithBaseAcceleration(pose, twist, a, q, qd, qdd, tauPrescribed, wrench);
+            inverse.compute(pose, twist, q, qd, qdd, GRAVITY, a, tau);
+            inverse.computeWithBaseAcceleration(pose, twist, a, q, qd, qdd, GRAVITY, tauPrescribed, wrench);
             final double scale = robot.baseInertia().mass() * 10.0 + 1.0;
             for (int k = 0; k < 6; k++)
             {
@@ -86,7 +87,7 @@ class FreeBaseDynamicsTest
             }
             assertEquals(0.0, relativeError(tau, tauPrescribed), 1e-12, "seed " + seed);
             a[0] += 1.0;
-            inverse.computeWithBaseAcceleration(pose, twist, a, q, qd, qdd, tauPrescribed, wrench);
+            inverse.computeWithBaseAcceleration(pose, twist, a, q, qd, qdd, GRAVITY, tauPrescribed, wrench);
             assertTrue(Math.abs(wrench[0]) > 0.1, "seed " + seed + ": " + wrench[0]);
         }
     }
@@ -117,7 +118,7 @@ class FreeBaseDynamicsTest
                 final double[] qd = RandomRobots.vector(rnd, n, 2.0);
                 final double[] qdd = RandomRobots.vector(rnd, n, 4.0);
                 fixed.compute(q, qd, qdd, expected);
-                inverse.computeWithBaseAcceleration(pose, new double[6], new double[6], q, qd, qdd, actual, wrench);
+                inverse.computeWithBaseAcceleration(pose, new double[6], new double[6], q, qd, qdd, GRAVITY, actual, wrench);
                 for (int k = 0; k < n; k++)
                 {
                     assertEquals(expected[k], actual[k], 1e-12 * (1.0 + Math.abs(expected[k])), "seed " + seed + " k " + k);
@@ -159,9 +160,9 @@ class FreeBaseDynamicsTest
         final double[] a = new double[6];
         final double[] tau = new double[n];
         assertEquals(0L, AllocationMeter.bytesAllocated(
-            () -> inverse.compute(pose, twist, q, qd, qdd, a, tau), 20_000, 1000), "inverse dynamics");
+            () -> inverse.compute(pose, twist, q, qd, qdd, GRAVITY, a, tau), 20_000, 1000), "inverse dynamics");
         assertEquals(0L, AllocationMeter.bytesAllocated(
-            () -> direct.compute(pose, twist, q, qd, tau, a, qdd), 20_000, 1000), "direct dynamics");
+            () -> direct.compute(pose, twist, q, qd, tau, GRAVITY, a, qdd), 20_000, 1000), "direct dynamics");
     }
 
     /** Largest |expected - actual| / (1 + |expected|). */

@@ -38,8 +38,8 @@ class FreeFloatingConservationTest
     private static void check(final long seed, final boolean driven)
     {
         final RobotModel robot = FloatingRobots.robot(seed, 8, seed % 2 == 0, false);
-        final FreeBaseForwardDynamics dynamics = new FreeBaseForwardDynamics(robot).gravity(0.0, 0.0, 0.0);
-        final FloatingBaseSimulator simulator = new FloatingBaseSimulator(robot, dynamics);
+        final FreeBaseForwardDynamics dynamics = new FreeBaseForwardDynamics(robot);
+        final FloatingBaseSimulator simulator = new FloatingBaseSimulator(robot, dynamics, new double[3]);
         final FloatingBaseMomentum momentum = new FloatingBaseMomentum(robot);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final int n = robot.dof();

@@ -102,8 +102,6 @@ final class FloatingBaseDynamicsEvaluator
             throw new RequestException("base_acceleration is an input of inverse dynamics only (with qdd); with tau"
                 + " the base acceleration is computed");
         }
-        inverse.gravity(gravity[0], gravity[1], gravity[2]);
-        direct.gravity(gravity[0], gravity[1], gravity[2]);
         final double[] jointOut = new double[n];
         final double[] baseOut = new double[6];
         final StringWriter text = new StringWriter();
@@ -112,19 +110,19 @@ final class FloatingBaseDynamicsEvaluator
             json.writeStartObject();
             if (tau != null)
             {
-                requireSolvable(direct.compute(pose, twist, q, qd, tau, baseOut, jointOut));
+                requireSolvable(direct.compute(pose, twist, q, qd, tau, gravity, baseOut, jointOut));
                 DynamicsEvaluator.writeArray(json, "qdd", jointOut);
                 DynamicsEvaluator.writeArray(json, "base_acceleration", baseOut);
             }
             else if (acceleration != null)
             {
-                inverse.computeWithBaseAcceleration(pose, twist, acceleration, q, qd, qdd, jointOut, baseOut);
+                inverse.computeWithBaseAcceleration(pose, twist, acceleration, q, qd, qdd, gravity, jointOut, baseOut);
                 DynamicsEvaluator.writeArray(json, "tau", jointOut);
                 DynamicsEvaluator.writeArray(json, "base_wrench", baseOut);
             }
             else
             {
-                requireSolvable(inverse.compute(pose, twist, q, qd, qdd, baseOut, jointOut));
+                requireSolvable(inverse.compute(pose, twist, q, qd, qdd, gravity, baseOut, jointOut));
                 DynamicsEvaluator.writeArray(json, "tau", jointOut);
                 DynamicsEvaluator.writeArray(json, "base_acceleration", baseOut);
             }
