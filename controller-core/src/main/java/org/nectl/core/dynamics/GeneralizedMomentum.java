@@ -206,7 +206,7 @@ public final class GeneralizedMomentum
             coriolisTransposedTimesQd[k] = h[s] * v[s + 4] - h[s + 1] * v[s + 3];
             gravityTorque[k] = compositeMass[j] * az;
         }
-        friction[k] = model.coulombFriction[k] * Math.signum(rate) + model.viscousFriction[k] * rate;
+        friction[k] = model.friction(k, rate, true);
     }
 
     private void carryToParent(final int j, final int i)

@@ -80,26 +80,6 @@ public final class TorqueSecondDerivative
     }
 
     /**
-     * Computes joint torques and their first and second time derivatives, with rotor inertia and
-     * Khalil's friction Fs sign(qd) + Fv qd (the Coulomb term's derivatives taken as zero, exact away
-     * from qd = 0). Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities.
-     * @param qdd joint accelerations.
-     * @param qddd joint jerks.
-     * @param qdddd joint snaps (4th derivatives), rad/s^4 or m/s^4.
-     * @param tau output joint torques or forces, N m or N.
-     * @param tauDot output their first derivatives, N m/s or N/s.
-     * @param tauDdot output their second derivatives, N m/s^2 or N/s^2.
-     */
-    public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] qddd,
-        final double[] qdddd, final double[] tau, final double[] tauDot, final double[] tauDdot)
-    {
-        compute(q, qd, qdd, qddd, qdddd, noLoads, tau, tauDot, tauDdot);
-    }
-
-    /**
      * Computes joint torques and their first and second time derivatives under the given gravity and
      * body-fixed wrenches with their first and second rates (gravity constant in time). Real-time
      * safe: allocates nothing.
