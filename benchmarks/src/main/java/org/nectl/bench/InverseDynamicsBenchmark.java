@@ -3,7 +3,7 @@ package org.nectl.bench;
 import java.util.concurrent.TimeUnit;
 
 import org.nectl.core.dynamics.InverseDynamics;
-import org.nectl.core.dynamics.ScrewTheoryInverseDynamics;
+import org.nectl.core.dynamics.screw.ScrewTheoryInverseDynamics;
 import org.nectl.core.dynamics.TorqueDerivative;
 import org.nectl.core.model.RobotModel;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -228,6 +228,25 @@ public final class AppliedLoads
         return this;
     }
 
+    /**
+     * @param axis 0, 1 or 2 for base-frame x, y, z.
+     * @return that component of the gravity these loads give, m/s^2. Real-time safe.
+     */
+    public double gravity(final int axis)
+    {
+        return gravity[axis];
+    }
+
+    /**
+     * @param body body index.
+     * @param component 0-2 for the force (N), 3-5 for the moment about the body origin (N m), body frame.
+     * @return that component of the body-fixed wrench on the body. Real-time safe.
+     */
+    public double bodyWrench(final int body, final int component)
+    {
+        return bodyWrench[6 * body + component];
+    }
+
     /** @return true if some wrench or rate is set. */
     boolean any()
     {
@@ -240,7 +259,7 @@ public final class AppliedLoads
      * @param algorithm the refusing algorithm's name, for the message.
      * @throws IllegalArgumentException if a world-fixed load is set.
      */
-    void requireBodyFixed(final String algorithm)
+    public void requireBodyFixed(final String algorithm)
     {
         if (worldLoads)
         {

@@ -2,6 +2,7 @@ package org.nectl.core.dynamics;
 
 import java.util.SplittableRandom;
 
+import org.nectl.core.dynamics.screw.ScrewTheoryInverseDynamics;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.RandomRobots;
 

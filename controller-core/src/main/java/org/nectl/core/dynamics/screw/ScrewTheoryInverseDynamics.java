@@ -1,10 +1,9 @@
-package org.nectl.core.dynamics;
+package org.nectl.core.dynamics.screw;
 
 import java.util.Arrays;
 
-import org.nectl.core.dynamics.screw.LieBrackets;
-import org.nectl.core.dynamics.screw.RigidTransforms;
-import org.nectl.core.dynamics.screw.SpatialInertia;
+import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.JointType;
 import org.nectl.core.model.RobotModel;
@@ -16,7 +15,7 @@ import org.nectl.core.model.RobotModel;
  * gravity as a base acceleration, and Khalil's joint terms.
  *
  * <p>A second formulation, independent of the modified-DH {@code InverseDynamics}: it shares only the
- * {@link RobotModel}. The model's placements are composed into home poses M_i in the base (space)
+ * {@link RobotModel} and the {@link AppliedLoads} value. The model's placements are composed into home poses M_i in the base (space)
  * frame, each joint becomes a space screw S_i and then a body screw A_i = [Ad_{M_i^-1}] S_i, and a
  * joint's motion is the exponential exp(-[A_i] theta_i); it exists to cross-check the modified-DH
  * algorithm.
@@ -138,11 +137,11 @@ public final class ScrewTheoryInverseDynamics
     public void compute(final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau)
     {
         loads.requireBodyFixed("ScrewTheoryInverseDynamics");
-        baseTwistRate[3] = -loads.gravity[0];
-        baseTwistRate[4] = -loads.gravity[1];
-        baseTwistRate[5] = -loads.gravity[2];
+        baseTwistRate[3] = -loads.gravity(0);
+        baseTwistRate[4] = -loads.gravity(1);
+        baseTwistRate[5] = -loads.gravity(2);
         forwardPass(q, qd, qdd);
-        backwardPass(loads.bodyWrench);
+        backwardPass(loads);
         jointTorques(qd, qdd, tau);
     }
 
@@ -254,7 +253,7 @@ public final class ScrewTheoryInverseDynamics
     }
 
     /** Joint wrenches from the leaves inwards: children are added before their parent is reached. */
-    private void backwardPass(final double[] external)
+    private void backwardPass(final AppliedLoads loads)
     {
         for (int i = 0; i < bodyCount; i++)
         {
@@ -266,8 +265,8 @@ public final class ScrewTheoryInverseDynamics
             LieBrackets.adTranspose(twist, s, momentum, 0, scratch, 0);
             for (int c = 0; c < 3; c++)
             {
-                jointWrench[s + c] -= scratch[c] + external[s + 3 + c];
-                jointWrench[s + 3 + c] -= scratch[3 + c] + external[s + c];
+                jointWrench[s + c] -= scratch[c] + loads.bodyWrench(i, 3 + c);
+                jointWrench[s + 3 + c] -= scratch[3 + c] + loads.bodyWrench(i, c);
             }
         }
         for (int i = bodyCount - 1; i >= 0; i--)
