@@ -6,7 +6,8 @@ import org.nectl.core.model.RobotModel;
  * Kinetic and potential energy of a robot, from the bodies' poses and velocities in the base frame
  * (independent of the Newton-Euler recursion, hence usable as its oracle: with friction off,
  * tau . qd = d/dt (kinetic + potential)). Kinetic energy includes the rotors as modelled by
- * Khalil 2010 eq. 31: 1/2 Ia qd^2 per joint.
+ * Khalil 2010 eq. 31: 1/2 Ia qd^2 per joint. Test code: the energy-balance tests of every module
+ * (through the test jar) are its only users.
  *
  * <p>Not thread safe: use one instance per thread. Both energy methods are real-time safe.
  */
