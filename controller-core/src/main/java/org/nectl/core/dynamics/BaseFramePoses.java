@@ -9,7 +9,11 @@ import org.nectl.core.model.RobotModel;
  */
 public final class BaseFramePoses
 {
-    private final WorldKinematics kinematics;
+    private final JointTransforms joints;
+    /** 0R_j at the last {@link #compute}: body j's axes in the base frame, 9 per body, row-major. */
+    private final double[] rotation;
+    /** Body origins in the base frame, m, 3 per body: written with the rotations, not read. */
+    private final double[] origin;
 
     /**
      * Compiles the model for this instance alone; share one {@link CompiledModel} between
@@ -29,7 +33,9 @@ public final class BaseFramePoses
      */
     public BaseFramePoses(final CompiledModel model)
     {
-        kinematics = new WorldKinematics(model);
+        joints = new JointTransforms(model);
+        rotation = new double[9 * model.bodyCount];
+        origin = new double[3 * model.bodyCount];
     }
 
     /**
@@ -39,7 +45,8 @@ public final class BaseFramePoses
      */
     public void compute(final double[] q)
     {
-        kinematics.positions(q);
+        joints.update(q);
+        joints.basePoses(rotation, origin);
     }
 
     /**
@@ -51,19 +58,6 @@ public final class BaseFramePoses
      */
     public void toBody(final int body, final double[] v, final double[] out)
     {
-        Vec3.multiplyTransposed(kinematics.rotation, 9 * body, v, 0, out, 0);
-    }
-
-    /**
-     * Body j's pose at the last {@link #compute}.
-     *
-     * @param body body index j.
-     * @param rotation receives 0R_j, row-major (columns are body j's axes in the base frame), 9 entries at offset 9 j.
-     * @param origin receives body j's origin in the base frame, m, 3 entries at offset 3 j.
-     */
-    public void pose(final int body, final double[] rotation, final double[] origin)
-    {
-        System.arraycopy(kinematics.rotation, 9 * body, rotation, 9 * body, 9);
-        Vec3.copy(kinematics.origin, 3 * body, origin, 3 * body);
+        Vec3.multiplyTransposed(rotation, 9 * body, v, 0, out, 0);
     }
 }

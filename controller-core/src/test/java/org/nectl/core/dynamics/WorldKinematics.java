@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * Poses and velocities of every body expressed in the base frame, by composing joint transforms
  * from the base outwards. Deliberately a different formulation from the body-frame recursion of
- * {@link NewtonEulerPasses}, so the two can check each other. Not thread safe.
+ * {@link NewtonEulerPasses}, so the two can check each other (test code: the oracles'
+ * {@link MechanicalEnergy} and the momentum and world-fixed-load tests). Not thread safe.
  */
 final class WorldKinematics
 {
