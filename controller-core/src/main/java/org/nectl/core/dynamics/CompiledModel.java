@@ -67,33 +67,10 @@ public final class CompiledModel
 
     private final RobotModel robot;
 
-    private CompiledModel(final CompiledModel model, final double gx, final double gy, final double gz)
-    {
-        robot = model.robot;
-        bodyCount = model.bodyCount;
-        dof = model.dof;
-        parent = model.parent;
-        sigma = model.sigma;
-        coordinate = model.coordinate;
-        bodyOfCoordinate = model.bodyOfCoordinate;
-        mass = model.mass;
-        firstMoment = model.firstMoment;
-        inertia = model.inertia;
-        centreOfMass = model.centreOfMass;
-        isotropicInertia = model.isotropicInertia;
-        inertiaFactors = model.inertiaFactors;
-        rotorInertia = model.rotorInertia;
-        coulombFriction = model.coulombFriction;
-        viscousFriction = model.viscousFriction;
-        placementRotation = model.placementRotation;
-        placementTranslation = model.placementTranslation;
-        gravity = new double[] {gx, gy, gz};
-    }
-
-    private CompiledModel(final RobotModel model)
+    private CompiledModel(final RobotModel model, final double[] gravity)
     {
         robot = model;
-        gravity = new double[] {0.0, 0.0, -9.81};
+        this.gravity = gravity;
         bodyCount = model.bodyCount();
         dof = model.dof();
         parent = model.parents();
@@ -139,12 +116,11 @@ public final class CompiledModel
      */
     public static CompiledModel of(final RobotModel model)
     {
-        return new CompiledModel(model);
+        return new CompiledModel(model, new double[] {0.0, 0.0, -9.81});
     }
 
     /**
-     * The same model under another gravity (default 0, 0, -9.81), sharing every array.
-     * Not real-time safe.
+     * The same robot compiled again under another gravity (default 0, 0, -9.81). Not real-time safe.
      *
      * @param gx x component in the base frame, m/s^2.
      * @param gy y component in the base frame, m/s^2.
@@ -153,7 +129,7 @@ public final class CompiledModel
      */
     public CompiledModel withGravity(final double gx, final double gy, final double gz)
     {
-        return new CompiledModel(this, gx, gy, gz);
+        return new CompiledModel(robot, new double[] {gx, gy, gz});
     }
 
     /** @return the robot this was compiled from. */
