@@ -98,7 +98,7 @@ public final class BaseMotion
      */
     public BaseMotion angularVelocity(final double x, final double y, final double z)
     {
-        set(angularVelocity, x, y, z);
+        Vec3.set(angularVelocity, 0, x, y, z);
         return this;
     }
 
@@ -110,7 +110,7 @@ public final class BaseMotion
      */
     public BaseMotion angularAcceleration(final double x, final double y, final double z)
     {
-        set(angularAcceleration, x, y, z);
+        Vec3.set(angularAcceleration, 0, x, y, z);
         return this;
     }
 
@@ -124,7 +124,7 @@ public final class BaseMotion
      */
     public BaseMotion specificForce(final double x, final double y, final double z)
     {
-        set(specificForce, x, y, z);
+        Vec3.set(specificForce, 0, x, y, z);
         return this;
     }
 
@@ -265,12 +265,5 @@ public final class BaseMotion
     public double specificForce(final int axis)
     {
         return specificForce[axis];
-    }
-
-    private static void set(final double[] v, final double x, final double y, final double z)
-    {
-        v[0] = x;
-        v[1] = y;
-        v[2] = z;
     }
 }

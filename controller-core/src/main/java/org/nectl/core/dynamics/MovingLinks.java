@@ -102,26 +102,23 @@ final class MovingLinks
     private static void compose(final double[] toLinkRotation, final double[] toLinkTranslation, final int p,
         final double[] rotations, final double[] translations, final int b, final double[] r, final double[] t)
     {
+        if (p < 0)
+        {
+            System.arraycopy(rotations, 9 * b, r, 0, 9);
+            System.arraycopy(translations, 3 * b, t, 0, 3);
+            return;
+        }
         for (int row = 0; row < 3; row++)
         {
             for (int col = 0; col < 3; col++)
             {
-                double sum = 0.0;
-                for (int e = 0; e < 3; e++)
-                {
-                    final double left = p < 0 ? (row == e ? 1.0 : 0.0) : toLinkRotation[9 * p + 3 * row + e];
-                    sum += left * rotations[9 * b + 3 * e + col];
-                }
-                r[3 * row + col] = sum;
+                r[3 * row + col] = toLinkRotation[9 * p + 3 * row] * rotations[9 * b + col]
+                    + toLinkRotation[9 * p + 3 * row + 1] * rotations[9 * b + 3 + col]
+                    + toLinkRotation[9 * p + 3 * row + 2] * rotations[9 * b + 6 + col];
             }
-            double shifted = p < 0 ? 0.0 : toLinkTranslation[3 * p + row];
-            for (int e = 0; e < 3; e++)
-            {
-                final double left = p < 0 ? (row == e ? 1.0 : 0.0) : toLinkRotation[9 * p + 3 * row + e];
-                shifted += left * translations[3 * b + e];
-            }
-            t[row] = shifted;
         }
+        Vec3.multiply(toLinkRotation, 9 * p, translations, 3 * b, t, 0);
+        Vec3.add(toLinkTranslation, 3 * p, t, 0);
     }
 
     /**

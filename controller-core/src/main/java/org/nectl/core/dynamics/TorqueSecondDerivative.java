@@ -185,9 +185,7 @@ public final class TorqueSecondDerivative
 
     private void axisMultiple(final int j, final double s, final double[] out)
     {
-        out[0] = 0.0;
-        out[1] = 0.0;
-        out[2] = 0.0;
+        Vec3.set(out, 0, 0.0, 0.0, 0.0);
         Vec3.addScaledAxisZ(s, joints.rotation, 9 * j, out, 0);
     }
 
@@ -203,9 +201,7 @@ public final class TorqueSecondDerivative
             Vec3.add(offset[n + 2], 0, work[n], 0);
             jetCross(alpha, i, offset, 0, 0, n, 1.0, work[n], 0);
             jetCross(omega, i, offset, 1, 0, n, 2.0, work[n], 0);
-            cross[n][0] = 0.0;
-            cross[n][1] = 0.0;
-            cross[n][2] = 0.0;
+            Vec3.set(cross[n], 0, 0.0, 0.0, 0.0);
             jetCross(omega, i, offset, 0, 0, n, 1.0, cross[n], 0);
         }
         for (int n = 0; n < ORDERS; n++)

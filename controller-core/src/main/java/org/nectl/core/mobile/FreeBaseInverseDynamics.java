@@ -53,7 +53,7 @@ public final class FreeBaseInverseDynamics
     private final double[] treeWrench = new double[6];
     private final double[] baseWrench = new double[6];
     private final double[] scratch = new double[6];
-    /** (-g_0, 0): gravity entered as a base acceleration, base coordinates. */
+    /** (-g_0, 0): gravity entered as a base acceleration, base coordinates; the angular half stays zero. */
     private final double[] minusGravity = new double[6];
 
     /**
@@ -172,6 +172,7 @@ public final class FreeBaseInverseDynamics
         for (int r = 0; r < 3; r++)
         {
             gravityInBase[r] = rotation[r] * gravity[0] + rotation[3 + r] * gravity[1] + rotation[6 + r] * gravity[2];
+            minusGravity[r] = -gravityInBase[r];
         }
         final double vx = twist[0];
         final double vy = twist[1];
@@ -189,12 +190,6 @@ public final class FreeBaseInverseDynamics
         rnea.baseWrench(treeWrench);
         tree.inertiaTimes(-1, twist, 0, scratch, 0);
         SpatialAlgebra.crossForce(twist, 0, scratch, 0, baseWrench, 0);
-        minusGravity[0] = -gravityInBase[0];
-        minusGravity[1] = -gravityInBase[1];
-        minusGravity[2] = -gravityInBase[2];
-        minusGravity[3] = 0.0;
-        minusGravity[4] = 0.0;
-        minusGravity[5] = 0.0;
         tree.inertiaTimes(-1, minusGravity, 0, scratch, 0);
         for (int k = 0; k < 6; k++)
         {
