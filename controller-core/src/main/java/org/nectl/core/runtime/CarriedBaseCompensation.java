@@ -135,7 +135,9 @@ public final class CarriedBaseCompensation
 
     /**
      * Adds tau_base at the measured state to a rigid-body law's command; the mixed rigid/elastic law
-     * is left as it is (its elastic joints' motors act through springs). A fixed base adds nothing.
+     * is left as it is: it takes {@link #baseMotion()} into its own model (its elastic joints' motors
+     * act through springs, so the base's share is in its motor reference, not a torque to add). A
+     * fixed base adds nothing.
      *
      * @param law the law that computed the command.
      * @param q measured positions.

@@ -1155,7 +1155,8 @@ public final class ControlCycle
         if (law == ControlLaw.MIXED_ELASTIC)
         {
             gatherMotorState();
-            return mixed.compute(q, theta, qd, thetaDot, reference, tauLaw);
+            return mixed.compute(q, theta, qd, thetaDot, reference, carriedBase.carried() ? carriedBase.baseMotion() : null,
+                tauLaw);
         }
         return pdGravity.compute(q, qd, qRef, qdRef, tauLaw);
     }
