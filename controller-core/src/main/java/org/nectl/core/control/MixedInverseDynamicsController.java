@@ -3,6 +3,7 @@ package org.nectl.core.control;
 import java.util.Arrays;
 
 import org.nectl.core.dynamics.BaseMotion;
+import org.nectl.core.elastic.BaseMotionRates;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.MixedBiasForces;
 import org.nectl.core.elastic.MixedMassMatrix;
@@ -242,8 +243,29 @@ public final class MixedInverseDynamicsController
     public int compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
         final double[][] reference, final BaseMotion base, final double[] limitedNm)
     {
+        return compute(q, theta, qd, thetad, reference, base, null, limitedNm);
+    }
+
+    /**
+     * Computes one tick on a carried base whose unmeasured rates (angular jerk, specific force rates)
+     * are estimated from the received blocks ({@link MotorReference}, class comment). Real-time safe:
+     * no allocation, no exceptions.
+     *
+     * @param q measured link positions by coordinate, rad or m.
+     * @param theta measured motor positions by elastic index (reflected).
+     * @param qd measured link velocities relative to the base.
+     * @param thetad measured motor velocities.
+     * @param reference q_d and its derivatives up to the 4th, relative to the base.
+     * @param base the base's measured motion, base coordinates; null for a fixed base under the set gravity.
+     * @param rates the base's estimated rates; null for a base of constant acceleration.
+     * @param limitedNm output: torque per joint coordinate after torque and rate saturation, N m (N).
+     * @return as {@link #compute(double[], double[], double[], double[], double[][], double[])}.
+     */
+    public int compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
+        final double[][] reference, final BaseMotion base, final BaseMotionRates rates, final double[] limitedNm)
+    {
         loadErrors(q, qd, reference);
-        motorReference.compute(reference, base, thetaD, thetaDotD, thetaDdotD);
+        motorReference.compute(reference, base, rates, thetaD, thetaDotD, thetaDdotD);
         massMatrix.compute(q, inertia);
         bias.compute(q, qd, thetad, base, zeta);
         springs.compute(q, theta, qd, thetad, spring);

@@ -30,16 +30,17 @@ import org.nectl.core.dynamics.TorqueSecondDerivative;
  * is the torque on the moving base, tau = tau_f + tau_r. tau_f is the analytic part above with the
  * base's specific force f in place of gravity (gravity -f), so a base in pure translation is exactly
  * a fixed base under gravity g - a. tau_r = RNEA(omega_0, omegaDot_0, f) - RNEA(0, 0, f) is the share
- * of the base's rotation, at the reference. The IMU block gives no jerk, so the base's derivatives
- * are those of a <b>constant acceleration</b> over the reference's derivative terms: omegaDot_0
+ * of the base's rotation, at the reference, and of f's change: tau_f's derivatives take f constant.
+ * The IMU block gives no jerk. With {@link BaseMotionRates} estimated from the received blocks, the
+ * base moves over the derivative terms with its angular jerk and f' and f'' as estimated:
+ * omega(t) = omega_0 + t omegaDot_0 + t^2/2 omegaDotDot_0, f(t) = f + t f' + t^2/2 f''. Without
+ * (null, or fewer than two blocks taken) its acceleration is taken <b>constant</b>: omegaDot_0
  * constant in the base frame, the world acceleration a_0 constant, so that f = 0R_w (a_0 - g) turns
- * with the base, f' = -omega_0 x f and f'' = -omegaDot_0 x f + omega_0 x (omega_0 x f); tau_f's
- * derivatives take f constant, its turning is in tau_r. tau_r's two derivatives are central
- * differences along that motion and the reference's Taylor expansion, at +-{@value #BASE_STEP_S} s
- * (model evaluations, no measured signal differenced): O(h^2), 6e-8 relative on random robots and
- * references, with a round-off of about 1e-16 |tau| / h^2 = 1e-8 |tau| on tau-ddot. The base's
- * angular jerk and its world jerk and snap are left out; docs/VALIDATION.md gives the measured error
- * on a ship's deck.
+ * with the base, f' = -omega_0 x f and f'' = -omegaDot_0 x f + omega_0 x (omega_0 x f). tau_r's two
+ * derivatives are central differences along that motion and the reference's Taylor expansion, at
+ * +-{@value #BASE_STEP_S} s (model evaluations): O(h^2), 6e-8 relative on random robots and
+ * references, with a round-off of about 1e-16 |tau| / h^2 = 1e-8 |tau| on tau-ddot.
+ * docs/VALIDATION.md gives the measured errors of both treatments on a ship's deck.
  *
  * <p>Requires undamped springs: with a damper, theta_d would follow from a differential equation.
  * Not thread safe: one instance per thread. {@link #compute} is real-time safe.
@@ -82,6 +83,7 @@ public final class MotorReference
     private final double[][] rotationShare;
     private final double[] fixedShare;
     private final double[] fDot = new double[3];
+    private final double[] angularJerk = new double[3];
     private final double[] fDdot = new double[3];
 
     /**
@@ -145,12 +147,12 @@ public final class MotorReference
     public void compute(final double[][] reference, final double[] theta, final double[] thetaDot,
         final double[] thetaDdot)
     {
-        compute(reference, null, theta, thetaDot, thetaDdot);
+        compute(reference, null, null, theta, thetaDot, thetaDdot);
     }
 
     /**
-     * Computes the motor reference of every elastic joint on a carried (moving) base (class comment,
-     * "Carried base"). Real-time safe: allocates nothing.
+     * As {@link #compute(double[][], BaseMotion, BaseMotionRates, double[], double[], double[])} with
+     * the base's acceleration constant over the derivative terms. Real-time safe.
      *
      * @param reference q_d and its derivatives up to the 4th, relative to the base.
      * @param base the base's measured motion; null for a fixed base under the set gravity.
@@ -160,6 +162,24 @@ public final class MotorReference
      */
     public void compute(final double[][] reference, final BaseMotion base, final double[] theta,
         final double[] thetaDot, final double[] thetaDdot)
+    {
+        compute(reference, base, null, theta, thetaDot, thetaDdot);
+    }
+
+    /**
+     * Computes the motor reference of every elastic joint on a carried (moving) base (class comment,
+     * "Carried base"). Real-time safe: allocates nothing.
+     *
+     * @param reference q_d and its derivatives up to the 4th, relative to the base.
+     * @param base the base's measured motion; null for a fixed base under the set gravity.
+     * @param rates the base's estimated rates; null (or not yet {@link BaseMotionRates#estimated}) for a
+     *     base of constant acceleration.
+     * @param theta output theta_d by elastic index, rad or m (reflected).
+     * @param thetaDot output its first derivative.
+     * @param thetaDdot output its second derivative.
+     */
+    public void compute(final double[][] reference, final BaseMotion base, final BaseMotionRates rates,
+        final double[] theta, final double[] thetaDot, final double[] thetaDdot)
     {
         for (int n = 0; n < DERIVATIVES; n++)
         {
@@ -180,7 +200,15 @@ public final class MotorReference
         {
             baseLoads.gravity(-base.specificForce(0), -base.specificForce(1), -base.specificForce(2));
             torques.compute(tree[0], tree[1], tree[2], tree[3], tree[4], baseLoads, tau, tauDot, tauDdot);
-            addRotationShare(base);
+            if (rates != null && rates.estimated())
+            {
+                estimatedBaseRates(base, rates);
+            }
+            else
+            {
+                constantAccelerationRates(base);
+            }
+            addBaseShare(base);
         }
         for (int e = 0; e < stiffness.length; e++)
         {
@@ -191,8 +219,19 @@ public final class MotorReference
         }
     }
 
-    /** tau += tau_r, tau-dot and tau-ddot += its central differences at +-h (class comment). */
-    private void addRotationShare(final BaseMotion base)
+    /** omegaDotDot_0, f' and f'' as estimated. */
+    private void estimatedBaseRates(final BaseMotion base, final BaseMotionRates rates)
+    {
+        for (int k = 0; k < 3; k++)
+        {
+            angularJerk[k] = rates.angularJerk(k);
+            fDot[k] = rates.forceRate(k);
+            fDdot[k] = rates.forceSecondRate(k);
+        }
+    }
+
+    /** No angular jerk; f' and f'' of a constant world acceleration seen from the turning base. */
+    private void constantAccelerationRates(final BaseMotion base)
     {
         for (int k = 0; k < 3; k++)
         {
@@ -213,15 +252,21 @@ public final class MotorReference
             fDdot[k] = -(base.angularAcceleration(k1) * base.specificForce(k2)
                 - base.angularAcceleration(k2) * base.specificForce(k1))
                 - (base.angularVelocity(k1) * fDot[k2] - base.angularVelocity(k2) * fDot[k1]);
+            angularJerk[k] = 0.0;
         }
+    }
+
+    /** tau += tau_r, tau-dot and tau-ddot += its central differences at +-h (class comment). */
+    private void addBaseShare(final BaseMotion base)
+    {
         for (int step = 0; step < 3; step++)
         {
             final double t = (step - 1) * BASE_STEP_S;
-            shiftedBase.angularVelocity(base.angularVelocity(0) + t * base.angularAcceleration(0),
-                base.angularVelocity(1) + t * base.angularAcceleration(1),
-                base.angularVelocity(2) + t * base.angularAcceleration(2));
-            shiftedBase.angularAcceleration(base.angularAcceleration(0), base.angularAcceleration(1),
-                base.angularAcceleration(2));
+            shiftedBase.angularVelocity(shifted(base.angularVelocity(0), base.angularAcceleration(0), angularJerk[0], t),
+                shifted(base.angularVelocity(1), base.angularAcceleration(1), angularJerk[1], t),
+                shifted(base.angularVelocity(2), base.angularAcceleration(2), angularJerk[2], t));
+            shiftedBase.angularAcceleration(base.angularAcceleration(0) + t * angularJerk[0],
+                base.angularAcceleration(1) + t * angularJerk[1], base.angularAcceleration(2) + t * angularJerk[2]);
             shiftedBase.specificForce(base.specificForce(0) + t * fDot[0] + 0.5 * t * t * fDdot[0],
                 base.specificForce(1) + t * fDot[1] + 0.5 * t * t * fDdot[1],
                 base.specificForce(2) + t * fDot[2] + 0.5 * t * t * fDdot[2]);
@@ -237,6 +282,12 @@ public final class MotorReference
             tauDot[i] += (after - before) / (2.0 * h);
             tauDdot[i] += (after - 2.0 * now + before) / (h * h);
         }
+    }
+
+    /** @return x + t x' + t^2/2 x'' */
+    private static double shifted(final double x, final double rate, final double secondRate, final double t)
+    {
+        return x + t * rate + 0.5 * t * t * secondRate;
     }
 
     /**

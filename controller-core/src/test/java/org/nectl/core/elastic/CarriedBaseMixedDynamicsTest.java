@@ -240,13 +240,15 @@ class CarriedBaseMixedDynamicsTest
      * constant in the base frame, its world acceleration constant, the orientation integrated) equal
      * the derivatives of theta_d along that motion, by 5-point differences of theta_d(t): the
      * treatment is exact for such a base up to its O(h^2) differences. On a ship's deck, whose
-     * acceleration changes, the assumption's error is printed.
+     * acceleration changes, the assumption's error is printed, and that of the rates estimated from
+     * the deck's 1 ms blocks ({@link BaseMotionRates}), which must be several times smaller.
      */
     @Test
     void motorReferenceDerivativesFollowABaseOfConstantAcceleration()
     {
         double worst = 0.0;
         final double[] worstShip = new double[2];
+        final double[] worstEstimated = new double[2];
         final double[] baseShare = new double[2];
         final ShipMotion ship = new ShipMotion(Math.toRadians(10), 0.2, Math.toRadians(3), 0.15, 0.5, 0.1);
         for (long seed = 1; seed <= 20; seed++)
@@ -276,19 +278,32 @@ class CarriedBaseMixedDynamicsTest
                 ship.at(startS + t, GRAVITY, b);
                 return b;
             });
+            final BaseMotionRates rates = new BaseMotionRates(1e-3, 0.005);
+            final BaseMotion block = new BaseMotion();
+            for (int i = -300; i <= 0; i++)
+            {
+                ship.at(startS + i * 1e-3, GRAVITY, block);
+                rates.update(block);
+            }
+            final double[][] estimated = new double[3][ne];
+            motorReference.compute(reference, deck, rates, estimated[0], estimated[1], estimated[2]);
             final double[][] atRest = new double[3][ne];
             motorReference.compute(reference, new BaseMotion().atRest(GRAVITY), atRest[0], atRest[1], atRest[2]);
             for (int d = 1; d <= 2; d++)
             {
                 worstShip[d - 1] = Math.max(worstShip[d - 1], maxAbsoluteError(alongShip[d], now[d]));
+                worstEstimated[d - 1] = Math.max(worstEstimated[d - 1], maxAbsoluteError(alongShip[d], estimated[d]));
                 baseShare[d - 1] = Math.max(baseShare[d - 1], maxAbsoluteError(atRest[d], alongShip[d]));
             }
         }
         System.out.printf("motor reference on a base of constant acceleration: derivatives vs 5-point differences of theta_d(t),"
             + " max relative error %.2e; on a ship's deck (roll 10 deg at 0.2 Hz, pitch 3 deg at 0.15 Hz, heave 0.5 m at"
             + " 0.1 Hz) the constant-acceleration assumption's largest error %.2e rad/s in theta_d' and %.2e rad/s^2 in"
-            + " theta_d'' (the deck's share of them: up to %.2e rad/s and %.2e rad/s^2)%n", worst, worstShip[0], worstShip[1],
-            baseShare[0], baseShare[1]);
+            + " theta_d'' (the deck's share of them: up to %.2e rad/s and %.2e rad/s^2); with the rates estimated from 1 ms"
+            + " blocks through a 5 ms low-pass %.2e rad/s and %.2e rad/s^2%n", worst, worstShip[0], worstShip[1],
+            baseShare[0], baseShare[1], worstEstimated[0], worstEstimated[1]);
+        assertTrue(worstEstimated[0] < worstShip[0] / 5.0, "the estimated rates improve theta_d' on the deck: "
+            + worstEstimated[0] + " rad/s, constant acceleration " + worstShip[0] + " rad/s");
     }
 
     /** The base at time t of a motion with constant angular acceleration (base frame) and world acceleration. */
