@@ -164,10 +164,6 @@ public final class SimulatedArm
 
     private static SimulatedArmConfig checkedElastic(final ElasticRobotModel robot, final SimulatedArmConfig config)
     {
-        if (config.baseMotion().isPresent())
-        {
-            throw new IllegalArgumentException("a moving base needs a rigid robot; " + robot.links().name() + " has elastic joints");
-        }
         if (!config.externalWrenches().isEmpty())
         {
             throw new IllegalArgumentException("an external wrench needs a rigid robot; " + robot.links().name() + " has elastic joints");

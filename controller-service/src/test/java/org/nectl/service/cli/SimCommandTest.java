@@ -69,10 +69,6 @@ class SimCommandTest
             assertEquals(2, run.status(), run.err());
             assertTrue(run.err().contains(c[1]), run.err());
         }
-        final CommandRun elastic = CommandRun.of("sim", "--model", "../config/robots/mixed-elastic-3dof.yaml", "--base-motion",
-            "ship:roll=10deg@0.2Hz");
-        assertEquals(2, elastic.status(), elastic.err());
-        assertTrue(elastic.err().contains("a moving base needs a rigid robot"), elastic.err());
     }
 
     @Test
