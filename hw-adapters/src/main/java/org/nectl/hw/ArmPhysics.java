@@ -46,8 +46,8 @@ interface ArmPhysics
 
     /**
      * @param out receives the base's motion now; a fixed base is at rest. Only nectl's tree physics,
-     *     rigid and elastic, moves its base (MuJoCo's refuses a base-motion profile), so the default
-     *     is never reached with a profile.
+     *     rigid and elastic, moves its base (MuJoCo's and the closed-loop physics refuse a
+     *     base-motion profile), so the default is never reached with a profile.
      */
     default void baseMotion(final BaseMotion out)
     {

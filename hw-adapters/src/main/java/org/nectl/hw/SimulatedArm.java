@@ -133,6 +133,11 @@ public final class SimulatedArm
             throw new IllegalArgumentException("an external wrench needs a tree robot; " + model.tree().name()
                 + " is a closed-loop robot");
         }
+        if (config.baseMotion().isPresent())
+        {
+            throw new IllegalArgumentException("a moving base needs a tree robot; " + model.tree().name()
+                + " is a closed-loop robot");
+        }
         if (config.dof() != model.activeCount())
         {
             throw new IllegalArgumentException("configuration for " + config.dof() + " joints, "
