@@ -15,6 +15,7 @@ import org.nectl.core.elastic.MixedMassMatrix;
 import org.nectl.core.elastic.MotorReference;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.UndampedElasticRobots;
+import org.nectl.core.testing.RandomElasticRobots;
 import org.nectl.core.testing.RandomRobots;
 
 class MixedInverseDynamicsControllerTest
@@ -105,7 +106,7 @@ class MixedInverseDynamicsControllerTest
             final ElasticRobotModel model = UndampedElasticRobots.robot(seed, seed % 2 == 0);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final Case c = Case.draw(rnd, model);
-            final double residual = closedLoopResidual(model, c, randomBase(rnd));
+            final double residual = closedLoopResidual(model, c, RandomElasticRobots.carriedBase(rnd));
             assertTrue(residual <= RESIDUAL_TOLERANCE, "seed " + seed + ": relative residual " + residual);
             worst = Math.max(worst, residual);
         }
@@ -137,16 +138,6 @@ class MixedInverseDynamicsControllerTest
                 assertEquals(expected[k], onBase[k], 1e-12 * Math.max(1.0, Math.abs(expected[k])), "seed " + seed + " joint " + k);
             }
         }
-    }
-
-    /** A rotating, accelerating base: angular velocity up to 1 rad/s, angular acceleration up to 3 rad/s^2. */
-    static BaseMotion randomBase(final SplittableRandom rnd)
-    {
-        final double[] w = RandomRobots.vector(rnd, 3, 1.0);
-        final double[] wd = RandomRobots.vector(rnd, 3, 3.0);
-        final double[] f = RandomRobots.vector(rnd, 3, 4.0);
-        return new BaseMotion().orientation(0.6, 0.0, 0.0, 0.8).angularVelocity(w[0], w[1], w[2])
-            .angularAcceleration(wd[0], wd[1], wd[2]).specificForce(f[0], f[1], f[2] + 9.81);
     }
 
     private static double closedLoopResidual(final ElasticRobotModel model, final Case c)
@@ -367,7 +358,7 @@ class MixedInverseDynamicsControllerTest
         final MixedInverseDynamicsController controller = controller(model, unlimited(n));
         final SplittableRandom rnd = new SplittableRandom(11);
         final Case c = Case.draw(rnd, model);
-        final BaseMotion base = randomBase(rnd);
+        final BaseMotion base = RandomElasticRobots.carriedBase(rnd);
         final double[] command = new double[n];
         final long bytes = AllocationMeter.bytesAllocated(
             () -> controller.compute(c.q, c.theta, c.qd, c.thetad, c.reference, base, command), 20_000, 20_000);

@@ -26,16 +26,6 @@ class CarriedBaseMixedDynamicsTest
     private static final double[] GRAVITY = {0.0, 0.0, -9.81};
     private static final int SAMPLES = 20;
 
-    /** A rotating, accelerating base: angular velocity up to 1 rad/s, angular acceleration up to 3 rad/s^2. */
-    private static BaseMotion randomBase(final SplittableRandom rnd)
-    {
-        final double[] w = RandomRobots.vector(rnd, 3, 1.0);
-        final double[] wd = RandomRobots.vector(rnd, 3, 3.0);
-        final double[] f = RandomRobots.vector(rnd, 3, 4.0);
-        return new BaseMotion().orientation(0.6, 0.0, 0.0, 0.8).angularVelocity(w[0], w[1], w[2])
-            .angularAcceleration(wd[0], wd[1], wd[2]).specificForce(f[0], f[1], f[2] + 9.81);
-    }
-
     /**
      * The links of a random robot with motors of no mass and no inertia on most joints, about half of
      * them elastic (undamped): its link-side torques are those of the links alone.
@@ -103,8 +93,8 @@ class CarriedBaseMixedDynamicsTest
             final double[] thetaDdot = new double[ne];
             for (int s = 0; s < SAMPLES; s++)
             {
-                final BaseMotion base = randomBase(rnd);
-                final double[][] reference = reference(rnd, n);
+                final BaseMotion base = RandomElasticRobots.carriedBase(rnd);
+                final double[][] reference = MotorReferenceTest.coefficients(rnd, n);
                 rigid.compute(reference[0], reference[1], reference[2], base, expected);
                 mixed.compute(reference[0], RandomRobots.vector(rnd, ne, 1.0), reference[1], RandomRobots.vector(rnd, ne, 1.0),
                     reference[2], RandomRobots.vector(rnd, ne, 1.0), base, jointTorque, motorTorque);
@@ -147,7 +137,7 @@ class CarriedBaseMixedDynamicsTest
             final double gy = -base.specificForce(1);
             final double gz = -base.specificForce(2);
             final String context = "seed " + seed;
-            final double[][] reference = reference(rnd, n);
+            final double[][] reference = MotorReferenceTest.coefficients(rnd, n);
             final double[] theta = RandomRobots.vector(rnd, ne, 1.0);
             final double[] thetad = RandomRobots.vector(rnd, ne, 1.0);
             final double[] thetadd = RandomRobots.vector(rnd, ne, 1.0);
@@ -211,7 +201,7 @@ class CarriedBaseMixedDynamicsTest
             final MixedForwardDynamics cholesky = new MixedForwardDynamics(model);
             for (int s = 0; s < 5; s++)
             {
-                final BaseMotion base = randomBase(rnd);
+                final BaseMotion base = RandomElasticRobots.carriedBase(rnd);
                 final double[] q = RandomRobots.vector(rnd, n, Math.PI);
                 final double[] qd = RandomRobots.vector(rnd, n, 2.0);
                 final double[] theta = RandomRobots.vector(rnd, ne, Math.PI);
@@ -257,8 +247,8 @@ class CarriedBaseMixedDynamicsTest
             final int n = model.dof();
             final int ne = model.elasticCount();
             final SplittableRandom rnd = new SplittableRandom(seed);
-            final double[][] reference = reference(rnd, n);
-            final BaseMotion base = randomBase(rnd);
+            final double[][] reference = MotorReferenceTest.coefficients(rnd, n);
+            final BaseMotion base = RandomElasticRobots.carriedBase(rnd);
             final MotorReference motorReference = new MotorReference(model);
             final double[][] now = new double[3][ne];
             motorReference.compute(reference, base, now[0], now[1], now[2]);
@@ -382,7 +372,7 @@ class CarriedBaseMixedDynamicsTest
         for (int i = 0; i < 5; i++)
         {
             final double t = (i - 2) * step;
-            motorReference.compute(shifted(reference, t), baseAt.apply(t), samples[i], unused, unused2);
+            motorReference.compute(MotorReferenceTest.reference(reference, t), baseAt.apply(t), samples[i], unused, unused2);
         }
         final double[][] out = new double[3][ne];
         for (int e = 0; e < ne; e++)
@@ -390,26 +380,6 @@ class CarriedBaseMixedDynamicsTest
             out[1][e] = (samples[0][e] - 8 * samples[1][e] + 8 * samples[3][e] - samples[4][e]) / (12 * step);
             out[2][e] = (-samples[0][e] + 16 * samples[1][e] - 30 * samples[2][e] + 16 * samples[3][e] - samples[4][e])
                 / (12 * step * step);
-        }
-        return out;
-    }
-
-    /** The quartic reference whose derivatives at 0 are the given ones, and its derivatives at t. */
-    private static double[][] shifted(final double[][] reference, final double t)
-    {
-        final double[] factorial = {1, 1, 2, 6, 24};
-        final double[][] out = new double[5][reference[0].length];
-        for (int d = 0; d < 5; d++)
-        {
-            for (int k = 0; k < reference[0].length; k++)
-            {
-                double sum = 0.0;
-                for (int m = 0; d + m < 5; m++)
-                {
-                    sum += Math.pow(t, m) / factorial[m] * reference[d + m][k];
-                }
-                out[d][k] = sum;
-            }
         }
         return out;
     }
@@ -463,18 +433,6 @@ class CarriedBaseMixedDynamicsTest
             carried.baseMotionAt(0.5, published);
             assertEquals(-equivalent[2], published.specificForce(2), 1e-12, "the IMU reads f = a - g");
         }
-    }
-
-    /** q_d and its derivatives up to the 4th, random. */
-    private static double[][] reference(final SplittableRandom rnd, final int n)
-    {
-        final double[][] reference = new double[5][];
-        final double[] scale = {Math.PI, 2.0, 3.0, 5.0, 10.0};
-        for (int d = 0; d < 5; d++)
-        {
-            reference[d] = RandomRobots.vector(rnd, n, scale[d]);
-        }
-        return reference;
     }
 
     private static double maxError(final double[] expected, final double[] actual)
