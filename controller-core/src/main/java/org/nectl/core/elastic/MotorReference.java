@@ -48,7 +48,7 @@ import org.nectl.core.dynamics.TorqueSecondDerivative;
 public final class MotorReference
 {
     private static final int DERIVATIVES = 5;
-    /** Time step h of the central differences of the base's rotation share, s. */
+    /** Time step h of the central differences of the base's share tau_r, s. */
     static final double BASE_STEP_S = 1e-4;
     private static final double[] FACTORIAL = {1.0, 1.0, 2.0, 6.0, 24.0};
 
@@ -75,12 +75,12 @@ public final class MotorReference
     /** No wrench; gravity -f of the call's base, for tau_f and the fixed-base share of tau_r. */
     private final AppliedLoads baseLoads;
     private final InverseDynamics rnea;
-    /** The base's motion at t - h, t, t + h under constant acceleration. */
+    /** The base's motion at t - h, t, t + h, along its estimated or constant-acceleration motion. */
     private final BaseMotion shiftedBase = new BaseMotion();
     /** Tree coordinates, rates and accelerations along the reference at t - h, t, t + h. */
     private final double[][] shiftedTree;
     /** tau_r at t - h, t, t + h on the tree coordinates. */
-    private final double[][] rotationShare;
+    private final double[][] baseShare;
     private final double[] fixedShare;
     private final double[] fDot = new double[3];
     private final double[] angularJerk = new double[3];
@@ -120,7 +120,7 @@ public final class MotorReference
         rnea = new InverseDynamics(bodies.compiledTree);
         rnea.jointFriction(false);
         shiftedTree = new double[3][treeDof];
-        rotationShare = new double[3][treeDof];
+        baseShare = new double[3][treeDof];
         fixedShare = new double[treeDof];
     }
 
@@ -202,7 +202,7 @@ public final class MotorReference
             torques.compute(tree[0], tree[1], tree[2], tree[3], tree[4], baseLoads, tau, tauDot, tauDdot);
             if (rates != null && rates.estimated())
             {
-                estimatedBaseRates(base, rates);
+                estimatedBaseRates(rates);
             }
             else
             {
@@ -220,7 +220,7 @@ public final class MotorReference
     }
 
     /** omegaDotDot_0, f' and f'' as estimated. */
-    private void estimatedBaseRates(final BaseMotion base, final BaseMotionRates rates)
+    private void estimatedBaseRates(final BaseMotionRates rates)
     {
         for (int k = 0; k < 3; k++)
         {
@@ -270,14 +270,14 @@ public final class MotorReference
             shiftedBase.specificForce(base.specificForce(0) + t * fDot[0] + 0.5 * t * t * fDdot[0],
                 base.specificForce(1) + t * fDot[1] + 0.5 * t * t * fDdot[1],
                 base.specificForce(2) + t * fDot[2] + 0.5 * t * t * fDdot[2]);
-            rotationShareAt(t, rotationShare[step]);
+            baseShareAt(t, baseShare[step]);
         }
         final double h = BASE_STEP_S;
         for (int i = 0; i < tau.length; i++)
         {
-            final double before = rotationShare[0][i];
-            final double now = rotationShare[1][i];
-            final double after = rotationShare[2][i];
+            final double before = baseShare[0][i];
+            final double now = baseShare[1][i];
+            final double after = baseShare[2][i];
             tau[i] += now;
             tauDot[i] += (after - before) / (2.0 * h);
             tauDdot[i] += (after - 2.0 * now + before) / (h * h);
@@ -294,7 +294,7 @@ public final class MotorReference
      * tau_r at reference time t from now: RNEA on the shifted base minus RNEA under gravity -f of now,
      * the tree's coordinates, rates and accelerations by their Taylor series to the 4th derivative.
      */
-    private void rotationShareAt(final double t, final double[] out)
+    private void baseShareAt(final double t, final double[] out)
     {
         final double[] y = shiftedTree[0];
         final double[] yd = shiftedTree[1];
