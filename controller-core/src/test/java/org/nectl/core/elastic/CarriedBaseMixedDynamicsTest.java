@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.control.ControlStatus;
+import org.nectl.core.control.MixedInverseDynamicsController;
+import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.mobile.BaseMotionProfile;
@@ -32,13 +35,19 @@ class CarriedBaseMixedDynamicsTest
      */
     private static ElasticRobotModel withMasslessMotors(final long seed)
     {
+        return withMasslessMotors(seed, false);
+    }
+
+    /** As {@link #withMasslessMotors(long)}, with a motor on every joint if {@code everyJoint}. */
+    private static ElasticRobotModel withMasslessMotors(final long seed, final boolean everyJoint)
+    {
         final SplittableRandom rnd = new SplittableRandom(seed * 7 + 1);
         final RobotModel drawn = RandomRobots.robot(seed, rnd.nextInt(1, 9), rnd.nextBoolean(), RandomRobots.Joints.ALL, true);
         final boolean[] motorised = new boolean[drawn.dof()];
         final int first = rnd.nextInt(drawn.dof());
         for (int k = 0; k < drawn.dof(); k++)
         {
-            motorised[k] = k == first || rnd.nextDouble() < 0.75;
+            motorised[k] = k == first || rnd.nextDouble() < 0.75 || everyJoint;
         }
         // the rotor inertia of a motorised joint is its motor's, here none
         final RobotModel links = RandomElasticRobots.withoutRotorInertia(drawn, motorised);
@@ -116,6 +125,54 @@ class CarriedBaseMixedDynamicsTest
         }
         System.out.printf("carried base, massless motors: ReNEAL link-side torque vs CarriedBaseInverseDynamics of the links,"
             + " 30 robots x %d states: max relative error %.2e%n", SAMPLES, worst);
+    }
+
+    /**
+     * The mixed law on the reference (zero tracking error, motors at theta_d, theta_d'), motors without
+     * mass or inertia (elastic ones on the base): its rigid joints' commands on a carried base equal
+     * {@link CarriedBaseInverseDynamics} of the links at (q_d, qd_d, qdd_d).
+     */
+    @Test
+    void theMixedLawsRigidCommandsOnTheReferenceEqualTheCarriedBaseInverseDynamicsOfTheLinks()
+    {
+        double worst = 0.0;
+        for (long seed = 1; seed <= 30; seed++)
+        {
+            final ElasticRobotModel model = withMasslessMotors(seed, true);
+            final int n = model.dof();
+            final int ne = model.elasticCount();
+            final SplittableRandom rnd = new SplittableRandom(seed);
+            final BaseMotion base = RandomElasticRobots.carriedBase(rnd);
+            final double[][] reference = MotorReferenceTest.coefficients(rnd, n);
+            final double[] theta = new double[ne];
+            final double[] thetaDot = new double[ne];
+            new MotorReference(model).compute(reference, base, theta, thetaDot, new double[ne]);
+            final double[] unlimited = new double[n];
+            java.util.Arrays.fill(unlimited, Double.POSITIVE_INFINITY);
+            final double[] gains = new double[n];
+            java.util.Arrays.fill(gains, 100.0);
+            final double[] motorGains = new double[ne];
+            java.util.Arrays.fill(motorGains, 10.0);
+            final MixedInverseDynamicsController law = new MixedInverseDynamicsController(model, gains, gains, motorGains,
+                motorGains, new TorqueLimiter(unlimited, unlimited, 1_000_000L));
+            final double[] command = new double[n];
+            assertEquals(ControlStatus.OK, law.compute(reference[0], theta, reference[1], thetaDot, reference, base, command),
+                "seed " + seed);
+            final double[] expected = new double[n];
+            new CarriedBaseInverseDynamics(CompiledModel.of(model.links())).compute(reference[0], reference[1], reference[2],
+                base, expected);
+            for (int k = 0; k < n; k++)
+            {
+                if (!model.isElastic(k))
+                {
+                    final double scale = Math.max(1.0, Math.abs(expected[k]));
+                    worst = Math.max(worst, Math.abs(expected[k] - command[k]) / scale);
+                    assertEquals(expected[k], command[k], 1e-12 * scale, "seed " + seed + " joint " + k);
+                }
+            }
+        }
+        System.out.printf("carried base, massless motors: the mixed law's rigid commands on the reference vs"
+            + " CarriedBaseInverseDynamics of the links, 30 robots: max relative error %.2e%n", worst);
     }
 
     /**
