@@ -45,9 +45,9 @@ interface ArmPhysics
     }
 
     /**
-     * @param out receives the base's motion now; a fixed base is at rest. Only nectl's rigid physics
-     *     moves its base (the others refuse a base-motion profile), so the default is never reached
-     *     with a profile.
+     * @param out receives the base's motion now; a fixed base is at rest. Only nectl's tree physics,
+     *     rigid and elastic, moves its base (MuJoCo's and the closed-loop physics refuse a
+     *     base-motion profile), so the default is never reached with a profile.
      */
     default void baseMotion(final BaseMotion out)
     {

@@ -1,5 +1,6 @@
 package org.nectl.hw;
 
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.RestingMotorPositions;
 import org.nectl.core.simulation.MixedArmSimulator;
@@ -7,8 +8,9 @@ import org.nectl.core.simulation.MixedArmSimulator;
 /**
  * Physics of a {@link SimulatedArm} with elastic joints ({@link MixedArmSimulator}). It starts at
  * rest at the configured link positions with every spring holding its link's static load, as after
- * the brakes held the arm there; braked, both links and motors are held. Real-time safe after
- * construction; not thread safe.
+ * the brakes held the arm there; braked, both links and motors are held. On a carried base (the
+ * configuration's base-motion profile) the springs start holding the static load of the base at
+ * rest, and the base moves from time 0. Real-time safe after construction; not thread safe.
  */
 final class ElasticArmPhysics implements ArmPhysics
 {
@@ -26,6 +28,7 @@ final class ElasticArmPhysics implements ArmPhysics
         simulator.gravity(gravity[0], gravity[1], gravity[2]);
         final double[] q = config.initialQ();
         simulator.reset(q, RestingMotorPositions.compute(model, q, gravity), new double[model.dof()], new double[elastic]);
+        config.baseMotion().ifPresent(simulator::baseMotion);
         elasticCoordinates = new int[elastic];
         int mask = 0;
         for (int e = 0; e < elastic; e++)
@@ -36,6 +39,12 @@ final class ElasticArmPhysics implements ArmPhysics
         elasticMask = mask;
         theta = new double[elastic];
         thetaDot = new double[elastic];
+    }
+
+    @Override
+    public void baseMotion(final BaseMotion out)
+    {
+        simulator.baseMotionAt(simulator.timeNs() * 1e-9, out);
     }
 
     @Override

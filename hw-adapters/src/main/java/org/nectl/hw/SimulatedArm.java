@@ -133,6 +133,11 @@ public final class SimulatedArm
             throw new IllegalArgumentException("an external wrench needs a tree robot; " + model.tree().name()
                 + " is a closed-loop robot");
         }
+        if (config.baseMotion().isPresent())
+        {
+            throw new IllegalArgumentException("a moving base needs a tree robot; " + model.tree().name()
+                + " is a closed-loop robot");
+        }
         if (config.dof() != model.activeCount())
         {
             throw new IllegalArgumentException("configuration for " + config.dof() + " joints, "
@@ -164,10 +169,6 @@ public final class SimulatedArm
 
     private static SimulatedArmConfig checkedElastic(final ElasticRobotModel robot, final SimulatedArmConfig config)
     {
-        if (config.baseMotion().isPresent())
-        {
-            throw new IllegalArgumentException("a moving base needs a rigid robot; " + robot.links().name() + " has elastic joints");
-        }
         if (!config.externalWrenches().isEmpty())
         {
             throw new IllegalArgumentException("an external wrench needs a rigid robot; " + robot.links().name() + " has elastic joints");

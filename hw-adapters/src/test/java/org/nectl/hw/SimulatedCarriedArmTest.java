@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.dynamics.BaseMotion;
+import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.mobile.PlatformMotion;
 import org.nectl.core.mobile.ShipMotion;
 import org.nectl.core.model.RobotModel;
+import org.nectl.core.testing.RandomElasticRobots;
 import org.nectl.core.testing.RandomRobots;
 import org.nectl.transport.JointStateSample;
 import org.nectl.transport.sbe.DriveMode;
@@ -81,6 +83,53 @@ class SimulatedCarriedArmTest
             assertEquals(expected.angularVelocity(i), sample.baseMotion()[4 + i], 1e-12, "omega " + i);
             assertEquals(expected.angularAcceleration(i), sample.baseMotion()[7 + i], 1e-12, "omegaDot " + i);
             assertEquals(expected.specificForce(i), sample.baseMotion()[10 + i], 1e-12, "f " + i);
+        }
+    }
+
+    /**
+     * An arm with elastic joints on a ship's deck: its physics feel the deck (it leaves the fixed-base
+     * arm's motion under the same torques) and its samples carry the deck's motion at the sample time.
+     */
+    @Test
+    void elasticArmOnAShipsDeckFeelsTheDeckAndPublishesItsMotion()
+    {
+        final ElasticRobotModel robot = RandomElasticRobots.robot(SEED, false);
+        final int n = robot.dof();
+        final double[] limits = new double[n];
+        java.util.Arrays.fill(limits, 1e3);
+        final ShipMotion ship = new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1);
+        final SimulatedArm carried = new SimulatedArm(robot, new SimulatedArmConfig(robot.links()).periodNs(1_000_000L)
+            .torqueLimitNm(limits).baseMotion(ship));
+        final SimulatedArm fixed = new SimulatedArm(robot, new SimulatedArmConfig(robot.links()).periodNs(1_000_000L)
+            .torqueLimitNm(limits));
+        final double[] tau = RandomRobots.vector(new java.util.SplittableRandom(SEED), n, 1.0);
+        for (int t = 0; t < 1234; t++)
+        {
+            for (final SimulatedArm arm : new SimulatedArm[] {carried, fixed})
+            {
+                arm.command(tau, DriveMode.TORQUE, true);
+                arm.step();
+            }
+        }
+        final JointStateSample a = new JointStateSample(n);
+        final JointStateSample c = new JointStateSample(n);
+        carried.sample(a);
+        fixed.sample(c);
+        assertTrue(a.elasticMask() != 0, "seed " + SEED + " has elastic joints");
+        double moved = 0.0;
+        for (int k = 0; k < n; k++)
+        {
+            moved = Math.max(moved, Math.abs(a.q()[k] - c.q()[k]));
+        }
+        assertTrue(moved > 1e-3, "the deck moves the elastic arm: " + moved + " rad");
+        assertTrue(a.baseMotionValid(), "the elastic arm's samples carry the base block");
+        assertFalse(c.baseMotionValid(), "a fixed base sends no block");
+        final BaseMotion expected = new BaseMotion();
+        ship.at(1.234, GRAVITY, expected);
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(expected.angularVelocity(i), a.baseMotion()[4 + i], 1e-12, "omega " + i);
+            assertEquals(expected.specificForce(i), a.baseMotion()[10 + i], 1e-12, "f " + i);
         }
     }
 

@@ -90,11 +90,15 @@ class SimulatedClosedLoopArmTest
     }
 
     @Test
-    void externalWrenchesAndAWrongJointCountAreRefused()
+    void externalWrenchesAMovingBaseAndAWrongJointCountAreRefused()
     {
         assertThrows(IllegalArgumentException.class, () -> new SimulatedArm(PALLETISER,
             new SimulatedArmConfig(ACTIVE).initialQ(PALLETISER.homeActive())
                 .externalWrench(AppliedWrench.parse("flange,0,0,-10,0,0,0@0-1", ACTIVE))));
+        final IllegalArgumentException deck = assertThrows(IllegalArgumentException.class, () -> new SimulatedArm(PALLETISER,
+            new SimulatedArmConfig(ACTIVE).initialQ(PALLETISER.homeActive())
+                .baseMotion(new org.nectl.core.mobile.ShipMotion(0.1, 0.2, 0.0, 0.0, 0.0, 0.1))));
+        assertTrue(deck.getMessage().contains("a moving base needs a tree robot"), deck.getMessage());
         final RobotModel six = ActiveJoints.of(ClosedChains.load(Path.of("../config/parallel-robots/hexapod.yaml")));
         assertThrows(IllegalArgumentException.class, () -> new SimulatedArm(PALLETISER, new SimulatedArmConfig(six)));
     }

@@ -129,13 +129,11 @@ public final class DeploymentConfigs
         final YamlField base = section.get().mapping(BASE_KEYS);
         final Optional<YamlField> carriedField = base.optional("carried");
         final boolean carried = carriedField.map(YamlField::bool).orElse(false);
-        if (carried && (robot.elasticCount() > 0 || closedLoop))
+        if (carried && closedLoop)
         {
-            // Only the rigid-body laws of a tree take the base's motion in: the mixed rigid/elastic
-            // law and the laws on a closed chain's projected dynamics would run as on a fixed base.
-            throw carriedField.get().error("'" + robot.links().name() + "' "
-                + (closedLoop ? "is a closed-loop robot" : "has elastic joints (" + robot.elasticCount() + ")")
-                + ": a carried base is compensated for rigid tree robots only (computed torque, PD + gravity)");
+            // The laws on a closed chain's projected dynamics would run as on a fixed base.
+            throw carriedField.get().error("'" + robot.links().name() + "' is a closed-loop robot: a carried base is"
+                + " compensated for tree robots only (computed torque, PD + gravity, the mixed rigid/elastic law)");
         }
         return new CarriedBaseSettings(carried,
             base.optional("max_age_ms").map(f -> baseMaxAgeNs(f, periodNs)).orElse(defaults.maxAgeNs()));

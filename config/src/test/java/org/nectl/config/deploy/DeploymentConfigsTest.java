@@ -139,20 +139,21 @@ final class DeploymentConfigsTest
     }
 
     @Test
-    void aCarriedBaseIsRefusedForRobotsWhoseLawsDoNotCompensateIt() throws IOException
+    void aCarriedBaseIsRefusedForClosedLoopRobotsAndAcceptedForElasticOnes() throws IOException
     {
         final Path robots = ShippedRobots.configDirectory("nectl.robots.dir", "robots");
-        for (final String[] robot : new String[][] {
-            {"mixed-elastic-3dof.yaml", "has elastic joints (1)"}, {"palletiser.yaml", "is a closed-loop robot"}})
-        {
-            Files.copy(robots.resolve(robot[0]), dir.resolve(robot[0]), StandardCopyOption.REPLACE_EXISTING);
-            final Path file = TestDeployments.write(dir, "model: " + robot[0] + "\nbase:\n  carried: true\n");
-            final DescriptionException e = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(file));
-            assertEquals("base.carried", e.field(), e.getMessage());
-            assertEquals(3, e.line(), e.getMessage());
-            assertTrue(e.getMessage().contains(robot[1] + ": a carried base is compensated for rigid tree robots only"),
-                e.getMessage());
-        }
+        Files.copy(robots.resolve("palletiser.yaml"), dir.resolve("palletiser.yaml"), StandardCopyOption.REPLACE_EXISTING);
+        final Path closed = TestDeployments.write(dir, "model: palletiser.yaml\nbase:\n  carried: true\n");
+        final DescriptionException e = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(closed));
+        assertEquals("base.carried", e.field(), e.getMessage());
+        assertEquals(3, e.line(), e.getMessage());
+        assertTrue(e.getMessage().contains("is a closed-loop robot: a carried base is compensated for tree robots only"),
+            e.getMessage());
+        Files.copy(robots.resolve("mixed-elastic-3dof.yaml"), dir.resolve("mixed-elastic-3dof.yaml"),
+            StandardCopyOption.REPLACE_EXISTING);
+        assertTrue(DeploymentConfigs.load(TestDeployments.write(dir,
+            "model: mixed-elastic-3dof.yaml\ncontrol:\n  law: mixed_elastic\nbase:\n  carried: true\n")).carriedBase(),
+            "the mixed rigid/elastic law takes the base's motion in");
     }
 
     @Test

@@ -2,6 +2,8 @@ package org.nectl.core.control;
 
 import java.util.Arrays;
 
+import org.nectl.core.dynamics.BaseMotion;
+import org.nectl.core.elastic.BaseMotionRates;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.MixedBiasForces;
 import org.nectl.core.elastic.MixedMassMatrix;
@@ -35,6 +37,14 @@ import org.nectl.core.elastic.SpringTorques;
  * K_Dtheta sigma_theta. The torques are then the model's inverse dynamics at that xdd, which is (39)
  * and (49) evaluated exactly. Finally {@link TorqueLimiter} saturates torque and torque rate, counting
  * and flagging every clip.
+ *
+ * <p><b>Carried base</b> ({@link #compute(double[], double[], double[], double[], double[][], BaseMotion,
+ * double[])}): the base's measured motion is the root's motion of the bias forces zeta (its specific
+ * force replacing gravity; Khalil 2010, §7.1) and of the motor reference ({@link MotorReference}, with
+ * its derivative treatment), so every torque above, rigid joints' and motors', includes the base's
+ * terms; A(q) does not depend on the base. The closed loop's C(x') (sigma_q, 0) stays the fixed-base
+ * Christoffel term: the base's terms are all in zeta at the measured velocities, so the closed-loop
+ * error equations are those of a fixed base.
  *
  * <p>Commands are per joint coordinate k: a rigid joint's motor torque, or an elastic joint's motor
  * torque, reflected (see {@link org.nectl.core.elastic.Motor}). Not thread safe: one instance per
@@ -214,10 +224,50 @@ public final class MixedInverseDynamicsController
     public int compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
         final double[][] reference, final double[] limitedNm)
     {
+        return compute(q, theta, qd, thetad, reference, null, limitedNm);
+    }
+
+    /**
+     * Computes one tick on a carried (moving) base (class comment, "Carried base"). Real-time safe:
+     * no allocation, no exceptions.
+     *
+     * @param q measured link positions by coordinate, rad or m.
+     * @param theta measured motor positions by elastic index (reflected).
+     * @param qd measured link velocities relative to the base.
+     * @param thetad measured motor velocities.
+     * @param reference q_d and its derivatives up to the 4th, relative to the base.
+     * @param base the base's measured motion, base coordinates; null for a fixed base under the set gravity.
+     * @param limitedNm output: torque per joint coordinate after torque and rate saturation, N m (N).
+     * @return as {@link #compute(double[], double[], double[], double[], double[][], double[])}.
+     */
+    public int compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
+        final double[][] reference, final BaseMotion base, final double[] limitedNm)
+    {
+        return compute(q, theta, qd, thetad, reference, base, null, limitedNm);
+    }
+
+    /**
+     * Computes one tick on a carried base whose unmeasured rates (angular jerk, specific force rates)
+     * are estimated from the received blocks ({@link MotorReference}, class comment). Real-time safe:
+     * no allocation, no exceptions.
+     *
+     * @param q measured link positions by coordinate, rad or m.
+     * @param theta measured motor positions by elastic index (reflected).
+     * @param qd measured link velocities relative to the base.
+     * @param thetad measured motor velocities.
+     * @param reference q_d and its derivatives up to the 4th, relative to the base.
+     * @param base the base's measured motion, base coordinates; null for a fixed base under the set gravity.
+     * @param rates the base's estimated rates; null for a base of constant acceleration.
+     * @param limitedNm output: torque per joint coordinate after torque and rate saturation, N m (N).
+     * @return as {@link #compute(double[], double[], double[], double[], double[][], double[])}.
+     */
+    public int compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
+        final double[][] reference, final BaseMotion base, final BaseMotionRates rates, final double[] limitedNm)
+    {
         loadErrors(q, qd, reference);
-        motorReference.compute(reference, thetaD, thetaDotD, thetaDdotD);
+        motorReference.compute(reference, base, rates, thetaD, thetaDotD, thetaDdotD);
         massMatrix.compute(q, inertia);
-        bias.compute(q, qd, thetad, zeta);
+        bias.compute(q, qd, thetad, base, zeta);
         springs.compute(q, theta, qd, thetad, spring);
         velocityTermsAlongSigma(q, qd, thetad);
         if (motorReferenceForm == MotorReference.Form.CONTROL_LAW)

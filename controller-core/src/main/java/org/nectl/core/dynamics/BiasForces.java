@@ -76,4 +76,21 @@ public final class BiasForces
     {
         passes.compute(q, qd, zeroAcceleration, loads, null, bias);
     }
+
+    /**
+     * Computes h(q, qd; base) on a carried (moving) base: the base's measured motion is the root
+     * initial condition ({@link InverseDynamics#compute(double[], double[], double[], AppliedLoads,
+     * BaseMotion, double[])} at qdd = 0). Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities relative to the base, rad/s or m/s.
+     * @param loads external wrenches (world-fixed ones in base coordinates); their gravity is not used.
+     * @param base the base's motion, base coordinates.
+     * @param bias output by coordinate, N m or N.
+     */
+    public void compute(final double[] q, final double[] qd, final AppliedLoads loads, final BaseMotion base,
+        final double[] bias)
+    {
+        passes.compute(q, qd, zeroAcceleration, loads, base, bias);
+    }
 }

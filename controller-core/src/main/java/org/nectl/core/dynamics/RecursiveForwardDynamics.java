@@ -119,7 +119,27 @@ public final class RecursiveForwardDynamics
      */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final AppliedLoads loads, final double[] qdd)
     {
-        NewtonEulerPasses.rootMotion(loads, null, bodies.baseVelocity, 3, baseAcceleration, 3, baseAcceleration, 0);
+        return compute(q, qd, tau, loads, null, qdd);
+    }
+
+    /**
+     * Computes the joint accelerations relative to a carried (moving) base: the base's measured
+     * angular velocity is the root's velocity and its angular acceleration and specific force the
+     * root's acceleration (Khalil 2010, §7.1), in the inertial frame that coincides with the base
+     * frame and moves with the base origin at this instant. Real-time safe: allocates nothing.
+     *
+     * @param q joint positions by coordinate, rad or m.
+     * @param qd joint velocities relative to the base, rad/s or m/s.
+     * @param tau applied joint torques or forces by coordinate, N m or N.
+     * @param loads external wrenches (world-fixed ones in base coordinates); their gravity is not used.
+     * @param base the base's motion, base coordinates; null for a fixed base under the loads' gravity.
+     * @param qdd output joint accelerations relative to the base, rad/s^2 or m/s^2.
+     * @return true on success; false if some H_j is not positive, qdd then undefined.
+     */
+    public boolean compute(final double[] q, final double[] qd, final double[] tau, final AppliedLoads loads,
+        final BaseMotion base, final double[] qdd)
+    {
+        NewtonEulerPasses.rootMotion(loads, base, bodies.baseVelocity, 3, baseAcceleration, 3, baseAcceleration, 0);
         bodies.placements(q);
         for (int i = 0; i < bodies.bodyCount; i++)
         {

@@ -2,6 +2,7 @@ package org.nectl.core.elastic;
 
 import java.util.Arrays;
 
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.JointType;
 import org.nectl.core.model.RobotModel;
@@ -68,6 +69,11 @@ public final class ElasticJointInverseDynamics
     private final double[] coulomb;
     private final double[] viscous;
     private final double[] bodyWrench;
+    /** -g, base frame: the root's linear acceleration on a fixed base. */
+    private final double[] gravityAcceleration = new double[3];
+    /** The root's spatial velocity (linear, angular) of the call: zero, or (0, omega_0) on a carried base. */
+    private final double[] baseVelocity = new double[6];
+    /** The root's spatial acceleration of the call: (-g, 0), or (f, omegaDot_0) on a carried base. */
     private final double[] baseAcceleration = new double[6];
     private boolean friction = true;
 
@@ -256,9 +262,9 @@ public final class ElasticJointInverseDynamics
      */
     public void gravity(final double gx, final double gy, final double gz)
     {
-        baseAcceleration[0] = -gx;
-        baseAcceleration[1] = -gy;
-        baseAcceleration[2] = -gz;
+        gravityAcceleration[0] = -gx;
+        gravityAcceleration[1] = -gy;
+        gravityAcceleration[2] = -gz;
     }
 
     /**
@@ -330,6 +336,7 @@ public final class ElasticJointInverseDynamics
         {
             freeTorque[coordinateOfElastic[e]] = spring[e];
         }
+        rootMotion(null);
         firstForwardPass();
         final boolean solvable = backwardPass();
         secondForwardPass();
@@ -358,10 +365,12 @@ public final class ElasticJointInverseDynamics
      * Direct dynamics (instances from {@link #directDynamics} only): inputs and outputs of
      * {@link RecursiveMixedForwardDynamics#compute}. Real-time safe.
      *
+     * @param base the carried base's motion, or null for a fixed base under the set gravity.
      * @return true on success; false if some articulated inertia H_j is not positive.
      */
     boolean forward(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
-        final double[] jointTorque, final double[] motorTorque, final double[] qdd, final double[] thetadd)
+        final double[] jointTorque, final double[] motorTorque, final BaseMotion base, final double[] qdd,
+        final double[] thetadd)
     {
         bodies.toTree(q, theta, y);
         bodies.toTree(qd, thetad, yd);
@@ -375,6 +384,7 @@ public final class ElasticJointInverseDynamics
             freeTorque[coordinateOfElastic[e]] += spring[e];
             freeTorque[r] = (motorTorque[e] - spring[e]) / bodies.scale[r];
         }
+        rootMotion(base);
         firstForwardPass();
         final boolean solvable = backwardPass();
         secondForwardPass();
@@ -384,6 +394,23 @@ public final class ElasticJointInverseDynamics
             thetadd[e] = ydd[rotorOfElastic[e]] / bodies.scale[rotorOfElastic[e]];
         }
         return solvable;
+    }
+
+    /**
+     * The root's motion (Khalil 2010, §7.1: the base's motion as the initial condition of the
+     * forward recursion), in the inertial frame that coincides with the base frame and moves with the
+     * base origin at this instant: a fixed base at rest with gravity entered as the acceleration -g; a
+     * carried base with velocity (0, omega_0) and acceleration (f, omegaDot_0), f its specific force,
+     * which replaces gravity.
+     */
+    private void rootMotion(final BaseMotion base)
+    {
+        for (int k = 0; k < 3; k++)
+        {
+            baseVelocity[3 + k] = base == null ? 0.0 : base.angularVelocity(k);
+            baseAcceleration[k] = base == null ? gravityAcceleration[k] : base.specificForce(k);
+            baseAcceleration[3 + k] = base == null ? 0.0 : base.angularAcceleration(k);
+        }
     }
 
     /** Poses, axes S_j, velocities, gamma_j = v_j x S_j qd_j and beta_j (eqs. 33-35). */
@@ -396,7 +423,7 @@ public final class ElasticJointInverseDynamics
             final int p = parent[j];
             for (int c = 0; c < 6; c++)
             {
-                velocity[s + c] = p < 0 ? 0.0 : velocity[6 * p + c];
+                velocity[s + c] = p < 0 ? baseVelocity[c] : velocity[6 * p + c];
                 gamma[s + c] = 0.0;
             }
             final int k = coordinate[j];

@@ -1,6 +1,7 @@
 package org.nectl.core.elastic;
 
 import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.BiasForces;
 
 /**
@@ -112,10 +113,27 @@ public final class MixedBiasForces
      */
     public void compute(final double[] q, final double[] qd, final double[] thetad, final double[] bias)
     {
+        compute(q, qd, thetad, null, bias);
+    }
+
+    /**
+     * Computes zeta on a carried (moving) base: the base's measured motion is the root's motion and
+     * its specific force replaces gravity ({@link BiasForces#compute(double[], double[], AppliedLoads,
+     * BaseMotion, double[])}); A(q) is unchanged. Real-time safe: allocates nothing.
+     *
+     * @param q link positions by coordinate, rad or m.
+     * @param qd link velocities relative to the base.
+     * @param thetad motor velocities by elastic index (reflected).
+     * @param base the base's motion, base coordinates; null for a fixed base under the set gravity.
+     * @param bias output zeta, size() entries (see the class comment), N m or N.
+     */
+    public void compute(final double[] q, final double[] qd, final double[] thetad, final BaseMotion base,
+        final double[] bias)
+    {
         // Rotor angles do not enter (axisymmetric rotors): positions with theta = 0.
         bodies.toTree(q, zeroMotorAngle, y);
         bodies.toTree(qd, thetad, yd);
-        newtonEuler.compute(y, yd, loads, treeBias);
+        newtonEuler.compute(y, yd, loads, base, treeBias);
         // (32)-(33)
         bodies.fromTree(treeBias, linkBias, motorBias);
         System.arraycopy(linkBias, 0, bias, 0, bodies.dof);

@@ -1,5 +1,6 @@
 package org.nectl.core.elastic;
 
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CholeskySolver;
 
 /**
@@ -105,11 +106,34 @@ public final class MixedForwardDynamics
     public boolean compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
         final double[] jointTorque, final double[] motorTorque, final double[] qdd, final double[] thetadd)
     {
+        return compute(q, theta, qd, thetad, jointTorque, motorTorque, null, qdd, thetadd);
+    }
+
+    /**
+     * Computes the link and motor accelerations relative to a carried (moving) base: zeta with the
+     * base's motion ({@link MixedBiasForces#compute(double[], double[], double[], BaseMotion, double[])}),
+     * A(q) unchanged. Real-time safe: allocates nothing.
+     *
+     * @param q link positions by coordinate, rad or m.
+     * @param theta motor positions by elastic index (reflected), rad or m.
+     * @param qd link velocities relative to the base.
+     * @param thetad motor velocities.
+     * @param jointTorque torque applied at each joint besides its spring, N m or N.
+     * @param motorTorque motor torque of each elastic joint, N m or N.
+     * @param base the base's motion, base coordinates; null for a fixed base under the set gravity.
+     * @param qdd output link accelerations relative to the base.
+     * @param thetadd output motor accelerations.
+     * @return true on success; false if A(q) is not positive definite, outputs then unchanged.
+     */
+    public boolean compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
+        final double[] jointTorque, final double[] motorTorque, final BaseMotion base, final double[] qdd,
+        final double[] thetadd)
+    {
         final int n = model.dof();
         final int ne = model.elasticCount();
         massMatrix.compute(q, solver.matrix());
         final double[] rhs = solver.rhs();
-        biasForces.compute(q, qd, thetad, rhs);
+        biasForces.compute(q, qd, thetad, base, rhs);
         springs.compute(q, theta, qd, thetad, spring);
         for (int k = 0; k < n; k++)
         {

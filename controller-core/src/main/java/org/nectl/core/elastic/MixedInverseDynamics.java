@@ -1,6 +1,7 @@
 package org.nectl.core.elastic;
 
 import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.InverseDynamics;
 
 /**
@@ -121,12 +122,34 @@ public final class MixedInverseDynamics
     public void compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
         final double[] qdd, final double[] thetadd, final double[] jointTorque, final double[] motorTorque)
     {
+        compute(q, theta, qd, thetad, qdd, thetadd, null, jointTorque, motorTorque);
+    }
+
+    /**
+     * On a carried (moving) base: the base's measured motion is the root's motion of the forward pass
+     * and its specific force replaces gravity (Khalil 2010, §7.1, {@link InverseDynamics#compute(double[],
+     * double[], double[], AppliedLoads, BaseMotion, double[])}). Real-time safe: allocates nothing.
+     *
+     * @param q link positions by coordinate, rad or m.
+     * @param theta motor positions by elastic index (reflected), rad or m.
+     * @param qd link velocities relative to the base.
+     * @param thetad motor velocities.
+     * @param qdd link accelerations relative to the base.
+     * @param thetadd motor accelerations.
+     * @param base the base's motion, base coordinates; null for a fixed base under the set gravity.
+     * @param jointTorque output by coordinate, N m or N (see the class comment).
+     * @param motorTorque output by elastic index, N m or N (see the class comment).
+     */
+    public void compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
+        final double[] qdd, final double[] thetadd, final BaseMotion base, final double[] jointTorque,
+        final double[] motorTorque)
+    {
         // (6), (9): rotor angles, rates and accelerations relative to their mounts
         bodies.toTree(q, theta, y);
         bodies.toTree(qd, thetad, yd);
         bodies.toTree(qdd, thetadd, ydd);
         // (4)-(9), (16)-(17) forward; (19), (25) backward
-        newtonEuler.compute(y, yd, ydd, loads, treeTorque);
+        newtonEuler.compute(y, yd, ydd, loads, base, treeTorque);
         // (27), and (28)-(29) without the spring: virtual work of the gear map
         bodies.fromTree(treeTorque, jointTorque, motorTorque);
         springs.compute(q, theta, qd, thetad, spring);

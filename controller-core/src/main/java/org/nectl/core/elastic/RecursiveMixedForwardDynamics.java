@@ -3,6 +3,7 @@ package org.nectl.core.elastic;
 import java.util.Arrays;
 
 import org.nectl.core.dynamics.AppliedLoads;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CholeskySolver;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
 
@@ -192,9 +193,34 @@ public final class RecursiveMixedForwardDynamics
     public boolean compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
         final double[] jointTorque, final double[] motorTorque, final double[] qdd, final double[] thetadd)
     {
+        return compute(q, theta, qd, thetad, jointTorque, motorTorque, null, qdd, thetadd);
+    }
+
+    /**
+     * Computes the link and motor accelerations relative to a carried (moving) base: the base's
+     * measured motion is the root's motion of the recursion and its specific force replaces gravity
+     * (Khalil 2010, §7.1). The tied rotors' unit responses are those of a fixed base: M^-1 does not
+     * depend on the base's motion. Real-time safe: allocates nothing.
+     *
+     * @param q link positions by coordinate, rad or m.
+     * @param theta motor positions by elastic index (reflected), rad or m.
+     * @param qd link velocities relative to the base.
+     * @param thetad motor velocities.
+     * @param jointTorque torque applied at each joint besides its spring, N m or N.
+     * @param motorTorque motor torque of each elastic joint, N m or N.
+     * @param base the base's motion, base coordinates; null for a fixed base under the set gravity.
+     * @param qdd output link accelerations relative to the base.
+     * @param thetadd output motor accelerations.
+     * @return true on success; false if some articulated inertia H_j, or the tied rotors' G M^-1 G^T,
+     *     is not positive definite.
+     */
+    public boolean compute(final double[] q, final double[] theta, final double[] qd, final double[] thetad,
+        final double[] jointTorque, final double[] motorTorque, final BaseMotion base, final double[] qdd,
+        final double[] thetadd)
+    {
         if (folded != null)
         {
-            return folded.forward(q, theta, qd, thetad, jointTorque, motorTorque, qdd, thetadd);
+            return folded.forward(q, theta, qd, thetad, jointTorque, motorTorque, base, qdd, thetadd);
         }
         bodies.toTree(q, theta, y);
         bodies.toTree(qd, thetad, yd);
@@ -209,7 +235,7 @@ public final class RecursiveMixedForwardDynamics
             treeTorque[coordinateOfElastic[e]] += spring[e];
             treeTorque[r] = (motorTorque[e] - spring[e]) / bodies.scale[r];
         }
-        final boolean solvable = articulated.compute(y, yd, treeTorque, loads, ydd) && enforceTiedRotors();
+        final boolean solvable = articulated.compute(y, yd, treeTorque, loads, base, ydd) && enforceTiedRotors();
         System.arraycopy(ydd, 0, qdd, 0, bodies.dof);
         for (int e = 0; e < spring.length; e++)
         {

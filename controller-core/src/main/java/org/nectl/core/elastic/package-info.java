@@ -34,5 +34,11 @@
  * For simulation: {@link org.nectl.core.elastic.MixedForwardDynamics} (the paper's Algorithm 2,
  * Cholesky) and {@link org.nectl.core.elastic.RecursiveMixedForwardDynamics} (Khalil 2010 §6.2,
  * O(n) when every rigid joint's rotor sits on the base, its joint's link or that link's parent).
+ *
+ * <p>Carried (moving) base: ReNEAL, zeta and both forward dynamics take an optional
+ * {@link org.nectl.core.dynamics.BaseMotion}, the base's measured motion as the root's motion of the
+ * recursion (Khalil 2010 §7.1), its specific force replacing gravity; A(q) does not depend on it.
+ * {@link org.nectl.core.elastic.MotorReference} adds the base's share and its derivatives, with the
+ * base's unmeasured rates from {@link org.nectl.core.elastic.BaseMotionRates}.
  */
 package org.nectl.core.elastic;

@@ -6,6 +6,7 @@ import org.nectl.core.control.ControlStatus;
 import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
+import org.nectl.core.elastic.BaseMotionRates;
 import org.nectl.core.mobile.CarriedBaseInverseDynamics;
 
 /**
@@ -23,17 +24,26 @@ import org.nectl.core.mobile.CarriedBaseInverseDynamics;
  * as it is no older than {@link CarriedBaseSettings#maxAgeNs}: {@link #supervise} reports an older one
  * as {@link Faults#BASE_MOTION_LOST}, and {@link #fresh} keeps an ENABLE from starting on it.
  *
+ * <p>Once per tick the block in use also updates the estimate of the base's unmeasured rates
+ * ({@link BaseMotionRates}: angular jerk, specific force rates; differences of successive ticks
+ * through a {@value #RATE_TIME_CONSTANT_S} s low-pass), which the mixed rigid/elastic law's motor
+ * reference needs.
+ *
  * <p>Not thread safe: owned by the control loop. {@link #settings(CarriedBaseSettings)} and the
  * constructor are not real-time safe; every other method is.
  */
 public final class CarriedBaseCompensation
 {
+    /** Time constant of the low-pass on the differences of the base blocks, s. */
+    static final double RATE_TIME_CONSTANT_S = 0.005;
+
     private Dynamics dynamics;
     private final BaseMotion received = new BaseMotion();
     private final BaseMotion held = new BaseMotion();
     private final double[] zeros;
     private final double[] fixedTorque;
     private final double[] baseTorque;
+    private final BaseMotionRates rates;
     private boolean carried;
     private long maxAgeNs = Long.MAX_VALUE;
     private boolean takenSinceTick;
@@ -48,9 +58,11 @@ public final class CarriedBaseCompensation
      *
      * @param dynamics the cycle's compiled robot, under the configured gravity.
      * @param gravity the configured gravity, base frame at rest, m/s^2.
+     * @param periodNs the control period, ns.
      */
-    CarriedBaseCompensation(final CompiledModel dynamics, final double[] gravity)
+    CarriedBaseCompensation(final CompiledModel dynamics, final double[] gravity, final long periodNs)
     {
+        rates = new BaseMotionRates(periodNs * 1e-9, RATE_TIME_CONSTANT_S);
         this.dynamics = new Dynamics(dynamics);
         held.atRest(gravity);
         zeros = new double[dynamics.dof()];
@@ -120,6 +132,10 @@ public final class CarriedBaseCompensation
             everTaken = true;
             takenAtNs = timeNs;
         }
+        if (carried)
+        {
+            rates.update(held);
+        }
         return fresh(timeNs) ? 0 : Faults.BASE_MOTION_LOST;
     }
 
@@ -135,7 +151,9 @@ public final class CarriedBaseCompensation
 
     /**
      * Adds tau_base at the measured state to a rigid-body law's command; the mixed rigid/elastic law
-     * is left as it is (its elastic joints' motors act through springs). A fixed base adds nothing.
+     * is left as it is: it takes {@link #baseMotion()} into its own model (its elastic joints' motors
+     * act through springs, so the base's share is in its motor reference, not a torque to add). A
+     * fixed base adds nothing.
      *
      * @param law the law that computed the command.
      * @param q measured positions.
@@ -194,6 +212,12 @@ public final class CarriedBaseCompensation
     double[] baseTorque()
     {
         return baseTorque;
+    }
+
+    /** @return the estimated rates of the base motion in use, updated once per tick by {@link #supervise}. */
+    public BaseMotionRates baseRates()
+    {
+        return rates;
     }
 
     /** @return the base motion in use: the last valid block, or the base at rest before the first. */

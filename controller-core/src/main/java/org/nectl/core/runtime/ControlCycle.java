@@ -306,7 +306,7 @@ public final class ControlCycle
         computedTorque = new ComputedTorqueController(laws.create(), settings.kp(), settings.kd());
         pdGravity = new PdGravityController(laws.create(), settings.pdKp(), settings.pdKd());
         computedTorque.frictionFeedforward(settings.frictionFeedforward());
-        carriedBase = new CarriedBaseCompensation(dynamics, g);
+        carriedBase = new CarriedBaseCompensation(dynamics, g, settings.periodNs());
         limiter = new TorqueLimiter(model, settings.periodNs());
         timeScaling = new ReferenceTimeScaling(model, laws.create(), timeScalingSettings);
         timeScaling.frictionFeedforward(settings.frictionFeedforward());
@@ -1155,7 +1155,8 @@ public final class ControlCycle
         if (law == ControlLaw.MIXED_ELASTIC)
         {
             gatherMotorState();
-            return mixed.compute(q, theta, qd, thetaDot, reference, tauLaw);
+            return mixed.compute(q, theta, qd, thetaDot, reference, carriedBase.carried() ? carriedBase.baseMotion() : null,
+                carriedBase.baseRates(), tauLaw);
         }
         return pdGravity.compute(q, qd, qRef, qdRef, tauLaw);
     }

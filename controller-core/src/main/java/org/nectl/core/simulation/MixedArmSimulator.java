@@ -3,8 +3,10 @@ package org.nectl.core.simulation;
 import java.util.Arrays;
 
 import org.nectl.core.dynamics.BaseFramePoses;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.RecursiveMixedForwardDynamics;
+import org.nectl.core.mobile.BaseMotionProfile;
 
 /**
  * Closed-loop simulation of an arm with mixed rigid and elastic joints: the state (q, theta, qd,
@@ -20,6 +22,10 @@ import org.nectl.core.elastic.RecursiveMixedForwardDynamics;
  * elastic joint (reflected, see {@link org.nectl.core.elastic.Motor}). A load fixed in the base frame
  * (e.g. a payload's weight) can act at a point of a body; it is re-expressed in the body frame at
  * every Runge-Kutta stage.
+ *
+ * <p>The base may be carried along a prescribed profile ({@link #baseMotion(BaseMotionProfile)}): its
+ * motion at each Runge-Kutta stage's time is the root's motion of the forward dynamics, its specific
+ * force replacing gravity, as {@link ArmSimulator} does for a rigid arm.
  *
  * <p>Not thread safe: one instance per thread. {@link #step}, {@link #stepBraked}, {@link #command}
  * and the state accessors are real-time safe.
@@ -53,6 +59,12 @@ public final class MixedArmSimulator
     private final double[] bodyForce = new double[3];
     private int loadBody = -1;
     private long stepCount;
+    /** The carried base's prescribed motion, or null for a fixed base. */
+    private BaseMotionProfile baseProfile;
+    /** The base's motion at the current stage, or null for a fixed base. */
+    private BaseMotion stageBase;
+    private final BaseMotion baseMotion = new BaseMotion();
+    private final double[] gravity = {0.0, 0.0, -9.81};
 
     /**
      * Not real-time safe: allocates the state and the workspace. Starts at rest at q = theta = 0,
@@ -102,6 +114,40 @@ public final class MixedArmSimulator
     public void gravity(final double gx, final double gy, final double gz)
     {
         forwardDynamics.gravity(gx, gy, gz);
+        gravity[0] = gx;
+        gravity[1] = gy;
+        gravity[2] = gz;
+    }
+
+    /**
+     * Puts the arm on a carried base moving along a prescribed profile (null: a fixed base, the
+     * default), evaluated at each Runge-Kutta stage's time, simulated time 0 being the profile's
+     * start (class comment). Not real-time safe.
+     *
+     * @param profile the base's motion, or null.
+     */
+    public void baseMotion(final BaseMotionProfile profile)
+    {
+        baseProfile = profile;
+        stageBase = profile == null ? null : baseMotion;
+    }
+
+    /**
+     * The base's motion at simulated time t (a fixed base: at rest under the set gravity). Real-time safe.
+     *
+     * @param timeS simulated time, s.
+     * @param out receives the motion.
+     */
+    public void baseMotionAt(final double timeS, final BaseMotion out)
+    {
+        if (baseProfile == null)
+        {
+            out.atRest(gravity);
+        }
+        else
+        {
+            baseProfile.at(timeS, gravity, out);
+        }
     }
 
     /**
@@ -183,7 +229,7 @@ public final class MixedArmSimulator
         }
         for (int s = 0; s < substeps; s++)
         {
-            if (!rungeKuttaStep())
+            if (!rungeKuttaStep(timeNs() * 1e-9 + s * substepS))
             {
                 return allFinite(state) ? ArmSimulator.STEP_SINGULAR : ArmSimulator.STEP_NON_FINITE;
             }
@@ -202,10 +248,11 @@ public final class MixedArmSimulator
         stepCount++;
     }
 
-    private boolean rungeKuttaStep()
+    /** One classical Runge-Kutta step of length h from a time, s; false if the dynamics failed at a stage. */
+    private boolean rungeKuttaStep(final double startS)
     {
         final double h = substepS;
-        if (!derivative(state))
+        if (!derivative(state, startS))
         {
             return false;
         }
@@ -216,7 +263,7 @@ public final class MixedArmSimulator
         }
         for (int k = 2; k <= 3; k++)
         {
-            if (!derivative(stage))
+            if (!derivative(stage, startS + 0.5 * h))
             {
                 return false;
             }
@@ -227,7 +274,7 @@ public final class MixedArmSimulator
                 stage[i] = state[i] + c * rate[i];
             }
         }
-        if (!derivative(stage))
+        if (!derivative(stage, startS + h))
         {
             return false;
         }
@@ -238,15 +285,19 @@ public final class MixedArmSimulator
         return true;
     }
 
-    /** rate = dx/dt at x = (q, theta, qd, thetad); false if the forward dynamics failed. */
-    private boolean derivative(final double[] x)
+    /** rate = dx/dt at x = (q, theta, qd, thetad) and a time, s; false if the forward dynamics failed. */
+    private boolean derivative(final double[] x, final double timeS)
     {
         System.arraycopy(x, 0, q, 0, dof);
         System.arraycopy(x, dof, theta, 0, elastic);
         System.arraycopy(x, size, qd, 0, dof);
         System.arraycopy(x, size + dof, thetad, 0, elastic);
         applyLoad();
-        if (!forwardDynamics.compute(q, theta, qd, thetad, jointTorque, motorTorque, qdd, thetadd))
+        if (stageBase != null)
+        {
+            baseProfile.at(timeS, gravity, stageBase);
+        }
+        if (!forwardDynamics.compute(q, theta, qd, thetad, jointTorque, motorTorque, stageBase, qdd, thetadd))
         {
             return false;
         }

@@ -8,12 +8,14 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.MixedForwardDynamics;
 import org.nectl.core.elastic.MixedMassMatrix;
 import org.nectl.core.elastic.MotorReference;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.UndampedElasticRobots;
+import org.nectl.core.testing.RandomElasticRobots;
 import org.nectl.core.testing.RandomRobots;
 
 class MixedInverseDynamicsControllerTest
@@ -90,7 +92,60 @@ class MixedInverseDynamicsControllerTest
             worst);
     }
 
+    /**
+     * On a carried base (random rotation, angular acceleration and specific force), the commanded
+     * torques applied to the carried plant give the same fixed-base closed-loop error equations: the
+     * base's terms are compensated whole, in the link-side torques and in the motor reference.
+     */
+    @Test
+    void onACarriedBaseCommandedTorquesProduceTheSameClosedLoopErrorEquations()
+    {
+        double worst = 0.0;
+        for (long seed = 1; seed <= 40; seed++)
+        {
+            final ElasticRobotModel model = UndampedElasticRobots.robot(seed, seed % 2 == 0);
+            final SplittableRandom rnd = new SplittableRandom(seed);
+            final Case c = Case.draw(rnd, model);
+            final double residual = closedLoopResidual(model, c, RandomElasticRobots.carriedBase(rnd));
+            assertTrue(residual <= RESIDUAL_TOLERANCE, "seed " + seed + ": relative residual " + residual);
+            worst = Math.max(worst, residual);
+        }
+        System.out.printf("carried base: closed-loop error equations (40), (50) over 40 random mixed robots: max relative"
+            + " residual %.3e%n", worst);
+    }
+
+    /** A base in pure translation is a fixed base under gravity g - a: the commands agree to 1e-12. */
+    @Test
+    void aBaseInPureTranslationCommandsAsAFixedBaseUnderGravityMinusItsAcceleration()
+    {
+        for (long seed = 1; seed <= 20; seed++)
+        {
+            final ElasticRobotModel model = UndampedElasticRobots.robot(seed, seed % 2 == 1);
+            final int n = model.dof();
+            final SplittableRandom rnd = new SplittableRandom(seed);
+            final Case c = Case.draw(rnd, model);
+            final double[] a = RandomRobots.vector(rnd, 3, 6.0);
+            final BaseMotion translating = new BaseMotion().orientation(0.6, 0.0, 0.8, 0.0).worldAcceleration(a, GRAVITY);
+            final double[] onBase = new double[n];
+            assertEquals(ControlStatus.OK, controller(model, unlimited(n)).compute(c.q, c.theta, c.qd, c.thetad, c.reference,
+                translating, onBase));
+            final MixedInverseDynamicsController fixed = controller(model, unlimited(n));
+            fixed.gravity(-translating.specificForce(0), -translating.specificForce(1), -translating.specificForce(2));
+            final double[] expected = new double[n];
+            assertEquals(ControlStatus.OK, fixed.compute(c.q, c.theta, c.qd, c.thetad, c.reference, expected));
+            for (int k = 0; k < n; k++)
+            {
+                assertEquals(expected[k], onBase[k], 1e-12 * Math.max(1.0, Math.abs(expected[k])), "seed " + seed + " joint " + k);
+            }
+        }
+    }
+
     private static double closedLoopResidual(final ElasticRobotModel model, final Case c)
+    {
+        return closedLoopResidual(model, c, null);
+    }
+
+    private static double closedLoopResidual(final ElasticRobotModel model, final Case c, final BaseMotion base)
     {
         final int n = model.dof();
         final int ne = model.elasticCount();
@@ -100,7 +155,8 @@ class MixedInverseDynamicsControllerTest
         final double kpTheta = 30.0;
         final double kdTheta = 3.0;
         final double[] command = new double[n];
-        assertEquals(ControlStatus.OK, controller(model, unlimited(n)).compute(c.q, c.theta, c.qd, c.thetad, c.reference, command));
+        assertEquals(ControlStatus.OK, controller(model, unlimited(n)).compute(c.q, c.theta, c.qd, c.thetad, c.reference, base,
+            command));
         final double[] jointTorque = new double[n];
         final double[] motorTorque = new double[ne];
         for (int k = 0; k < n; k++)
@@ -118,7 +174,7 @@ class MixedInverseDynamicsControllerTest
         forward.gravity(GRAVITY[0], GRAVITY[1], GRAVITY[2]);
         final double[] qdd = new double[n];
         final double[] thetadd = new double[ne];
-        assertTrue(forward.compute(c.q, c.theta, c.qd, c.thetad, jointTorque, motorTorque, qdd, thetadd));
+        assertTrue(forward.compute(c.q, c.theta, c.qd, c.thetad, jointTorque, motorTorque, base, qdd, thetadd));
         final double[] sigmaQ = new double[n];
         final double[] sigmaQDot = new double[n];
         final double lambda = kp / kd;
@@ -155,7 +211,7 @@ class MixedInverseDynamicsControllerTest
         final double[] thetaDdot = new double[ne];
         final MotorReference reference = new MotorReference(model);
         reference.gravity(GRAVITY[0], GRAVITY[1], GRAVITY[2]);
-        reference.compute(c.reference, theta, thetaDot, thetaDdot);
+        reference.compute(c.reference, base, theta, thetaDot, thetaDdot);
         final double lambdaTheta = kpTheta / kdTheta;
         final double[] sigmaTheta = new double[ne];
         final double[] sigmaThetaDot = new double[ne];
@@ -292,5 +348,20 @@ class MixedInverseDynamicsControllerTest
         final long bytes = AllocationMeter.bytesAllocated(
             () -> controller.compute(c.q, c.theta, c.qd, c.thetad, c.reference, command), 20_000, 20_000);
         assertEquals(0L, bytes, "seed 11: bytes allocated over 20000 ticks");
+    }
+
+    @Test
+    void computeOnACarriedBaseAllocatesNothing()
+    {
+        final ElasticRobotModel model = UndampedElasticRobots.robot(11, false);
+        final int n = model.dof();
+        final MixedInverseDynamicsController controller = controller(model, unlimited(n));
+        final SplittableRandom rnd = new SplittableRandom(11);
+        final Case c = Case.draw(rnd, model);
+        final BaseMotion base = RandomElasticRobots.carriedBase(rnd);
+        final double[] command = new double[n];
+        final long bytes = AllocationMeter.bytesAllocated(
+            () -> controller.compute(c.q, c.theta, c.qd, c.thetad, c.reference, base, command), 20_000, 20_000);
+        assertEquals(0L, bytes, "seed 11: bytes allocated over 20000 carried ticks");
     }
 }

@@ -26,7 +26,7 @@ class MotorReferenceTest
     private static final double[] STEPS = {-2.0, -1.0, 1.0, 2.0};
 
     /** q_d^(n)(t) of the quartic with Taylor coefficients c at 0, n = 0..4. */
-    private static double[][] reference(final double[][] c, final double t)
+    static double[][] reference(final double[][] c, final double t)
     {
         final double[][] out = new double[5][c[0].length];
         for (int d = 0; d < 5; d++)
@@ -46,7 +46,8 @@ class MotorReferenceTest
         return out;
     }
 
-    private static double[][] coefficients(final SplittableRandom rnd, final int dof)
+    /** @return Taylor coefficients at 0 (q_d and its derivatives up to the 4th), random. */
+    static double[][] coefficients(final SplittableRandom rnd, final int dof)
     {
         final double[][] c = new double[5][];
         final double[] scale = {Math.PI, 2.0, 3.0, 5.0, 10.0};

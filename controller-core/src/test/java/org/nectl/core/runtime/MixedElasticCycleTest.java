@@ -9,8 +9,11 @@ import org.junit.jupiter.api.Test;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.RestingMotorPositions;
+import org.nectl.core.mobile.BaseMotionProfile;
+import org.nectl.core.mobile.ShipMotion;
 import org.nectl.core.simulation.MixedArmSimulator;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
@@ -26,6 +29,7 @@ class MixedElasticCycleTest
     private static final long PERIOD_NS = 1_000_000L;
     private static final long SEED = 3;
     private static final double[] GRAVITY = {0.0, 0.0, -9.81};
+    private static final ShipMotion SHIP = new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1);
 
     /** A seeded random mixed robot, the cycle and its plant at rest with the springs holding the load. */
     private static final class Harness
@@ -37,16 +41,37 @@ class MixedElasticCycleTest
             SafetySettings.defaults(dof), ReferenceTimeScaling.Settings.defaults(), MixedLawSettings.defaults(model));
         final double[] theta = new double[model.elasticCount()];
         final double[] thetaDot = new double[model.elasticCount()];
+        final BaseMotion base = new BaseMotion();
+        final double[] block = new double[BaseMotion.BLOCK_LENGTH];
+        final boolean moving;
         long timeNs;
 
         Harness()
         {
+            this(null, false);
+        }
+
+        /**
+         * @param deck the arm's base motion, or null for a fixed base.
+         * @param carried true to declare the arm carried, so that the cycle takes the base's motion in.
+         */
+        Harness(final BaseMotionProfile deck, final boolean carried)
+        {
             arm.reset(new double[dof], RestingMotorPositions.compute(model, new double[dof], GRAVITY), new double[dof],
                 new double[model.elasticCount()]);
+            arm.baseMotion(deck);
+            moving = deck != null;
+            cycle.carriedBase().settings(CarriedBaseSettings.defaults(carried, PERIOD_NS));
         }
 
         void step()
         {
+            if (moving)
+            {
+                arm.baseMotionAt(timeNs * 1e-9, base);
+                base.toBlock(block);
+                cycle.carriedBase().measure(true, block);
+            }
             arm.positions(cycle.measuredQ());
             arm.velocities(cycle.measuredQd());
             arm.motorPositions(theta);
@@ -90,12 +115,7 @@ class MixedElasticCycleTest
     {
         final Harness h = new Harness();
         assertTrue(h.cycle.elastic());
-        h.run(1);
-        assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(ControlLaw.MIXED_ELASTIC));
-        h.run(200);
-        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(h.move(0.3, 4.0)), "seed " + SEED);
-        h.run(4100);
-        assertEquals(ControllerMode.ENABLED, h.cycle.mode(), "seed " + SEED + " faults: " + Faults.describe(h.cycle.faults()));
+        track(h);
         assertEquals(ControlLaw.MIXED_ELASTIC, h.cycle.law());
         final double[] rms = new double[h.dof];
         for (int k = 0; k < h.dof; k++)
@@ -108,6 +128,57 @@ class MixedElasticCycleTest
             // Lambda_theta = 10 1/s) and the 1 ms zero-order hold leave about a milliradian.
             assertTrue(rms[k] < 2e-3, "seed " + SEED + " joint " + k + " rms " + Arrays.toString(rms));
         }
+    }
+
+    /** Enables the mixed law, tracks 0.3 rad out and back in 4 s, and checks the cycle is still ENABLED without a fault. */
+    private static void track(final Harness h)
+    {
+        h.run(1);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(ControlLaw.MIXED_ELASTIC));
+        h.run(200);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.startTrajectory(h.move(0.3, 4.0)), "seed " + SEED);
+        h.run(4100);
+        assertEquals(ControllerMode.ENABLED, h.cycle.mode(), "seed " + SEED + " faults: " + Faults.describe(h.cycle.faults()));
+    }
+
+    /** The worst joint's tracking RMS of {@link #track}. */
+    private static double worstRms(final Harness h)
+    {
+        track(h);
+        double worst = 0.0;
+        for (int k = 0; k < h.dof; k++)
+        {
+            worst = Math.max(worst, h.cycle.trackingRms(k));
+        }
+        return worst;
+    }
+
+    /**
+     * On a ship's deck (roll 10 degrees at 0.2 Hz, heave 0.5 m at 0.1 Hz) the mixed law with the
+     * base's motion tracks within twice the fixed-base RMS; declared fixed, it does not.
+     */
+    @Test
+    void onAShipsDeckTheCarriedMixedLawTracksWithinTwiceTheFixedBase()
+    {
+        final double fixed = worstRms(new Harness());
+        final double compensated = worstRms(new Harness(SHIP, true));
+        final double uncompensated = worstRms(new Harness(SHIP, false));
+        System.out.printf("mixed law, random %d-joint robot (seed %d), 4 s move: worst tracking RMS %.3e rad fixed base, on a"
+            + " ship's deck %.3e rad compensated (%.2fx), %.3e rad uncompensated (%.1fx)%n", new Harness().dof, SEED, fixed,
+            compensated, compensated / fixed, uncompensated, uncompensated / fixed);
+        assertTrue(compensated <= 2.0 * fixed, "compensated " + compensated + " rad, fixed " + fixed + " rad");
+        assertTrue(uncompensated > 2.0 * fixed, "the deck disturbs an uncompensated arm: " + uncompensated + " rad");
+    }
+
+    @Test
+    void aCarriedMixedTickAllocatesNothing()
+    {
+        final Harness h = new Harness(SHIP, true);
+        h.run(1);
+        h.cycle.enable(ControlLaw.MIXED_ELASTIC);
+        h.cycle.startTrajectory(h.move(0.05, 1000.0));
+        final long bytes = AllocationMeter.bytesAllocated(h::step, 20_000, 20_000);
+        assertEquals(0L, bytes, "bytes allocated over 20000 carried ticks");
     }
 
     @Test

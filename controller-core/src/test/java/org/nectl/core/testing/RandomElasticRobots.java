@@ -2,6 +2,7 @@ package org.nectl.core.testing;
 
 import java.util.SplittableRandom;
 
+import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.JointElasticity;
 import org.nectl.core.elastic.Motor;
@@ -183,5 +184,19 @@ public final class RandomElasticRobots
             }
         }
         return false;
+    }
+
+    /**
+     * @param rnd generator.
+     * @return a carried base turning at up to 1 rad/s, accelerating angularly at up to 3 rad/s^2, with a
+     *     specific force up to 4 m/s^2 off 9.81 m/s^2 along z per component.
+     */
+    public static BaseMotion carriedBase(final SplittableRandom rnd)
+    {
+        final double[] w = RandomRobots.vector(rnd, 3, 1.0);
+        final double[] wd = RandomRobots.vector(rnd, 3, 3.0);
+        final double[] f = RandomRobots.vector(rnd, 3, 4.0);
+        return new BaseMotion().orientation(0.6, 0.0, 0.0, 0.8).angularVelocity(w[0], w[1], w[2])
+            .angularAcceleration(wd[0], wd[1], wd[2]).specificForce(f[0], f[1], f[2] + 9.81);
     }
 }

@@ -127,7 +127,7 @@ final class SimCommand implements Callable<Integer>
     private List<String> externalWrenches = new ArrayList<>();
 
     @Option(names = "--base-motion", paramLabel = "PROFILE",
-        description = "Move the arm's base (engine nectl, rigid robots) and publish its motion in each JointState's base block "
+        description = "Move the arm's base (engine nectl, tree robots, rigid or with elastic joints) and publish its motion in each JointState's base block "
             + "(docs/ADAPTERS.md): a ship's deck, ship:roll=10deg@0.2Hz,pitch=3deg@0.15Hz,heave=0.5m@0.1Hz (any of the three), or a "
             + "platform driving back and forth, platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s,hold=2s,jerk=20m/s3 (jerk optional: steps without).")
     private String baseMotion;

@@ -69,10 +69,6 @@ class SimCommandTest
             assertEquals(2, run.status(), run.err());
             assertTrue(run.err().contains(c[1]), run.err());
         }
-        final CommandRun elastic = CommandRun.of("sim", "--model", "../config/robots/mixed-elastic-3dof.yaml", "--base-motion",
-            "ship:roll=10deg@0.2Hz");
-        assertEquals(2, elastic.status(), elastic.err());
-        assertTrue(elastic.err().contains("a moving base needs a rigid robot"), elastic.err());
     }
 
     @Test
@@ -132,36 +128,63 @@ class SimCommandTest
     {
         try (SimProcess rig = new SimProcess("--mode", "lockstep", "--base-motion", "ship:roll=10deg@0.2Hz,heave=0.5m@0.1Hz"))
         {
-            final JointStateSample state = new JointStateSample(DOF);
-            final MotorCommandSample command = new MotorCommandSample(DOF);
-            final BaseMotion expected = new BaseMotion();
-            for (long n = 0; n <= 3; n++)
-            {
-                final long sequence = n;
-                rig.awaitCondition(() -> rig.link.pollJointState(state) > 0 && state.sequence() >= sequence, "JointState " + n);
-                assertTrue(state.baseMotionValid(), "base block in state " + n);
-                new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1).at(n * 1e-3, new double[] {0, 0, -9.81}, expected);
-                assertEquals(expected.orientation(1), state.baseMotion()[1], 1e-15, "roll quaternion x at " + n + " ms");
-                assertEquals(expected.angularVelocity(0), state.baseMotion()[4], 1e-15, "roll rate at " + n + " ms");
-                assertEquals(expected.specificForce(2), state.baseMotion()[12], 1e-15, "specific force z at " + n + " ms");
-                command.sequence(n).jointStateSequence(n).mode(DriveMode.TORQUE).enable(true);
-                rig.awaitCondition(() -> rig.link.publishMotorCommand(command) > 0, "MotorCommand " + n + " sent");
-            }
-            assertTrue(state.baseMotion()[4] > 0.2, "the deck rolls at 2 pi 0.2 Hz 10 deg = 0.219 rad/s at the start: "
-                + state.baseMotion()[4]);
+            assertTheDecksMotionIsPublished(rig, DOF);
         }
+    }
+
+    /** The same for the three-joint arm with an elastic joint: its states carry the deck's block and the motor state. */
+    @Test
+    void lockstepElasticArmOnAShipsDeckPublishesTheBaseBlock() throws Exception
+    {
+        try (SimProcess rig = new SimProcess("../config/robots/mixed-elastic-3dof.yaml", 3, "--mode", "lockstep",
+            "--initial-q=0,0,-0.4363", "--base-motion", "ship:roll=10deg@0.2Hz,heave=0.5m@0.1Hz"))
+        {
+            final JointStateSample state = assertTheDecksMotionIsPublished(rig, 3);
+            assertEquals(1 << 2, state.elasticMask(), "joint 3 is elastic");
+            assertTrue(Math.abs(state.theta()[2] - state.q()[2]) > 1e-3, "its spring holds the forearm: theta " + state.theta()[2]
+                + ", q " + state.q()[2]);
+        }
+    }
+
+    /** Steps the lockstep simulator through states 0-3, each carrying the deck's motion at its time; returns state 3. */
+    private static JointStateSample assertTheDecksMotionIsPublished(final SimProcess rig, final int dof) throws IOException
+    {
+        final JointStateSample state = new JointStateSample(dof);
+        final MotorCommandSample command = new MotorCommandSample(dof);
+        final BaseMotion expected = new BaseMotion();
+        for (long n = 0; n <= 3; n++)
+        {
+            final long sequence = n;
+            rig.awaitCondition(() -> rig.link.pollJointState(state) > 0 && state.sequence() >= sequence, "JointState " + n);
+            assertTrue(state.baseMotionValid(), "base block in state " + n);
+            new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1).at(n * 1e-3, new double[] {0, 0, -9.81}, expected);
+            assertEquals(expected.orientation(1), state.baseMotion()[1], 1e-15, "roll quaternion x at " + n + " ms");
+            assertEquals(expected.angularVelocity(0), state.baseMotion()[4], 1e-15, "roll rate at " + n + " ms");
+            assertEquals(expected.specificForce(2), state.baseMotion()[12], 1e-15, "specific force z at " + n + " ms");
+            command.sequence(n).jointStateSequence(n).mode(DriveMode.TORQUE).enable(true);
+            rig.awaitCondition(() -> rig.link.publishMotorCommand(command) > 0, "MotorCommand " + n + " sent");
+        }
+        assertTrue(state.baseMotion()[4] > 0.2, "the deck rolls at 2 pi 0.2 Hz 10 deg = 0.219 rad/s at the start: "
+            + state.baseMotion()[4]);
+        return state;
     }
 
     /** An embedded media driver, the controller end of the link, and {@code nectl sim} as a child process. */
     private final class SimProcess implements AutoCloseable
     {
         final AeronTransport transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
-        final ControllerLink link = new ControllerLink(transport.aeron(), LinkConfig.ipcDefaults(), DOF);
+        final ControllerLink link;
         final Process sim;
 
         SimProcess(final String... options) throws IOException
         {
-            sim = startSim(transport.aeronDirectory(), options);
+            this(MODEL, DOF, options);
+        }
+
+        SimProcess(final String model, final int dof, final String... options) throws IOException
+        {
+            link = new ControllerLink(transport.aeron(), LinkConfig.ipcDefaults(), dof);
+            sim = startSim(model, transport.aeronDirectory(), options);
         }
 
         void awaitCondition(final BooleanSupplier condition, final String what) throws IOException
@@ -185,9 +208,9 @@ class SimCommandTest
         }
     }
 
-    private Process startSim(final String aeronDirectory, final String... options) throws IOException
+    private Process startSim(final String model, final String aeronDirectory, final String... options) throws IOException
     {
-        final List<String> command = NectlProcess.command("sim", "--model", MODEL, "--aeron-dir", aeronDirectory);
+        final List<String> command = NectlProcess.command("sim", "--model", model, "--aeron-dir", aeronDirectory);
         command.addAll(List.of(options));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(outputFile()).start();
     }

@@ -3,6 +3,7 @@ package org.nectl.service.loop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +17,7 @@ import org.nectl.core.runtime.ControllerMode;
 import org.nectl.core.runtime.Faults;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
+import org.nectl.hw.SimulatedArmConfig;
 import org.nectl.hw.SimulationMode;
 import org.nectl.service.planner.JointTrajectory;
 import org.nectl.transport.sbe.ControllerKind;
@@ -25,7 +27,9 @@ import org.nectl.transport.sbe.ControllerKind;
  * the whole service: the same move tracked on a fixed base, on the deck with the base's motion in
  * the feedforward and the momentum observer (a carried deployment), and on the deck without (a
  * fixed-base deployment). With the compensation, tracking stays within twice the fixed-base RMS and
- * the observer, watching for collisions at the shipped example thresholds, detects none.
+ * the observer, watching for collisions at the shipped example thresholds, detects none. The same
+ * for the three-joint arm with an elastic joint under the mixed rigid/elastic law
+ * (config/deploy/lockstep-mixed3-ship.yaml), which has no momentum observer.
  */
 class CarriedBaseServiceTest
 {
@@ -37,6 +41,10 @@ class CarriedBaseServiceTest
     private static final double MOVE_S = 4.0;
     private static final int END = SETTLE + 4500;
     private static Run fixedBaseRun;
+    private static final Path MIXED_SHIP = Path.of("../config/deploy/lockstep-mixed3-ship.yaml");
+    /** The mixed arm's start, as in {@link MixedElasticServiceTest}: the spring holding the load, rad. */
+    private static final double[] MIXED_START = {0.0, 0.0, -0.4363};
+    private static final double[] MIXED_OUT = {0.4, 0.3, -0.7363};
 
     @Test
     void onAShipsDeckCompensatedTrackingStaysWithinTwiceTheFixedBaseAndNoCollisionIsDetected()
@@ -90,6 +98,35 @@ class CarriedBaseServiceTest
         assertTrue(steps.rms < uncompensated.rms / 10.0, "steps compensated a sample late still mostly compensated: " + steps.rms);
     }
 
+    /**
+     * The three-joint arm with an elastic joint under the mixed law on the same deck and move shape:
+     * with the base's motion in its link-side torques and motor reference it tracks within twice the
+     * fixed-base RMS, with no fault in any run.
+     */
+    @Test
+    void onAShipsDeckTheMixedElasticArmTracksWithinTwiceTheFixedBase()
+    {
+        final ServiceSettings carried = MixedElasticServiceTest.settings(MIXED_SHIP);
+        assertTrue(carried.carriedBase().carried(), MIXED_SHIP + " declares the base carried");
+        final Run fixed = mixedRun(carried.withCarriedBase(false), null);
+        final Run compensated = mixedRun(carried, SHIP);
+        final Run uncompensated = mixedRun(carried.withCarriedBase(false), SHIP);
+        System.out.printf(Locale.ROOT, "mixed-elastic 3-joint arm, %.0f s out-and-back move, lockstep, mixed law: worst joint"
+            + " tracking RMS %.3e rad on a fixed base; on a deck rolling 10 deg at 0.2 Hz and heaving 0.5 m at 0.1 Hz %.3e rad"
+            + " with the base motion compensated (%.2fx), %.3e rad without (%.1fx)%n", MOVE_S, fixed.rms, compensated.rms,
+            compensated.rms / fixed.rms, uncompensated.rms, uncompensated.rms / fixed.rms);
+        assertTrue(compensated.rms <= 2.0 * fixed.rms, "compensated RMS " + compensated.rms + " rad, fixed " + fixed.rms + " rad");
+        assertTrue(uncompensated.rms > 2.0 * fixed.rms, "the deck's motion disturbs an uncompensated arm: " + uncompensated.rms);
+    }
+
+    private static Run mixedRun(final ServiceSettings settings, final BaseMotionProfile deck)
+    {
+        final SimulatedArm arm = new SimulatedArm(settings.mixedLaw().model(), new SimulatedArmConfig(settings.model())
+            .periodNs(settings.cycle().periodNs()).initialQ(MIXED_START).baseMotion(deck));
+        return run(settings, arm, ControllerKind.MIXED_ELASTIC, JointTrajectory.fromPositions(new double[] {0.0, MOVE_S / 2, MOVE_S},
+            new double[][] {MIXED_START.clone(), MIXED_OUT.clone(), MIXED_START.clone()}));
+    }
+
     /** The fixed-base run, the same for every test (lockstep is deterministic), computed once. */
     private static synchronized Run fixedBase()
     {
@@ -116,12 +153,25 @@ class CarriedBaseServiceTest
         final CollisionSettings defaults = held.collision();
         final ServiceSettings settings = held.withCarriedBase(carried).withCollision(new CollisionSettings(defaults.observerGain(),
             defaults.modelFriction(), thresholdNm, CollisionSettings.Reaction.STOP, 0.0));
+        return run(settings, arm, ControllerKind.COMPUTED_TORQUE, JointTrajectory.fromPositions(
+            new double[] {0.0, MOVE_S / 2, MOVE_S}, new double[][] {ServiceRig.READY.clone(), out, ServiceRig.READY.clone()}));
+    }
+
+    /**
+     * One lockstep run of the whole service: enabled with the controller, the trajectory sent after
+     * {@link #SETTLE} steps, run to {@link #END}; no fault, still controlling at the end.
+     *
+     * @return the worst joint's tracking RMS from {@link #SETTLE} on, the largest external torque the
+     *     observer reported (0 without one), and the collisions it detected.
+     */
+    private static Run run(final ServiceSettings settings, final SimulatedArm arm, final ControllerKind controller,
+        final JointTrajectory trajectory)
+    {
+        final int dof = arm.dof();
         try (ServiceRig rig = new ServiceRig(settings))
         {
             final SimulatedArmAdapter adapter = rig.adapter(arm, SimulationMode.LOCKSTEP);
-            rig.trackInLockstep(arm, adapter, ControllerKind.COMPUTED_TORQUE, JointTrajectory.fromPositions(
-                new double[] {0.0, MOVE_S / 2, MOVE_S}, new double[][] {ServiceRig.READY.clone(), out, ServiceRig.READY.clone()}),
-                SETTLE, END);
+            rig.trackInLockstep(arm, adapter, controller, trajectory, SETTLE, END);
             assertEquals(0, rig.service.loop().faults(), Faults.describe(rig.service.loop().faults()));
             assertTrue(rig.service.loop().mode() == ControllerMode.ENABLED || rig.service.loop().mode() == ControllerMode.TRACKING,
                 "still controlling: " + rig.service.loop().mode());
@@ -129,7 +179,7 @@ class CarriedBaseServiceTest
             double worst = 0.0;
             double largestExternal = 0.0;
             int largestExternalJoint = 0;
-            for (int j = 0; j < DOF; j++)
+            for (int j = 0; j < dof; j++)
             {
                 double sum = 0.0;
                 for (int t = SETTLE; t < END; t++)

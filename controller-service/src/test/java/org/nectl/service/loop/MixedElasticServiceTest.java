@@ -84,10 +84,21 @@ class MixedElasticServiceTest
         assertArrayEquals(first.rmsRad, second.rmsRad, 0.0, "RMS bit-identical");
     }
 
-    /** The shipped deployment's robot, law, gains and safety on the test's driver, port, keys and telemetry. */
     private static ServiceSettings settings()
     {
-        final DeploymentConfig config = DeploymentConfigs.load(DEPLOYMENT);
+        return settings(DEPLOYMENT);
+    }
+
+    /**
+     * A shipped deployment's robot, law, gains, safety and carried base on the test's driver, port,
+     * keys and telemetry, with held-simulator supervision.
+     *
+     * @param deployment the deployment file.
+     * @return the settings.
+     */
+    static ServiceSettings settings(final Path deployment)
+    {
+        final DeploymentConfig config = DeploymentConfigs.load(deployment);
         final ServiceSettings defaults = ServiceSettings.defaults(config.model(), config.periodNs(),
             new InetSocketAddress("127.0.0.1", 0));
         final CycleSettings c = config.cycleSettings();
@@ -96,7 +107,7 @@ class MixedElasticServiceTest
         final TelemetryConfig everyTick = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 1 << 20);
         return new ServiceSettings(config.model(), held, LoopMode.LOCKSTEP, ThreadPlacement.NONE, defaults.aeron(), defaults.link(),
             defaults.planner(), everyTick, config.law(), config.safetySettings(), config.mixedLaw(), TimeUnit.SECONDS.toNanos(30),
-            config.referenceBlend());
+            config.referenceBlend()).withCarriedBase(config.base());
     }
 
     private static Run run()
