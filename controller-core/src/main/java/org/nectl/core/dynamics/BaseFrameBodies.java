@@ -288,16 +288,6 @@ final class BaseFrameBodies
         }
     }
 
-    /** out = from + scale x, 6-vectors; out may be from. */
-    static void addScaled6(final double[] from, final int jf, final double scale, final double[] x, final int ix,
-        final double[] out, final int io)
-    {
-        for (int c = 0; c < 6; c++)
-        {
-            out[io + c] = from[jf + c] + scale * x[ix + c];
-        }
-    }
-
     /** to[it..it+n-1] += from[jf..jf+n-1]. */
     static void addInto(final double[] from, final int jf, final double[] to, final int it, final int n)
     {
@@ -359,12 +349,6 @@ final class BaseFrameBodies
         {
             coupling(i);
         }
-        sumCouplings();
-    }
-
-    /** The leaves-first subtree sums of {@link #compositeCouplings}, each body's own {@link #coupling} stored. Real-time safe. */
-    void sumCouplings()
-    {
         for (int i = bodyCount - 1; i >= 0; i--)
         {
             if (parent[i] >= 0)

@@ -258,7 +258,10 @@ public final class InverseDynamicsDerivatives
         BaseFrameBodies.addInto(x, TEMP, x, PSI, 6);
         b.compositeCouplingTimes(subtree, b.axis, sj, x, PHI);
         b.compositeInertiaTimes(subtree, b.axisRate, sj, x, TEMP);
-        BaseFrameBodies.addScaled6(x, PHI, 2.0, x, TEMP, x, PHI);
+        for (int c = 0; c < 6; c++)
+        {
+            x[PHI + c] += 2.0 * x[TEMP + c];
+        }
     }
 
     /**
@@ -455,31 +458,27 @@ public final class InverseDynamicsDerivatives
         final int r = 9 * i;
         final int s = 6 * i;
         final double m = b.compositeMass[i];
-        final double[] ch = b.compositeFirstMoment;
-        final double hx = ch[t];
-        final double hy = ch[t + 1];
-        final double hz = ch[t + 2];
-        final double[] co = b.compositeInertia;
-        final double o00 = co[r];
-        final double o01 = co[r + 1];
-        final double o02 = co[r + 2];
-        final double o11 = co[r + 4];
-        final double o12 = co[r + 5];
-        final double o22 = co[r + 8];
-        final double[] cp = b.compositeMomentum;
-        final double px2 = 2.0 * cp[t];
-        final double py2 = 2.0 * cp[t + 1];
-        final double pz2 = 2.0 * cp[t + 2];
-        final double[] cx = b.compositeCoupling;
-        final double x00 = cx[r];
-        final double x01 = cx[r + 1];
-        final double x02 = cx[r + 2];
-        final double x10 = cx[r + 3];
-        final double x11 = cx[r + 4];
-        final double x12 = cx[r + 5];
-        final double x20 = cx[r + 6];
-        final double x21 = cx[r + 7];
-        final double x22 = cx[r + 8];
+        final double hx = b.compositeFirstMoment[t];
+        final double hy = b.compositeFirstMoment[t + 1];
+        final double hz = b.compositeFirstMoment[t + 2];
+        final double o00 = b.compositeInertia[r];
+        final double o01 = b.compositeInertia[r + 1];
+        final double o02 = b.compositeInertia[r + 2];
+        final double o11 = b.compositeInertia[r + 4];
+        final double o12 = b.compositeInertia[r + 5];
+        final double o22 = b.compositeInertia[r + 8];
+        final double px2 = 2.0 * b.compositeMomentum[t];
+        final double py2 = 2.0 * b.compositeMomentum[t + 1];
+        final double pz2 = 2.0 * b.compositeMomentum[t + 2];
+        final double x00 = b.compositeCoupling[r];
+        final double x01 = b.compositeCoupling[r + 1];
+        final double x02 = b.compositeCoupling[r + 2];
+        final double x10 = b.compositeCoupling[r + 3];
+        final double x11 = b.compositeCoupling[r + 4];
+        final double x12 = b.compositeCoupling[r + 5];
+        final double x20 = b.compositeCoupling[r + 6];
+        final double x21 = b.compositeCoupling[r + 7];
+        final double x22 = b.compositeCoupling[r + 8];
         final double[] axis = b.axis;
         final double sx = axis[s];
         final double sy = axis[s + 1];
