@@ -198,18 +198,8 @@ public final class RecursiveForwardDynamics
         final int p = bodies.parent[i];
         if (p >= 0)
         {
-            final double[] j = articulatedInertia;
-            final int a = PACKED * i;
-            final int z = PACKED * p;
-            for (int c = 0; c < PACKED; c++)
-            {
-                j[z + c] += j[a + c];
-            }
-            final double[] bias = biasWrench;
-            for (int c = 0; c < 6; c++)
-            {
-                bias[6 * p + c] += bias[6 * i + c];
-            }
+            BaseFrameBodies.addInto(articulatedInertia, PACKED * i, articulatedInertia, PACKED * p, PACKED);
+            BaseFrameBodies.addInto(biasWrench, 6 * i, biasWrench, 6 * p, 6);
         }
         return true;
     }
@@ -219,35 +209,18 @@ public final class RecursiveForwardDynamics
     {
         final int s = 6 * i;
         final int p = bodies.parent[i];
-        final double[] from = p < 0 ? baseAcceleration : acceleration;
-        final int f = p < 0 ? 0 : 6 * p;
-        final double[] g = velocityProduct;
-        double x0 = from[f] + g[s];
-        double x1 = from[f + 1] + g[s + 1];
-        double x2 = from[f + 2] + g[s + 2];
-        double x3 = from[f + 3] + g[s + 3];
-        double x4 = from[f + 4] + g[s + 4];
-        double x5 = from[f + 5] + g[s + 5];
+        final double[] a = acceleration;
+        System.arraycopy(p < 0 ? baseAcceleration : a, p < 0 ? 0 : 6 * p, a, s, 6);
+        BaseFrameBodies.addInto(velocityProduct, s, a, s, 6);
         final int k = bodies.coordinate[i];
         if (k >= 0)
         {
-            final double[] u = projected;
-            final double accel = (drive[i] - (u[s] * x0 + u[s + 1] * x1 + u[s + 2] * x2 + u[s + 3] * x3
-                + u[s + 4] * x4 + u[s + 5] * x5)) * inverseH[i];
+            final double accel = (drive[i] - SpatialAlgebra.dot6(projected, s, a, s)) * inverseH[i];
             qdd[k] = accel;
-            final double[] axis = bodies.axis;
-            x0 += axis[s] * accel;
-            x1 += axis[s + 1] * accel;
-            x2 += axis[s + 2] * accel;
-            x3 += axis[s + 3] * accel;
-            x4 += axis[s + 4] * accel;
-            x5 += axis[s + 5] * accel;
+            for (int c = 0; c < 6; c++)
+            {
+                a[s + c] += bodies.axis[s + c] * accel;
+            }
         }
-        acceleration[s] = x0;
-        acceleration[s + 1] = x1;
-        acceleration[s + 2] = x2;
-        acceleration[s + 3] = x3;
-        acceleration[s + 4] = x4;
-        acceleration[s + 5] = x5;
     }
 }
