@@ -412,6 +412,7 @@ public final class InverseDynamicsDerivatives
             final int s = 6 * i;
             if (p >= 0)
             {
+                // Ic, Bc and F of the subtree, complete now, into the parent's (F_p += F_i in base coordinates)
                 b.addCompositeToParent(i, p);
                 b.addCouplingToParent(i, p);
                 BaseFrameBodies.addInto(f, s, f, 6 * p, 6);
@@ -421,8 +422,10 @@ public final class InverseDynamicsDerivatives
             {
                 continue;
             }
+            // tau_i = S_i . F_i + Ia qdd + Fs sign(qd) + Fv qd (Khalil 2010, eq. 31)
             tau[ci] = SpatialAlgebra.dot6(axis, s, f, s) + model.rotorInertia[ci] * qdd[ci] + model.friction(ci, qd[ci], friction);
             jointProducts(i, p >= 0);
+            // the diagonal: M_ii = u . S_i + Ia, d tau_i/d qd_i = w . S_i + 2 u . S_i-dot + Fv, d tau_i/d q_i = u . da_i + w . S_i-dot
             final int d = ci * n + ci;
             massMatrix[d] = SpatialAlgebra.dot6(x, U, axis, s) + model.rotorInertia[ci];
             dtauDqd[d] = Vec3.dot(x, W, axis, s + 3) + 2.0 * SpatialAlgebra.dot6(x, U, rate, s) + model.frictionRate(ci, 1.0, friction);

@@ -173,6 +173,7 @@ public final class RecursiveForwardDynamics
         final double[] axis = bodies.axis;
         final double[] u = projected;
         final double[] bias = biasWrench;
+        // U = J* S and H = S . U + Ia (eq. 36); J* gamma beside U, from the same read of J*
         ArticulatedInertia.times(articulatedInertia, a, axis, velocityProduct, s, u, s, scratch, 0);
         final double h = SpatialAlgebra.dot6(axis, s, u, s) + bodies.model.rotorInertia[k];
         final double inv = 1.0 / h;
@@ -182,6 +183,7 @@ public final class RecursiveForwardDynamics
         final int p = bodies.parent[i];
         if (p >= 0)
         {
+            // -beta*_p += -beta* + J* gamma + U (d - U . gamma) / H (eq. 38), J*_p += J* - U U^T / H (eq. 37)
             final double w = (d - SpatialAlgebra.dot6(u, s, velocityProduct, s)) * inv;
             for (int c = 0; c < 6; c++)
             {
