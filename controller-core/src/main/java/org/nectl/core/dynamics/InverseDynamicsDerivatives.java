@@ -301,10 +301,7 @@ public final class InverseDynamicsDerivatives
             {
                 Vec3.add(worldForceSum, 3 * i, worldForceSum, 3 * p);
                 Vec3.add(worldMomentSum, 3 * i, worldMomentSum, 3 * p);
-                for (int c = 0; c < 9; c++)
-                {
-                    worldSpread[9 * p + c] += worldSpread[9 * i + c];
-                }
+                BaseFrameBodies.addInto(worldSpread, 9 * i, worldSpread, 9 * p, 9);
             }
             final int ci = b.coordinate[i];
             if (ci < 0)
