@@ -16,6 +16,18 @@ public final class SpatialAlgebra
     {
     }
 
+    /** out[io..io+5] = (x, y, z, a, b, c). */
+    static void set(final double[] out, final int io, final double x, final double y, final double z,
+        final double a, final double b, final double c)
+    {
+        out[io] = x;
+        out[io + 1] = y;
+        out[io + 2] = z;
+        out[io + 3] = a;
+        out[io + 4] = b;
+        out[io + 5] = c;
+    }
+
     /** @return a . b for 6-vectors. */
     public static double dot6(final double[] a, final int ia, final double[] b, final int ib)
     {
