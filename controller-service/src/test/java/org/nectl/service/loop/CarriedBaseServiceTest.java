@@ -38,7 +38,7 @@ class CarriedBaseServiceTest
     /** docs/DEPLOYMENT.md's example collision thresholds, N m. */
     private static final double[] THRESHOLD_NM = {6, 6, 6, 6, 3, 3, 3};
     private static final int SETTLE = 300;
-    /** Steps from ENABLE to the move for an arm switched on with its springs swinging. */
+    /** Steps from ENABLE to the move for an arm switched on away from its springs' equilibrium. */
     private static final int SETTLED = 3000;
     private static final double MOVE_S = 4.0;
     /** Steps over which the tracking RMS is taken, from the trajectory's start. */
@@ -125,10 +125,11 @@ class CarriedBaseServiceTest
     }
 
     /**
-     * The same arm switched on while the deck is rolled 10 degrees: its springs, set for a level deck,
-     * swing when the simulation starts, as an unpowered elastic arm's do on a moving deck. The move sent
-     * 0.3 s after ENABLE tracks worse than on a fixed base while the swing decays; sent 3 s after, once
-     * the arm has settled, it tracks within twice the fixed-base RMS.
+     * The same arm switched on while the deck is rolled 10 degrees: until ENABLE the brakes hold links
+     * and motors as the simulation set them, the springs carrying a level deck's load, so at ENABLE the
+     * links move until the springs carry the deck's. The move sent 0.3 s after ENABLE tracks worse than
+     * on a fixed base while that transient decays; sent 3 s after, it tracks within twice the
+     * fixed-base RMS.
      */
     @Test
     void switchedOnOnARolledDeckTheMixedElasticArmTracksWithinTwiceTheFixedBaseOnceSettled()
