@@ -33,9 +33,8 @@ public final class BaseMotionProfiles
     /** Largest platform jerk, m/s^3. */
     public static final double MAX_JERK_MPS3 = 1000.0;
 
-    private static final Pattern NUMBER = Pattern.compile("[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
-    private static final Pattern OSCILLATION = Pattern.compile("(" + NUMBER + ")(deg|rad|m)@(" + NUMBER + ")Hz");
-    private static final Pattern QUANTITY = Pattern.compile("(" + NUMBER + ")(m/s3|m/s2|m/s|s)");
+    /** A signed decimal number and whatever follows it: the unit, checked separately to say what is wrong. */
+    private static final Pattern AMOUNT = Pattern.compile("([-+]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][-+]?[0-9]+)?)(.*)");
     private static final String SHIP_EXAMPLE = "ship:roll=10deg@0.2Hz,heave=0.5m@0.1Hz";
     private static final String PLATFORM_EXAMPLE = "platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s,hold=2s,jerk=20m/s3";
 
@@ -73,6 +72,10 @@ public final class BaseMotionProfiles
         final Map<String, String> fields = new HashMap<>();
         for (final String part : spec.substring(colon + 1).split(",", -1))
         {
+            if (part.isEmpty())
+            {
+                throw new IllegalArgumentException("'" + spec + "': empty field (a comma too many; e.g. " + example + ")");
+            }
             final int eq = part.indexOf('=');
             final String key = eq < 0 ? part : part.substring(0, eq);
             if (!keys.contains(key))
@@ -108,15 +111,21 @@ public final class BaseMotionProfiles
         {
             return new double[2];
         }
-        final Matcher m = OSCILLATION.matcher(value);
         final String form = key + "=" + value;
-        if (!m.matches() || angle == m.group(4).equals("m"))
+        final String example = angle ? key + "=10deg@0.2Hz" : "heave=0.5m@0.1Hz";
+        final int at = value.indexOf('@');
+        if (at < 0)
         {
-            throw new IllegalArgumentException("'" + form + "': expected amplitude@frequency with " + (angle
-                ? "the angle in deg or rad, e.g. " + key + "=10deg@0.2Hz" : "the height in m, e.g. heave=0.5m@0.1Hz"));
+            throw new IllegalArgumentException("'" + form + "': expected amplitude@frequency, e.g. " + example);
         }
-        final double amplitude = Double.parseDouble(m.group(1)) * (m.group(4).equals("deg") ? Math.PI / 180 : 1.0);
-        final double frequency = Double.parseDouble(m.group(5));
+        final Amount size = amount(form, "amplitude", value.substring(0, at), angle ? List.of("deg", "rad") : List.of("m"), example);
+        final double frequency = amount(form, "frequency", value.substring(at + 1), List.of("Hz"), example).value();
+        final double amplitude = size.value() * (size.unit().equals("deg") ? Math.PI / 180 : 1.0);
+        if (amplitude < 0.0)
+        {
+            throw new IllegalArgumentException("'" + form + "': amplitude " + value.substring(0, at)
+                + " is negative (every motion starts from zero; give its size, e.g. " + example + ")");
+        }
         final double max = angle ? MAX_ANGLE_RAD : MAX_HEAVE_M;
         if (amplitude > max)
         {
@@ -152,18 +161,46 @@ public final class BaseMotionProfiles
             }
             return fallback;
         }
-        final Matcher m = QUANTITY.matcher(value);
         final String form = key + "=" + value;
-        if (!m.matches() || !m.group(4).equals(unit))
-        {
-            throw new IllegalArgumentException("'" + form + "': expected a number in " + unit + ", e.g. " + key + "=1" + unit);
-        }
-        final double v = Double.parseDouble(m.group(1));
+        final double v = amount(form, "value", value, List.of(unit), key + "=1" + unit).value();
         final boolean zeroAllowed = key.equals("hold");
         if (v > max || (!zeroAllowed && !(v > 0.0)))
         {
             throw new IllegalArgumentException("'" + form + "': outside " + (zeroAllowed ? "[0, " : "(0, ") + max + "] " + unit);
         }
         return v;
+    }
+
+    /** A finite number with one of the allowed units after it. */
+    private record Amount(double value, String unit)
+    {
+    }
+
+    private static Amount amount(final String form, final String what, final String text, final List<String> units,
+        final String example)
+    {
+        final String allowed = String.join(" or ", units);
+        final Matcher m = AMOUNT.matcher(text);
+        if (!m.matches())
+        {
+            throw new IllegalArgumentException("'" + form + "': " + what + " '" + text + "' is not a number followed by its unit ("
+                + allowed + "), e.g. " + example);
+        }
+        final double value = Double.parseDouble(m.group(1));
+        if (!Double.isFinite(value))
+        {
+            throw new IllegalArgumentException("'" + form + "': " + what + " '" + m.group(1) + "' is not finite");
+        }
+        if (m.group(2).isEmpty())
+        {
+            throw new IllegalArgumentException("'" + form + "': " + what + " '" + text + "' has no unit (" + allowed + "), e.g. "
+                + example);
+        }
+        if (!units.contains(m.group(2)))
+        {
+            throw new IllegalArgumentException("'" + form + "': " + what + " unit '" + m.group(2) + "' is not " + allowed + ", e.g. "
+                + example);
+        }
+        return new Amount(value, m.group(2));
     }
 }

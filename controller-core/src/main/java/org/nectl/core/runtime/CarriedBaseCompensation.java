@@ -52,6 +52,7 @@ public final class CarriedBaseCompensation
     private long acceptedCount;
     private long missingCount;
     private long rejectedCount;
+    private long ignoredCount;
 
     /**
      * Not real-time safe: allocates the workspaces.
@@ -99,6 +100,10 @@ public final class CarriedBaseCompensation
     {
         if (!carried)
         {
+            if (present)
+            {
+                ignoredCount++;
+            }
             return;
         }
         if (!present)
@@ -242,5 +247,14 @@ public final class CarriedBaseCompensation
     public long rejectedCount()
     {
         return rejectedCount;
+    }
+
+    /**
+     * @return base blocks a fixed deployment received and ignored: an adapter reporting a moving base
+     *     under a deployment that does not declare it carried.
+     */
+    public long ignoredCount()
+    {
+        return ignoredCount;
     }
 }

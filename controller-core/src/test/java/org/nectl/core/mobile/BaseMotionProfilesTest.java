@@ -33,13 +33,23 @@ class BaseMotionProfilesTest
         assertRefused("boat:roll=10deg@0.2Hz", "unknown profile 'boat'");
         assertRefused("ship", "no fields");
         assertRefused("ship:roll=10deg@0.2Hz,yaw=3deg@1Hz", "unknown field 'yaw'");
-        assertRefused("ship:roll=10@0.2Hz", "'roll=10@0.2Hz': expected amplitude@frequency with the angle in deg or rad");
-        assertRefused("ship:heave=5deg@0.1Hz", "the height in m");
+        assertRefused("ship:roll=10deg", "'roll=10deg': expected amplitude@frequency, e.g. roll=10deg@0.2Hz");
+        assertRefused("ship:roll=10@0.2Hz", "'roll=10@0.2Hz': amplitude '10' has no unit (deg or rad), e.g. roll=10deg@0.2Hz");
+        assertRefused("ship:roll=10deg@0.2", "'roll=10deg@0.2': frequency '0.2' has no unit (Hz)");
+        assertRefused("ship:heave=5deg@0.1Hz", "'heave=5deg@0.1Hz': amplitude unit 'deg' is not m, e.g. heave=0.5m@0.1Hz");
+        assertRefused("ship:roll=NaNdeg@0.2Hz", "amplitude 'NaNdeg' is not a number followed by its unit (deg or rad)");
+        assertRefused("ship:roll=10deg@1e999Hz", "frequency '1e999' is not finite");
+        assertRefused("ship:roll=-10deg@0.2Hz", "'roll=-10deg@0.2Hz': amplitude -10deg is negative");
+        assertRefused("ship:roll=10deg@-0.2Hz", "'roll=10deg@-0.2Hz': frequency outside (0, 10.0] Hz");
+        assertRefused("ship:roll=10deg@0.2Hz,", "empty field (a comma too many");
+        assertRefused("ship:heave=11m@0.1Hz", "'heave=11m@0.1Hz': amplitude above the limit 10.0m");
         assertRefused("ship:roll=60deg@0.2Hz", "amplitude above the limit 45deg");
         assertRefused("ship:roll=10deg@0Hz", "frequency outside (0, 10.0] Hz");
         assertRefused("ship:roll=10deg@0.2Hz,roll=5deg@0.1Hz", "given twice");
         assertRefused("platform:accel=1.5m/s2,speed=1m/s", "field 'brake' missing");
-        assertRefused("platform:accel=1.5m/s,brake=3m/s2,speed=1m/s", "'accel=1.5m/s': expected a number in m/s2");
+        assertRefused("platform:accel=1.5m/s,brake=3m/s2,speed=1m/s", "'accel=1.5m/s': value unit 'm/s' is not m/s2, e.g. accel=1m/s2");
+        assertRefused("platform:accel=1.5,brake=3m/s2,speed=1m/s", "'accel=1.5': value '1.5' has no unit (m/s2)");
+        assertRefused("platform:accel=-1.5m/s2,brake=3m/s2,speed=1m/s", "'accel=-1.5m/s2': outside (0, 20.0] m/s2");
         assertRefused("platform:accel=1.5m/s2,brake=0m/s2,speed=1m/s", "'brake=0m/s2': outside (0, 20.0] m/s2");
         assertRefused("platform:accel=2m/s2,brake=3m/s2,speed=0.5m/s,jerk=10m/s3", "speed 0.5 m/s is below level^2/jerk = 0.9 m/s");
     }

@@ -286,6 +286,7 @@ class CarriedBaseCycleTest
             step(true, Double.NaN);
         }
         assertEquals(0, h.cycle.carriedBase().acceptedCount() + h.cycle.carriedBase().rejectedCount());
+        assertEquals(10, h.cycle.carriedBase().ignoredCount(), "counted as ignored, for the end-of-run summary");
     }
 
     private double worstRms()

@@ -52,14 +52,37 @@ final class ServiceSummary
         System.out.printf(Locale.ROOT, "  planner datagrams accepted %d, rejected by the gateway %d, refused by the controller %d%n",
             service.gateway().acceptedCount(), totalRejects(service), loop.rejectedCommandCount() + service.trajectoryRejectCount());
         final CarriedBaseCompensation base = cycle.carriedBase();
-        if (base.carried())
+        final String baseLine = baseLine(base.carried(), base.acceptedCount(), base.missingCount(), base.rejectedCount(),
+            base.ignoredCount());
+        if (baseLine != null)
         {
-            System.out.printf(Locale.ROOT, "  base motion blocks (carried arm): taken %d, missing %d, refused %d%n",
-                base.acceptedCount(), base.missingCount(), base.rejectedCount());
+            System.out.println(baseLine);
         }
         System.out.printf(Locale.ROOT, "  final state %s, faults %s%n", cycle.mode(), Faults.describe(cycle.faults()));
         System.out.println(result(tracked, cycle.faults(), maxRms));
         return tracked && (cycle.faults() & ~Faults.SHUTDOWN) == 0;
+    }
+
+    /**
+     * @param carried the deployment declares the base carried.
+     * @param taken valid base blocks a carried deployment used.
+     * @param missing JointStates of a carried deployment without a base block.
+     * @param refused base blocks a carried deployment refused.
+     * @param ignored base blocks a fixed deployment received.
+     * @return the base-motion line, or null for a fixed base that received no base block.
+     */
+    static String baseLine(final boolean carried, final long taken, final long missing, final long refused, final long ignored)
+    {
+        if (carried)
+        {
+            return String.format(Locale.ROOT, "  base motion blocks (carried arm): taken %d, missing %d, refused %d", taken, missing,
+                refused);
+        }
+        // An adapter on a moving base under a deployment that forgot base.carried: tracking and the
+        // collision observer suffer the base's motion, and nothing else would say why.
+        return ignored == 0 ? null : String.format(Locale.ROOT, "  base motion blocks: %d received and ignored: the adapter"
+            + " reports a moving base, but base.carried is false, so its motion is not compensated (docs/DEPLOYMENT.md, \"base\")",
+            ignored);
     }
 
     /**

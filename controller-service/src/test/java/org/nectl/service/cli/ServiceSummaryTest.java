@@ -1,6 +1,7 @@
 package org.nectl.service.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.runtime.Faults;
@@ -20,5 +21,14 @@ final class ServiceSummaryTest
         assertEquals("  result: FAILED (RMS tracking error above 1.000e-02 rad)", ServiceSummary.result(false, 0, 0.01));
         assertEquals("  result: FAILED (fault: state missing; RMS tracking error above 1.000e-02 rad)",
             ServiceSummary.result(false, Faults.STATE_MISSING, 0.01));
+    }
+
+    @Test
+    void aFixedDeploymentFedBaseBlocksSaysItIgnoredThem()
+    {
+        assertEquals("  base motion blocks (carried arm): taken 5, missing 2, refused 1", ServiceSummary.baseLine(true, 5, 2, 1, 0));
+        assertNull(ServiceSummary.baseLine(false, 0, 0, 0, 0), "a fixed base fed no base block: no line");
+        assertEquals("  base motion blocks: 7 received and ignored: the adapter reports a moving base, but base.carried is false,"
+            + " so its motion is not compensated (docs/DEPLOYMENT.md, \"base\")", ServiceSummary.baseLine(false, 0, 0, 0, 7));
     }
 }

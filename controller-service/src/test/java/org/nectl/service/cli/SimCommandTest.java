@@ -58,7 +58,8 @@ class SimCommandTest
     void badBaseMotionProfilesAreRefusedWithTheirReasonAndExitStatus2()
     {
         final String[][] cases = {
-            {"ship:roll=10@0.2Hz", "nectl sim: --base-motion 'roll=10@0.2Hz': expected amplitude@frequency with the angle in deg or rad"},
+            {"ship:roll=10@0.2Hz", "nectl sim: --base-motion 'roll=10@0.2Hz': amplitude '10' has no unit (deg or rad)"},
+            {"ship:roll=10deg@-0.2Hz", "nectl sim: --base-motion 'roll=10deg@-0.2Hz': frequency outside (0, 10.0] Hz"},
             {"ship:roll=10deg@0.2Hz,yaw=1deg@1Hz", "unknown field 'yaw' (allowed: roll, pitch, heave"},
             {"train:speed=1m/s", "unknown profile 'train' (expected ship or platform"},
             {"platform:accel=1m/s2,speed=1m/s", "field 'brake' missing"},
