@@ -26,6 +26,7 @@ import org.nectl.core.model.RobotModel;
 import org.nectl.hw.AdapterSettings;
 import org.nectl.hw.AdapterWatchdog;
 import org.nectl.hw.AppliedWrench;
+import org.nectl.hw.FaultKind;
 import org.nectl.hw.InjectedFault;
 import org.nectl.hw.SimulatedArm;
 import org.nectl.hw.SimulatedArmAdapter;
@@ -510,7 +511,14 @@ final class SimCommand implements Callable<Integer>
         }
         for (final String fault : faults)
         {
-            config.fault(InjectedFault.parse(fault));
+            final InjectedFault parsed = InjectedFault.parse(fault);
+            if (parsed.kind() == FaultKind.IMU_LOSS && baseMotion == null)
+            {
+                // without a moving base there is no IMU block to withdraw: the run would test nothing
+                throw new IllegalArgumentException("--fault " + fault + ": imu_loss withdraws the base-motion block, "
+                    + "which only an arm on a moving base publishes; add --base-motion");
+            }
+            config.fault(parsed);
         }
         for (final String wrench : externalWrenches)
         {

@@ -73,6 +73,15 @@ class SimCommandTest
     }
 
     @Test
+    void anImuLossWithoutAMovingBaseIsRefusedWithExitStatus2()
+    {
+        final CommandRun run = CommandRun.of("sim", "--model", MODEL, "--fault", "imu_loss@2");
+        assertEquals(2, run.status(), run.err());
+        assertTrue(run.err().contains("--fault imu_loss@2: imu_loss withdraws the base-motion block"), run.err());
+        assertTrue(run.err().contains("add --base-motion"), run.err());
+    }
+
+    @Test
     void aFloatingBaseRobotIsRefusedWithExitStatus2()
     {
         final CommandRun run = CommandRun.of("sim", "--model", "../config/robots/quadruped-12.urdf");
