@@ -16,13 +16,15 @@ import org.nectl.core.model.RobotModel;
  * <p>The one fused variant of the Newton-Euler step: its step expressions are those of
  * {@link NewtonEulerPasses} (tau is RNEA's to the bit), fused with the jerk step (eqs. 5, 8) in
  * {@link #motionPass} and with the wrench-rate steps (eqs. 12-13 forward in {@link #wrenchPass},
- * 16-17 backward in {@link #backwardPass}). Two unfused forms were built and measured against it
+ * 16-17 backward in {@link #backwardPass}). Three unfused forms were built and measured against it
  * (docs/PERFORMANCE.md): the shared step, jerk step and wrench-rate step as methods called per
  * body made tau plus tau-dot 61 % (Panda) and 37 % (tree-32) slower, the steps being too large
  * for C2 to inline; RNEA's own passes followed by separate jerk, wrench-rate and rate-backward
  * passes made it 43 % and 17 % slower and the 7-DoF control tick 8 %, every rate pass recomputing
  * the transport terms it shares with the step (omega_i x iP_j and its transport, omega x MS,
- * J omega, J omegaDot) and reloading the rotations.
+ * J omega, J omegaDot) and reloading the rotations; RNEA's passes with these rate terms in the same
+ * loop bodies behind a loop-invariant flag left RNEA unchanged but made tau plus tau-dot 11-17 %
+ * (Panda) and 17-21 % (tree-32) slower, the cost of the runtime test in C2's compiled loops.
  *
  * <p>Convention (as in the paper): a "rate" is the time derivative in the inertial frame, expressed
  * in the body frame; angular and linear jerk are the inertial derivatives of angular and linear
