@@ -8,8 +8,8 @@ import java.util.Arrays;
  * the screw transforms between a body and its parent are the identity, so composite and
  * articulated inertias add without transformation (the base-coordinate variants of the
  * algorithms in Featherstone, "Rigid Body Dynamics Algorithms", 2008). Poses are composed from
- * the joint transforms ({@link JointTransforms#basePoses}), then each body's axis and inertia; spatial vectors follow {@link SpatialAlgebra}. Not thread
- * safe: one instance per algorithm instance.
+ * the joint transforms ({@link JointTransforms#basePoses}), then each body's axis and inertia;
+ * spatial vectors follow {@link SpatialAlgebra}. Not thread safe: one instance per algorithm.
  */
 final class BaseFrameBodies
 {
@@ -184,8 +184,8 @@ final class BaseFrameBodies
     }
 
     /**
-     * Forward pass: v_i = v_parent + S_i qd_i and S_i-dot = v_i x S_i (Featherstone 2008, §5.3,
-     * in base coordinates, where a joint axis moves with its body). Requires {@link #placements}. Real-time safe.
+     * Forward pass: v_i = v_parent + S_i qd_i and S_i-dot = v_i x S_i (Featherstone 2008, §5.3).
+     * Requires {@link #placements}. Real-time safe.
      *
      * @param qd joint velocities by coordinate, rad/s or m/s.
      */
@@ -213,9 +213,9 @@ final class BaseFrameBodies
      * (Featherstone 2008, §5.3, in base coordinates, where a joint axis moves with its body):
      * v_i = v_p + S_i qd_i and S_i-dot = v_i x S_i (a fixed joint's stays 0); given acceleration
      * arrays (the derivatives), also a_i = a_p + S_i qdd_i + S_i-dot qd_i and
-     * da_i = -S_i x a_i - S_i-dot x v_i. On locals, each input read once and each result stored
-     * once: reading v and S-dot back from their arrays for the accelerations made the derivatives
-     * 4-6 % slower. Requires {@link #placements} and the parent's motion. Real-time safe.
+     * da_i = -S_i x a_i - S_i-dot x v_i. On locals, each input read once: reading v and S-dot back
+     * was slower (docs/PERFORMANCE.md). Requires {@link #placements} and the parent's motion.
+     * Real-time safe.
      *
      * @param i body index.
      * @param qd joint velocities by coordinate, rad/s or m/s.

@@ -13,10 +13,8 @@ import org.nectl.core.model.RobotModel;
  *
  * <p><b>Method.</b> The recursive analytic derivatives of Carpentier and Mansard, "Analytical
  * derivatives of rigid body dynamics algorithms", RSS 2018, derived here in base coordinates
- * (about the base origin), rather than the forward-mode sensitivities of Barman's thesis
- * (Oklahoma State, 2020), which push d/d q_k of every link's velocity, acceleration and wrench
- * through the whole recursion once per coordinate: about n Newton-Euler passes, in standard DH on
- * chains. Here one Newton-Euler pass plus subtree sums (composite inertia Ic, composite coupling
+ * (about the base origin), not Barman's forward-mode sensitivities (Oklahoma State, 2020), which
+ * cost about n Newton-Euler passes. Here one Newton-Euler pass plus subtree sums (composite inertia Ic, composite coupling
  * Bc with B(v, I) psi = I (psi x v) + psi x* (I v) + v x* (I psi)) leave a 6-term dot product
  * per (joint, ancestor) pair. In base coordinates a joint j moves its whole subtree rigidly along
  * S_j, which gives, for a body k that j supports:
@@ -447,9 +445,8 @@ public final class InverseDynamicsDerivatives
      * part of Bc^T S = X^T S_w + 2 p x S_v into {@link #products}; with {@code ancestors},
      * phi = Bc S + 2 Ic S-dot (Bc m = (2 m_w x p, X m_w)) there too and
      * psi = S x* F + Ic da + Bc S-dot (S x* F = (S_w x f, S_w x n + S_v x f)) into the subtree
-     * wrench rates. On locals, each subtree sum loaded once: the composite kernels
-     * ({@link BaseFrameBodies#compositeInertiaTimes} and the coupling ones) would reload Ic and Bc
-     * for every product, about 140 more loads per joint.
+     * wrench rates. On locals, each subtree sum loaded once; the composite kernels would reload Ic
+     * and Bc for every product (about 140 loads per joint).
      */
     private void jointProducts(final int i, final boolean ancestors)
     {

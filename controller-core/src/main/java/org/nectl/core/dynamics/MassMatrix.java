@@ -20,26 +20,15 @@ import org.nectl.core.model.RobotModel;
  * ancestor j's frame (the z component of F's moment, or of its force for a prismatic joint).</li>
  * </ol>
  *
- * <p>Why body frames and not the world frame of Pinocchio's CRBA (composites summed without
- * transforms, M_ij a 6-term dot product per pair): the world frame needs every body's pose, axis
- * and inertia in world axes, about 90 multiplications per body, against about 40 per body and 14
- * per (joint, ancestor) pair here, and the Panda has 3 pairs per joint, tree-32 3.9. In body frames
- * each step turns by iR_j = P_j Rot(z, q_j): the rotation about z costs 4 multiplications per
- * vector (about 10 by double angles per symmetric inertia), and the placement P_j is, in modified
- * Denavit-Hartenberg parameters, Rot(x, alpha); with alpha a multiple of pi/2 (every joint of most
- * arms) it only permutes and negates y and z. The translation iP_j = P_j t_j is used as t_j, in the
- * axes before P_j, where it is constant for a revolute joint (so are the composite's m t and
- * m t t^T) and moves along z for a prismatic one. Other placements take a general 3x3 rotation.
+ * <p>Body frames, not Pinocchio's world frame: about 40 multiplications per body and 14 per
+ * (joint, ancestor) pair against about 90 per body. Each step turns by iR_j = P_j Rot(z, q_j);
+ * P_j = Rot(x, alpha) (modified Denavit-Hartenberg) with alpha a multiple of pi/2 only permutes and
+ * negates y and z, other placements take a general 3x3 rotation. iP_j = P_j t_j is used as t_j,
+ * constant for a revolute joint (so are m t and m t t^T), moving along z for a prismatic one.
  *
- * <p>Why two passes of one loop each and no per-body methods: a per-body step is too large for the
- * JIT compiler to inline, and removing those calls was the largest single gain (measured against
- * nectl's RNEA in one JVM: docs/PERFORMANCE.md, "Mass matrix against RNEA"). Only sin and cos of
- * each joint are computed, no rotation matrices.
- *
- * <p>Why this method and not n inverse-dynamics calls with unit accelerations (Khalil 2010,
- * §3.3.1, "mass matrix by RNEA columns"): CRBA costs one pass plus a force transform per (joint,
- * ancestor) pair, while the column method costs dof full Newton-Euler passes (5.5x slower on the
- * Panda, 23x on tree-32; docs/PERFORMANCE.md).
+ * <p>Two passes of one loop each, no per-body methods (too large to inline), only sin and cos per
+ * joint (docs/PERFORMANCE.md, "Mass matrix against RNEA"). CRBA, not dof RNEA columns (Khalil 2010,
+ * §3.3.1): 5.5x faster on the Panda, 23x on tree-32 (docs/PERFORMANCE.md).
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
@@ -332,9 +321,8 @@ public final class MassMatrix
     /**
      * Every joint i's row: F = Ic_i S_i in frame i, M_ii = S_i . F + Ia, then F carried up and
      * M_ij = M_ji = S_j . F picked in each ancestor's frame (Table 6.2); with fixed joints folded
-     * away every ancestor moves. F = (f, n) stays on locals through the whole climb, and the climb
-     * is one loop in this method: carried through an array, or with the step in a method of its own
-     * (too large for the compiler to inline), the pass measured slower.
+     * away every ancestor moves. F stays on locals in one loop: through an array or a non-inlined
+     * step method it was slower (docs/PERFORMANCE.md).
      */
     private void rows(final double[] massMatrix)
     {

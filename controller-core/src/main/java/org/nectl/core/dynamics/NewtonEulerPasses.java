@@ -15,17 +15,11 @@ import java.util.Arrays;
  * NewtonEulerRatePasses, this file compiled a second time with {@link #RATES} true (copied by
  * controller-core/pom.xml into target/generated-sources).
  *
- * <p>Why the rate terms sit in the step's loop bodies, behind a compile-time constant: they share
- * the rotation, the offset iP_j, omega_i x iP_j and its transport term, omega x MS, J omega and
- * J omegaDot with the step, and javac drops the blocks from this class and the tests from the rate
- * build. Measured side by side with the fused passes before (docs/PERFORMANCE.md): as methods
- * called per body (Pinocchio's RneaForwardStep shape) the step is 1400 bytes of bytecode, beyond
- * C2's inlining limit for hot calls (FreqInlineSize, 325): RNEA +16 % (Panda) and +39 % (tree-32),
- * tau plus tau-dot +61 % and +37 %; as separate rate passes after RNEA's, recomputing the shared
- * terms, tau plus tau-dot +43 % and +17 %; behind a runtime flag (C2 unswitching the loops), tau
- * plus tau-dot +11-21 %, and placed after the step RNEA +25 %. Each rate block follows the step's
- * own work for the body, as in the fused passes; placed before it, tau plus tau-dot was 16-21 %
- * slower.
+ * <p>The rate terms sit in the step's loop bodies, after the step's own work, behind a
+ * compile-time constant: they share the rotation, iP_j, omega_i x iP_j and its transport term,
+ * omega x MS, J omega and J omegaDot with the step, and javac drops them from this class; per-body
+ * methods (beyond C2's inlining limit), separate rate passes and a runtime flag were all slower
+ * (docs/PERFORMANCE.md).
  *
  * <p>Per-body values are stored per slot ({@link #motion}, {@link #wrench}); slot 0 is the base and
  * body j is slot j + 1, so a body and its parent are addressed alike. Every vector is expressed in
@@ -45,8 +39,8 @@ final class NewtonEulerPasses
      * Per slot: angular velocity omega_j (rad/s), angular acceleration (rad/s^2), linear acceleration
      * of the body origin (gravity entered as base acceleration -g, m/s^2), then, with rates, angular
      * jerk iota_j (eq. 5, rad/s^3) and linear jerk of the origin (eq. 8, m/s^3). One array rather
-     * than one per quantity: a body's step reads its parent's state from one place, with one range
-     * check and one base register (measured in docs/PERFORMANCE.md).
+     * than one per quantity: a body's step reads its parent's state under one range check
+     * (docs/PERFORMANCE.md).
      */
     final double[] motion;
     /**
@@ -149,9 +143,8 @@ final class NewtonEulerPasses
 
     /**
      * Velocities, accelerations and, with rates, jerks from the base outwards (eqs. 18-21; 5, 8).
-     * One loop body per body on locals, each input read once and each result stored once: with
-     * kernels writing to arrays that may alias, the compiler reloaded every input after each store,
-     * and with the step split into methods too big to inline, every call reloaded the workspace.
+     * On locals, each input read once and each result stored once: aliasing kernels and
+     * non-inlined methods made the compiler reload inputs (docs/PERFORMANCE.md).
      * Over 80 lines on purpose: the motion step and its jerk step share one loop body (class comment).
      *
      * @param qddd joint jerks, read in the rate build only.
