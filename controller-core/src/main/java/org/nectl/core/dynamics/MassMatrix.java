@@ -223,10 +223,8 @@ public final class MassMatrix
      * (first moment h, inertia J about its origin) turned by Rot(z, q_i) (J by double angles), moved
      * to the parent's origin by the parallel-axis theorem (Featherstone 2008, eq. 2.66, in 3D
      * quantities: h += m t, J += (m |t|^2 + 2 t.h) 1 - (m t t^T + t h^T + h t^T)) in the axes before
-     * the placement rotation, where t = P^T iP_i, m t and m t t^T are constant for a revolute joint,
-     * then added to the parent's in its axes: through the placement P as a signed permutation of
-     * y and z (modified Denavit-Hartenberg with alpha a multiple of pi/2: table look-ups, no
-     * arithmetic on the chain from leaf to root), or any rotation ({@link #addRotated}).
+     * the placement rotation (t = P^T iP_i), then added to the parent's through P: a signed
+     * permutation of y and z (table look-ups) or any rotation ({@link #addRotated}).
      */
     private void composites()
     {

@@ -70,12 +70,10 @@ final class NewtonEulerPasses
     }
 
     /**
-     * The root's motion, the initial condition of the forward pass (Khalil 2010, initialisation of
-     * eqs. 18-23; §7.1, the base's motion as the initial condition of the forward recursion): a
-     * fixed base (null) at rest, omega_0 = omegaDot_0 = 0, with gravity entered as the base
-     * acceleration vdot_0 = -g; a carried base its measured omega_0, omegaDot_0 and specific force,
-     * which replaces the loads' gravity. Base coordinates throughout. The one place every
-     * Newton-Euler forward pass (body or base frame) takes its root from. Real-time safe.
+     * The root's motion, the initial condition of every Newton-Euler forward pass, body or base
+     * frame (Khalil 2010, initialisation of eqs. 18-23, §7.1): a fixed base (null) at rest with
+     * vdot_0 = -g; a carried base its measured omega_0, omegaDot_0 and specific force, which
+     * replaces the loads' gravity. Base coordinates. Real-time safe.
      *
      * @param loads the call's loads (their gravity).
      * @param base the carried base's measured motion, or null for a fixed base.
