@@ -33,12 +33,9 @@ import org.nectl.core.model.RobotModel;
  *   otherwise 0;    d tau/d qdd = M (composite-rigid-body algorithm).
  * </pre>
  * A reaction wrench F_i seen in body i's own frame loses the rigid term too: its derivatives are
- * the bracketed 6-vectors above, re-expressed in body i's frame. All quantities come from one
- * forward and one backward pass; the cost is O(n d) with small constants. The backward pass forms
- * the subtree sums, tau and every entry in one sweep: per joint i the vectors Ic_i S_i,
- * Bc_i^T S_i, Bc_i S_i + 2 Ic_i S_i-dot and S_i x* F_i + Ic_i da_i + Bc_i S_i-dot are built once
- * and dotted with S_j, S_j-dot and da_j of each ancestor (Ic is symmetric, so M_ij = M_ji and
- * S_i . Ic_i x = x . Ic_i S_i).
+ * the bracketed 6-vectors above, re-expressed in body i's frame. One forward and one backward
+ * pass, O(n d): per joint i four products with the subtree sums are built once and dotted with
+ * each ancestor's S_j, S_j-dot and da_j (Ic symmetric: S_i . Ic_i x = x . Ic_i S_i).
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} and the reaction-wrench
  * readers are real-time safe.
@@ -383,12 +380,9 @@ public final class InverseDynamicsDerivatives
     /**
      * Backward: subtree sums of the inertias, couplings and wrenches (each body's are complete when
      * it is reached, its children having higher indices), tau (Khalil 2010, eq. 31), and every
-     * (joint, ancestor) entry of M, d tau/d qd and d tau/d q (the class comment's formulas). Per
-     * joint i the products u = Ic_i S_i, w = Bc_i^T S_i (angular part; its linear part is 0),
-     * phi = Bc_i S_i + 2 Ic_i S_i-dot and psi = S_i x* F_i + Ic_i da_i + Bc_i S_i-dot are formed
-     * once and dotted with each ancestor's S_j, S_j-dot and da_j. phi and psi feed only entries
-     * of ancestors (psi also the reaction derivatives of ancestor bodies), so a joint that hangs
-     * from the base skips them.
+     * (joint, ancestor) entry of M, d tau/d qd and d tau/d q (the class comment's formulas) from
+     * the products of {@link #jointProducts}. phi and psi feed only ancestors' entries (and their
+     * reaction derivatives), so a joint that hangs from the base skips them.
      */
     private void backwardSweep(final double[] qd, final double[] qdd, final double[] tau,
         final double[] dtauDq, final double[] dtauDqd, final double[] massMatrix)
