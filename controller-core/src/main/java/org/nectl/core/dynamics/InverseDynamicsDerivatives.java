@@ -14,9 +14,9 @@ import org.nectl.core.model.RobotModel;
  * <p><b>Method.</b> The recursive analytic derivatives of Carpentier and Mansard, "Analytical
  * derivatives of rigid body dynamics algorithms", RSS 2018, derived here in base coordinates
  * (about the base origin), not Barman's forward-mode sensitivities (Oklahoma State, 2020), which
- * cost about n Newton-Euler passes. Here one Newton-Euler pass plus subtree sums (composite inertia Ic, composite coupling
- * Bc with B(v, I) psi = I (psi x v) + psi x* (I v) + v x* (I psi)) leave a 6-term dot product
- * per (joint, ancestor) pair. In base coordinates a joint j moves its whole subtree rigidly along
+ * cost about n Newton-Euler passes. Here one Newton-Euler pass plus subtree sums (composite
+ * inertia Ic, composite coupling Bc with B(v, I) psi = I (psi x v) + psi x* (I v) + v x* (I psi))
+ * leave a 6-term dot product per (joint, ancestor) pair. In base coordinates a joint j moves its whole subtree rigidly along
  * S_j, which gives, for a body k that j supports:
  * <pre>
  *   dS_k/dq_j = S_j x S_k,   dv_k/dq_j = S_j x v_k + S_j-dot,
