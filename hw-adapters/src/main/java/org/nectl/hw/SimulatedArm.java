@@ -67,6 +67,7 @@ public final class SimulatedArm
     /** True if the base moves along a profile: each sample carries the base's motion (an IMU at the base origin). */
     private final boolean carried;
     private final BaseMotion base = new BaseMotion();
+    private final SimulatedImu imu;
 
     /**
      * Builds the arm at rest at the configured initial positions, drives disabled, time 0, and
@@ -165,6 +166,8 @@ public final class SimulatedArm
         physics.motorPositions(trueTheta);
         physics.motorVelocities(trueThetaDot);
         encoders.sample(0, trueQ, trueQd);
+        imu = new SimulatedImu(config);
+        sampleImu(true);
     }
 
     private static SimulatedArmConfig checkedElastic(final ElasticRobotModel robot, final SimulatedArmConfig config)
@@ -300,7 +303,18 @@ public final class SimulatedArm
         physics.motorPositions(trueTheta);
         physics.motorVelocities(trueThetaDot);
         encoders.sample(physics.stepCount(), trueQ, trueQd);
+        sampleImu(false);
         return result;
+    }
+
+    /** One IMU sample per period, like the encoders', so its noise depends only on the seed and the period count. */
+    private void sampleImu(final boolean first)
+    {
+        if (carried)
+        {
+            physics.baseMotion(base);
+            imu.sample(base, first);
+        }
     }
 
     /**
@@ -330,8 +344,7 @@ public final class SimulatedArm
         out.baseMotionValid(imuWorks);
         if (imuWorks)
         {
-            physics.baseMotion(base);
-            base.toBlock(out.baseMotion());
+            imu.measured().toBlock(out.baseMotion());
         }
         else
         {

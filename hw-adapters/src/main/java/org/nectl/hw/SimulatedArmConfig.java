@@ -17,6 +17,11 @@ import org.nectl.core.model.RobotModel;
  */
 public final class SimulatedArmConfig
 {
+    /** Largest accepted accelerometer noise, m/s^2: 50 times a poor MEMS part's at 1 kHz. */
+    public static final double MAX_ACCELEROMETER_NOISE = 1.0;
+    /** Largest accepted gyro noise, rad/s: 50 times a poor MEMS part's at 1 kHz. */
+    public static final double MAX_GYRO_NOISE = 0.1;
+
     private final int dof;
     private long periodNs = 1_000_000L;
     private int substeps = 4;
@@ -31,6 +36,8 @@ public final class SimulatedArmConfig
     private final List<InjectedFault> faults = new ArrayList<>();
     private final List<AppliedWrench> wrenches = new ArrayList<>();
     private BaseMotionProfile baseMotion;
+    private double accelerometerNoise;
+    private double gyroNoise;
 
     /** @param model the simulated robot; sizes the per-joint settings and gives the torque limits. */
     public SimulatedArmConfig(final RobotModel model)
@@ -178,6 +185,43 @@ public final class SimulatedArmConfig
         return this;
     }
 
+    /**
+     * White noise of the base's simulated IMU (with a {@link #baseMotion} profile; class
+     * {@code SimulatedImu}), seeded by {@link #noise}'s seed; the angular acceleration gets the noise
+     * of the gyro's backward difference. Default 0, 0: an ideal IMU.
+     *
+     * @param accelerometerStdDev standard deviation per axis and sample of the specific force, m/s^2,
+     *     finite, in [0, 1].
+     * @param gyroStdDev standard deviation per axis and sample of the angular velocity, rad/s, finite,
+     *     in [0, 0.1].
+     * @return this.
+     */
+    public SimulatedArmConfig imuNoise(final double accelerometerStdDev, final double gyroStdDev)
+    {
+        if (!(accelerometerStdDev >= 0.0 && accelerometerStdDev <= MAX_ACCELEROMETER_NOISE))
+        {
+            throw new IllegalArgumentException("accelerometer noise " + accelerometerStdDev + " m/s^2 outside [0, "
+                + MAX_ACCELEROMETER_NOISE + "]");
+        }
+        if (!(gyroStdDev >= 0.0 && gyroStdDev <= MAX_GYRO_NOISE))
+        {
+            throw new IllegalArgumentException("gyro noise " + gyroStdDev + " rad/s outside [0, " + MAX_GYRO_NOISE + "]");
+        }
+        accelerometerNoise = accelerometerStdDev;
+        gyroNoise = gyroStdDev;
+        return this;
+    }
+
+    double accelerometerNoise()
+    {
+        return accelerometerNoise;
+    }
+
+    double gyroNoise()
+    {
+        return gyroNoise;
+    }
+
     /** @return the base's prescribed motion, or empty for a fixed base. */
     Optional<BaseMotionProfile> baseMotion()
     {
@@ -254,7 +298,8 @@ public final class SimulatedArmConfig
     {
         return "period " + periodNs + " ns, " + substeps + " substeps, torque limits " + Arrays.toString(torqueLimitNm)
             + " N m, " + countsPerRevolution + " counts/rev, noise " + positionNoise + " rad / " + velocityNoise
-            + " rad/s (seed " + noiseSeed + "), latency " + latencyPeriods + " periods, faults " + faults + ", " + wrenches.size() + " external wrenches" + (baseMotion == null ? "" : ", base motion " + baseMotion);
+            + " rad/s (seed " + noiseSeed + "), latency " + latencyPeriods + " periods, faults " + faults + ", " + wrenches.size() + " external wrenches" + (baseMotion == null ? "" : ", base motion " + baseMotion
+            + ", IMU noise " + accelerometerNoise + " m/s^2 / " + gyroNoise + " rad/s");
     }
 
     private void requireLength(final double[] values, final String what)

@@ -133,6 +133,12 @@ final class SimCommand implements Callable<Integer>
             + "platform driving back and forth, platform:accel=1.5m/s2,brake=3m/s2,speed=1m/s,hold=2s,jerk=20m/s3 (jerk optional: steps without).")
     private String baseMotion;
 
+    @Option(names = "--imu-noise", paramLabel = "ACC_MPS2,GYRO_RADPS",
+        description = "With --base-motion: white noise of the base's IMU, standard deviations per axis and sample of the specific "
+            + "force (m/s^2, at most 1) and the angular velocity (rad/s, at most 0.1), seeded by --seed; the angular acceleration "
+            + "gets the noise of the gyro's backward difference. Default: an ideal IMU. E.g. 0.01,0.001.")
+    private String imuNoise;
+
     @Option(names = "--payload", paramLabel = "LINK,KG,CX,CY,CZ",
         description = "The simulated arm carries a point mass of KG at (CX, CY, CZ) m in LINK's frame that the controller's "
             + "model does not know (engine nectl, rigid robots), e.g. flange,1.5,0.05,0,0; set it in the controller with "
@@ -535,6 +541,43 @@ final class SimCommand implements Callable<Integer>
                 throw new IllegalArgumentException("--base-motion " + e.getMessage(), e);
             }
         }
+        if (imuNoise != null)
+        {
+            imuNoise(config);
+        }
         return config;
+    }
+
+    private void imuNoise(final SimulatedArmConfig config)
+    {
+        if (baseMotion == null)
+        {
+            throw new IllegalArgumentException("--imu-noise " + imuNoise + ": only an arm on a moving base has an IMU; add --base-motion");
+        }
+        final String[] parts = imuNoise.split(",", -1);
+        if (parts.length != 2)
+        {
+            throw new IllegalArgumentException("--imu-noise '" + imuNoise + "': expected ACC_MPS2,GYRO_RADPS, two numbers, e.g. 0.01,0.001");
+        }
+        try
+        {
+            config.imuNoise(imuNoiseValue(parts[0], "accelerometer"), imuNoiseValue(parts[1], "gyro"));
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw new IllegalArgumentException("--imu-noise '" + imuNoise + "': " + e.getMessage(), e);
+        }
+    }
+
+    private double imuNoiseValue(final String text, final String sensor)
+    {
+        try
+        {
+            return Double.parseDouble(text.strip());
+        }
+        catch (final NumberFormatException e)
+        {
+            throw new IllegalArgumentException(sensor + " noise '" + text + "' is not a number", e);
+        }
     }
 }

@@ -73,6 +73,29 @@ class SimCommandTest
     }
 
     @Test
+    void badImuNoiseIsRefusedWithItsReasonAndExitStatus2()
+    {
+        final String ship = "ship:roll=10deg@0.2Hz";
+        final String[][] cases = {
+            {ship, "0.01", "nectl sim: --imu-noise '0.01': expected ACC_MPS2,GYRO_RADPS, two numbers, e.g. 0.01,0.001"},
+            {ship, "0.01,0.001,0", "--imu-noise '0.01,0.001,0': expected ACC_MPS2,GYRO_RADPS"},
+            {ship, "fast,0.001", "--imu-noise 'fast,0.001': accelerometer noise 'fast' is not a number"},
+            {ship, "-0.01,0.001", "--imu-noise '-0.01,0.001': accelerometer noise -0.01 m/s^2 outside [0, 1.0]"},
+            {ship, "0.01,NaN", "--imu-noise '0.01,NaN': gyro noise NaN rad/s outside [0, 0.1]"},
+            {ship, "0.01,0.5", "--imu-noise '0.01,0.5': gyro noise 0.5 rad/s outside [0, 0.1]"},
+            {ship, "Infinity,0.001", "accelerometer noise Infinity m/s^2 outside [0, 1.0]"},
+            {null, "0.01,0.001", "--imu-noise 0.01,0.001: only an arm on a moving base has an IMU; add --base-motion"},
+        };
+        for (final String[] c : cases)
+        {
+            final CommandRun run = c[0] == null ? CommandRun.of("sim", "--model", MODEL, "--imu-noise", c[1])
+                : CommandRun.of("sim", "--model", MODEL, "--base-motion", c[0], "--imu-noise", c[1]);
+            assertEquals(2, run.status(), run.err());
+            assertTrue(run.err().contains(c[2]), run.err());
+        }
+    }
+
+    @Test
     void anImuLossWithoutAMovingBaseIsRefusedWithExitStatus2()
     {
         final CommandRun run = CommandRun.of("sim", "--model", MODEL, "--fault", "imu_loss@2");
