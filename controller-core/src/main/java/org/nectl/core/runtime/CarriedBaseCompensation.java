@@ -26,24 +26,24 @@ import org.nectl.core.mobile.CarriedBaseInverseDynamics;
  *
  * <p>Once per tick the block in use also updates the estimate of the base's unmeasured rates
  * ({@link BaseMotionRates}: angular jerk, specific force rates; differences of successive ticks
- * through a {@value #RATE_TIME_CONSTANT_S} s low-pass), which the mixed rigid/elastic law's motor
- * reference needs.
+ * through the settings' low-pass), which the mixed rigid/elastic law's motor reference needs; with
+ * {@link CarriedBaseSettings.Rates#CONSTANT} the estimate is never fed, so the motor reference takes
+ * the base's acceleration constant.
  *
  * <p>Not thread safe: owned by the control loop. {@link #settings(CarriedBaseSettings)} and the
  * constructor are not real-time safe; every other method is.
  */
 public final class CarriedBaseCompensation
 {
-    /** Time constant of the low-pass on the differences of the base blocks, s. */
-    static final double RATE_TIME_CONSTANT_S = 0.005;
-
     private Dynamics dynamics;
     private final BaseMotion received = new BaseMotion();
     private final BaseMotion held = new BaseMotion();
     private final double[] zeros;
     private final double[] fixedTorque;
     private final double[] baseTorque;
-    private final BaseMotionRates rates;
+    private final double periodS;
+    private BaseMotionRates rates;
+    private boolean estimateRates;
     private boolean carried;
     private long maxAgeNs = Long.MAX_VALUE;
     private boolean takenSinceTick;
@@ -63,7 +63,9 @@ public final class CarriedBaseCompensation
      */
     CarriedBaseCompensation(final CompiledModel dynamics, final double[] gravity, final long periodNs)
     {
-        rates = new BaseMotionRates(periodNs * 1e-9, RATE_TIME_CONSTANT_S);
+        periodS = periodNs * 1e-9;
+        rates = new BaseMotionRates(periodS, CarriedBaseSettings.DEFAULT_RATE_FILTER_NS * 1e-9);
+        estimateRates = true;
         this.dynamics = new Dynamics(dynamics);
         held.atRest(gravity);
         zeros = new double[dynamics.dof()];
@@ -72,15 +74,19 @@ public final class CarriedBaseCompensation
     }
 
     /**
-     * Declares the arm carried (deployment section {@code base}) or fixed (default), and the base
-     * motion's maximum age. Not real-time safe: call before the loop starts.
+     * Declares the arm carried (deployment section {@code base}) or fixed (default), the base
+     * motion's maximum age and the treatment of its unmeasured rates. Not real-time safe (allocates):
+     * call before the loop starts.
      *
-     * @param settings whether the base moves and JointStates carry its motion, and for how long a block holds.
+     * @param settings whether the base moves and JointStates carry its motion, for how long a block
+     *     holds, and where the base's rates come from.
      */
     public void settings(final CarriedBaseSettings settings)
     {
         carried = settings.carried();
         maxAgeNs = settings.maxAgeNs();
+        estimateRates = settings.rates() == CarriedBaseSettings.Rates.ESTIMATED;
+        rates = new BaseMotionRates(periodS, settings.rateFilterNs() * 1e-9);
     }
 
     /** @return true if the arm is declared carried. */
@@ -137,7 +143,7 @@ public final class CarriedBaseCompensation
             everTaken = true;
             takenAtNs = timeNs;
         }
-        if (carried)
+        if (carried && estimateRates)
         {
             rates.update(held);
         }
@@ -219,7 +225,10 @@ public final class CarriedBaseCompensation
         return baseTorque;
     }
 
-    /** @return the estimated rates of the base motion in use, updated once per tick by {@link #supervise}. */
+    /**
+     * @return the estimated rates of the base motion in use, updated once per tick by {@link #supervise};
+     *     never {@link BaseMotionRates#estimated} with {@link CarriedBaseSettings.Rates#CONSTANT}.
+     */
     public BaseMotionRates baseRates()
     {
         return rates;
