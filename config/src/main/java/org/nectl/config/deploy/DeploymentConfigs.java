@@ -42,7 +42,10 @@ public final class DeploymentConfigs
     private static final List<String> KEYS = List.of("model", "mode", "period_us", "core", "realtime_priority", "aeron", "planner",
         "telemetry", "hardware", "control", "supervision", "gravity", "safety", "reference_blend", "collision",
         "recording", "base");
-    private static final List<String> BASE_KEYS = List.of("carried", "max_age_ms");
+    private static final List<String> BASE_KEYS = List.of("carried", "max_age_ms", "rates", "rate_filter_ms",
+        "angular_acceleration_filter_ms");
+    /** Longest low-pass time constant on the base's signals, ms: a lag of 0.2 s compensates a deck's motion wrongly. */
+    static final double MAX_BASE_FILTER_MS = 200.0;
     /** Longest base motion age accepted, ms: a base's motion a second old compensates nothing. */
     static final double MAX_BASE_AGE_MS = 1_000.0;
     private static final List<String> PLANNER_KEYS = List.of("bind", "keys", "allowed_sources", "time_window_ms");
@@ -136,7 +139,18 @@ public final class DeploymentConfigs
                 + " compensated for tree robots only (computed torque, PD + gravity, the mixed rigid/elastic law)");
         }
         return new CarriedBaseSettings(carried,
-            base.optional("max_age_ms").map(f -> baseMaxAgeNs(f, periodNs)).orElse(defaults.maxAgeNs()));
+            base.optional("max_age_ms").map(f -> baseMaxAgeNs(f, periodNs)).orElse(defaults.maxAgeNs()),
+            base.optional("rates").map(f -> CarriedBaseSettings.Rates.valueOf(f.choice("rates", List.of("estimated", "constant"))
+                .toUpperCase(Locale.ROOT))).orElse(defaults.rates()),
+            base.optional("rate_filter_ms").map(DeploymentConfigs::baseFilterNs).orElse(defaults.rateFilterNs()),
+            base.optional("angular_acceleration_filter_ms").map(DeploymentConfigs::baseFilterNs)
+                .orElse(defaults.angularAccelerationFilterNs()));
+    }
+
+    /** @return a low-pass time constant on the base's signals, ms, in ns. */
+    private static long baseFilterNs(final YamlField field)
+    {
+        return Math.round(field.number(0.0, MAX_BASE_FILTER_MS) * NS_PER_MS);
     }
 
     /** @return a base motion age in ms, of at least one control period, in ns. */

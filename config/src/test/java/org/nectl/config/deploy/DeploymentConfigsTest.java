@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nectl.config.DescriptionException;
 import org.nectl.config.ShippedRobots;
 import org.nectl.core.control.ReferenceBlend;
+import org.nectl.core.runtime.CarriedBaseSettings;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
 import org.nectl.core.runtime.Faults;
@@ -181,11 +182,38 @@ final class DeploymentConfigsTest
         assertEquals(StopCategory.CATEGORY_0, braked.safetySettings().category(Faults.BASE_MOTION_LOST));
     }
 
+    @Test
+    void aCarriedBasesRateTreatmentAndFiltersDefaultAndBadValuesNameFileLineAndLimit() throws IOException
+    {
+        final DeploymentConfig defaults = DeploymentConfigs.load(TestDeployments.write(dir,
+            "model: arm.yaml\nbase:\n  carried: true\n"));
+        assertEquals(CarriedBaseSettings.Rates.ESTIMATED, defaults.base().rates());
+        assertEquals(CarriedBaseSettings.DEFAULT_RATE_FILTER_NS, defaults.base().rateFilterNs());
+        assertEquals(CarriedBaseSettings.DEFAULT_ANGULAR_ACCELERATION_FILTER_NS, defaults.base().angularAccelerationFilterNs());
+        final DeploymentConfig written = DeploymentConfigs.load(TestDeployments.write(dir,
+            "model: arm.yaml\nbase:\n  carried: true\n  rates: constant\n  rate_filter_ms: 12.5\n  angular_acceleration_filter_ms: 0\n"));
+        assertEquals(CarriedBaseSettings.Rates.CONSTANT, written.base().rates());
+        assertEquals(12_500_000L, written.base().rateFilterNs());
+        assertEquals(0L, written.base().angularAccelerationFilterNs());
+        assertBaseFieldRefused("rates: measured\n", "base.rates", "unknown rates 'measured'");
+        assertBaseFieldRefused("rates: measured\n", "base.rates", "allowed: estimated, constant");
+        assertBaseFieldRefused("rate_filter_ms: 250\n", "base.rate_filter_ms", "value 250 is outside the allowed range 0..200");
+        assertBaseFieldRefused("rate_filter_ms: -1\n", "base.rate_filter_ms", "value -1 is outside the allowed range 0..200");
+        assertBaseFieldRefused("angular_acceleration_filter_ms: .nan\n", "base.angular_acceleration_filter_ms", ".nan");
+        assertBaseFieldRefused("angular_acceleration_filter_ms: 201\n", "base.angular_acceleration_filter_ms",
+            "value 201 is outside the allowed range 0..200");
+    }
+
     private void assertBaseAgeRefused(final String line, final String expected) throws IOException
+    {
+        assertBaseFieldRefused(line, "base.max_age_ms", expected);
+    }
+
+    private void assertBaseFieldRefused(final String line, final String field, final String expected) throws IOException
     {
         final Path file = TestDeployments.write(dir, "model: arm.yaml\nbase:\n  carried: true\n  " + line);
         final DescriptionException e = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(file));
-        assertEquals("base.max_age_ms", e.field(), e.getMessage());
+        assertEquals(field, e.field(), e.getMessage());
         assertEquals(4, e.line(), e.getMessage());
         assertTrue(e.getMessage().contains(expected), e.getMessage());
         assertTrue(e.getMessage().contains(file.getFileName() + ":4:"), e.getMessage());

@@ -38,6 +38,14 @@ public final class CarriedBaseCompensation
     private Dynamics dynamics;
     private final BaseMotion received = new BaseMotion();
     private final BaseMotion held = new BaseMotion();
+    /** The held block with its angular acceleration through the settings' low-pass: what the laws use. */
+    private final BaseMotion used = new BaseMotion();
+    private final double[] filteredAngularAcceleration = new double[3];
+    /** Weight of a new angular acceleration in its low-pass, T / (tau + T); 1 without the filter. */
+    private double angularAccelerationWeight = 1.0;
+    private boolean filterStarted;
+    /** held without the low-pass (it is then taken as received, between ticks too), else used. */
+    private BaseMotion inUse = held;
     private final double[] zeros;
     private final double[] fixedTorque;
     private final double[] baseTorque;
@@ -68,6 +76,7 @@ public final class CarriedBaseCompensation
         estimateRates = true;
         this.dynamics = new Dynamics(dynamics);
         held.atRest(gravity);
+        used.atRest(gravity);
         zeros = new double[dynamics.dof()];
         fixedTorque = new double[dynamics.dof()];
         baseTorque = new double[dynamics.dof()];
@@ -87,6 +96,8 @@ public final class CarriedBaseCompensation
         maxAgeNs = settings.maxAgeNs();
         estimateRates = settings.rates() == CarriedBaseSettings.Rates.ESTIMATED;
         rates = new BaseMotionRates(periodS, settings.rateFilterNs() * 1e-9);
+        angularAccelerationWeight = periodS / (settings.angularAccelerationFilterNs() * 1e-9 + periodS);
+        inUse = settings.angularAccelerationFilterNs() == 0 ? held : used;
     }
 
     /** @return true if the arm is declared carried. */
@@ -143,11 +154,32 @@ public final class CarriedBaseCompensation
             everTaken = true;
             takenAtNs = timeNs;
         }
-        if (carried && estimateRates)
+        if (carried)
         {
-            rates.update(held);
+            if (inUse == used)
+            {
+                useHeld();
+            }
+            if (estimateRates)
+            {
+                rates.update(inUse);
+            }
         }
         return fresh(timeNs) ? 0 : Faults.BASE_MOTION_LOST;
+    }
+
+    /** used = held, its angular acceleration through the low-pass (from the first block's value on). */
+    private void useHeld()
+    {
+        used.copyFrom(held);
+        for (int k = 0; k < 3; k++)
+        {
+            final double raw = held.angularAcceleration(k);
+            filteredAngularAcceleration[k] = filterStarted ? filteredAngularAcceleration[k]
+                + angularAccelerationWeight * (raw - filteredAngularAcceleration[k]) : raw;
+        }
+        filterStarted = true;
+        used.angularAcceleration(filteredAngularAcceleration[0], filteredAngularAcceleration[1], filteredAngularAcceleration[2]);
     }
 
     /**
@@ -179,7 +211,7 @@ public final class CarriedBaseCompensation
             Arrays.fill(baseTorque, 0.0);
             return ControlStatus.OK;
         }
-        dynamics.carried.compute(q, qd, zeros, held, baseTorque);
+        dynamics.carried.compute(q, qd, zeros, inUse, baseTorque);
         dynamics.fixed.compute(q, qd, zeros, fixedTorque);
         for (int j = 0; j < baseTorque.length; j++)
         {
@@ -234,10 +266,13 @@ public final class CarriedBaseCompensation
         return rates;
     }
 
-    /** @return the base motion in use: the last valid block, or the base at rest before the first. */
+    /**
+     * @return the base motion in use: the last valid block (its angular acceleration low-passed if the
+     *     settings ask for it), or the base at rest before the first; updated once per tick by {@link #supervise}.
+     */
     public BaseMotion baseMotion()
     {
-        return held;
+        return inUse;
     }
 
     /** @return valid base blocks taken since start. */

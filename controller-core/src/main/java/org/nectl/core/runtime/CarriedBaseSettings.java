@@ -12,13 +12,18 @@ package org.nectl.core.runtime;
  * @param rates where the angular jerk and the specific force's rates come from.
  * @param rateFilterNs time constant of the low-pass on each difference of the base blocks when the rates
  *     are {@link Rates#ESTIMATED}, ns, &gt;= 0 (0: raw differences).
+ * @param angularAccelerationFilterNs time constant of the low-pass on the base block's angular
+ *     acceleration before any law uses it, ns, &gt;= 0 (0: the block's value as received). An adapter
+ *     that differences its gyro passes the gyro's noise amplified by 1 / T.
  */
-public record CarriedBaseSettings(boolean carried, long maxAgeNs, Rates rates, long rateFilterNs)
+public record CarriedBaseSettings(boolean carried, long maxAgeNs, Rates rates, long rateFilterNs, long angularAccelerationFilterNs)
 {
     /** Default maximum age, in control periods: an IMU at a fifth of the loop's rate still fits. */
     public static final int DEFAULT_MAX_AGE_PERIODS = 5;
     /** Default time constant of the rates' low-pass, ns (docs/CONTROL.md: measured with a noisy IMU). */
     public static final long DEFAULT_RATE_FILTER_NS = 5_000_000L;
+    /** Default time constant of the angular acceleration's low-pass, ns (docs/CONTROL.md: measured with a noisy IMU). */
+    public static final long DEFAULT_ANGULAR_ACCELERATION_FILTER_NS = 0L;
 
     /** The treatment of the base's rates the IMU block does not carry (angular jerk, specific force rates). */
     public enum Rates
@@ -36,10 +41,10 @@ public record CarriedBaseSettings(boolean carried, long maxAgeNs, Rates rates, l
         {
             throw new IllegalArgumentException("base motion max age " + maxAgeNs + " ns must be > 0");
         }
-        if (rates == null || rateFilterNs < 0)
+        if (rates == null || rateFilterNs < 0 || angularAccelerationFilterNs < 0)
         {
-            throw new IllegalArgumentException("base rates " + rates + " with a filter of " + rateFilterNs + " ns: a treatment and a time "
-                + "constant >= 0 are needed");
+            throw new IllegalArgumentException("base rates " + rates + " with a filter of " + rateFilterNs + " ns, angular acceleration "
+                + "filter " + angularAccelerationFilterNs + " ns: a treatment and time constants >= 0 are needed");
         }
     }
 
@@ -51,7 +56,7 @@ public record CarriedBaseSettings(boolean carried, long maxAgeNs, Rates rates, l
      */
     public CarriedBaseSettings(final boolean carried, final long maxAgeNs)
     {
-        this(carried, maxAgeNs, Rates.ESTIMATED, DEFAULT_RATE_FILTER_NS);
+        this(carried, maxAgeNs, Rates.ESTIMATED, DEFAULT_RATE_FILTER_NS, DEFAULT_ANGULAR_ACCELERATION_FILTER_NS);
     }
 
     /**
@@ -71,6 +76,15 @@ public record CarriedBaseSettings(boolean carried, long maxAgeNs, Rates rates, l
      */
     public CarriedBaseSettings withRates(final Rates treatment, final long filterNs)
     {
-        return new CarriedBaseSettings(carried, maxAgeNs, treatment, filterNs);
+        return new CarriedBaseSettings(carried, maxAgeNs, treatment, filterNs, angularAccelerationFilterNs);
+    }
+
+    /**
+     * @param filterNs the angular acceleration's low-pass time constant, ns, &gt;= 0 (0: none).
+     * @return these settings with that low-pass.
+     */
+    public CarriedBaseSettings withAngularAccelerationFilter(final long filterNs)
+    {
+        return new CarriedBaseSettings(carried, maxAgeNs, rates, rateFilterNs, filterNs);
     }
 }

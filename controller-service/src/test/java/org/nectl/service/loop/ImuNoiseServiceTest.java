@@ -47,13 +47,15 @@ class ImuNoiseServiceTest
         final ServiceSettings carried = MixedElasticServiceTest.settings(MIXED_SHIP);
         final Run fixed = run(carried.withCarriedBase(false), null, 0, 0, 1);
         System.out.printf(Locale.ROOT, "fixed base: RMS %.3e%n", fixed.rms);
-        final double[][] noises = {{0, 0}, {0.005, 0}, {0.02, 0}, {0, 0.0005}, {0, 0.002}};
-        final String[] treatments = {"estimated 5", "estimated 20", "estimated 50", "constant"};
+        final double[][] noises = {{0, 0}, {0.005, 0.0005}, {0.02, 0.002}};
+        final String[] treatments = {"estimated 5 2", "estimated 5 5", "estimated 20 5", "estimated 5 10", "estimated 20 10",
+            "estimated 10 10", "constant 0 10"};
         for (final String treatment : treatments)
         {
-            final CarriedBaseSettings base = treatment.equals("constant")
-                ? carried.carriedBase().withRates(CarriedBaseSettings.Rates.CONSTANT, 0)
-                : carried.carriedBase().withRates(CarriedBaseSettings.Rates.ESTIMATED, Long.parseLong(treatment.split(" ")[1]) * 1_000_000L);
+            final String[] t = treatment.split(" ");
+            final CarriedBaseSettings base = carried.carriedBase().withRates(t[0].equals("constant") ? CarriedBaseSettings.Rates.CONSTANT
+                : CarriedBaseSettings.Rates.ESTIMATED, Long.parseLong(t[1]) * 1_000_000L)
+                .withAngularAccelerationFilter(Long.parseLong(t[2]) * 1_000_000L);
             final Run ideal = run(carried.withCarriedBase(base), SHIP, 0, 0, 1);
             for (final double[] noise : noises)
             {
