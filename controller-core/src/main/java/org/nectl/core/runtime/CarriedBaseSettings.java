@@ -21,7 +21,7 @@ public record CarriedBaseSettings(boolean carried, long maxAgeNs, Rates rates, l
     /** Default maximum age, in control periods: an IMU at a fifth of the loop's rate still fits. */
     public static final int DEFAULT_MAX_AGE_PERIODS = 5;
     /** Default time constant of the rates' low-pass, ns (docs/CONTROL.md: measured with a noisy IMU). */
-    public static final long DEFAULT_RATE_FILTER_NS = 5_000_000L;
+    public static final long DEFAULT_RATE_FILTER_NS = 20_000_000L;
     /** Default time constant of the angular acceleration's low-pass, ns (docs/CONTROL.md: measured with a noisy IMU). */
     public static final long DEFAULT_ANGULAR_ACCELERATION_FILTER_NS = 0L;
 
