@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
+
 import org.junit.jupiter.api.Test;
 import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.elastic.ElasticRobotModel;
@@ -154,6 +156,73 @@ class SimulatedCarriedArmTest
             arm.command(new double[MODEL.dof()], DriveMode.TORQUE, true);
             arm.step();
         }
+    }
+
+    /**
+     * The IMU's noise: per sample and axis of the stated standard deviation on the specific force and
+     * the angular velocity, the gyro's backward difference on the angular acceleration, the orientation
+     * exact; seeded, so two arms with the same seed publish the same blocks and another seed others.
+     */
+    @Test
+    void aNoisyImuAddsSeededNoiseOfTheStatedSizeAndTheGyrosDifferenceToTheAngularAcceleration()
+    {
+        final ShipMotion ship = new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1);
+        final double accelerometer = 0.01;
+        final double gyro = 0.001;
+        final SimulatedArm arm = new SimulatedArm(MODEL, config().baseMotion(ship).noise(0.0, 0.0, 7).imuNoise(accelerometer, gyro));
+        final SimulatedArm twin = new SimulatedArm(MODEL, config().baseMotion(ship).noise(0.0, 0.0, 7).imuNoise(accelerometer, gyro));
+        final SimulatedArm other = new SimulatedArm(MODEL, config().baseMotion(ship).noise(0.0, 0.0, 8).imuNoise(accelerometer, gyro));
+        final JointStateSample sample = new JointStateSample(MODEL.dof());
+        final JointStateSample twinSample = new JointStateSample(MODEL.dof());
+        final JointStateSample otherSample = new JointStateSample(MODEL.dof());
+        final BaseMotion truth = new BaseMotion();
+        final int n = 20_000;
+        final double[] sumSquares = new double[3];
+        double lastGyroNoise = Double.NaN;
+        double differenceError = 0.0;
+        double orientationError = 0.0;
+        boolean othersDiffer = false;
+        for (int t = 1; t <= n; t++)
+        {
+            for (final SimulatedArm a : new SimulatedArm[] {arm, twin, other})
+            {
+                a.command(new double[MODEL.dof()], DriveMode.BRAKE, false);
+                a.step();
+            }
+            arm.sample(sample);
+            twin.sample(twinSample);
+            other.sample(otherSample);
+            ship.at(t * 1e-3, GRAVITY, truth);
+            assertTrue(Arrays.equals(sample.baseMotion(), twinSample.baseMotion()), "same seed, same blocks at " + t);
+            othersDiffer |= !Arrays.equals(sample.baseMotion(), otherSample.baseMotion());
+            final double gyroNoise = sample.baseMotion()[4] - truth.angularVelocity(0);
+            sumSquares[0] += sq(sample.baseMotion()[10] - truth.specificForce(0));
+            sumSquares[1] += sq(gyroNoise);
+            sumSquares[2] += sq(sample.baseMotion()[7] - truth.angularAcceleration(0));
+            if (t > 1)
+            {
+                differenceError = Math.max(differenceError,
+                    Math.abs(sample.baseMotion()[7] - truth.angularAcceleration(0) - (gyroNoise - lastGyroNoise) / 1e-3));
+            }
+            lastGyroNoise = gyroNoise;
+            for (int i = 0; i < 4; i++)
+            {
+                orientationError = Math.max(orientationError, Math.abs(sample.baseMotion()[i] - truth.orientation(i)));
+            }
+        }
+        assertTrue(othersDiffer, "another seed, other noise");
+        // 20 000 samples: the standard deviation is estimated to about 0.5 % (one sigma)
+        assertEquals(accelerometer, Math.sqrt(sumSquares[0] / n), 0.04 * accelerometer, "accelerometer noise");
+        assertEquals(gyro, Math.sqrt(sumSquares[1] / n), 0.04 * gyro, "gyro noise");
+        assertEquals(Math.sqrt(2.0) * gyro / 1e-3, Math.sqrt(sumSquares[2] / n), 0.04 * Math.sqrt(2.0) * gyro / 1e-3,
+            "angular acceleration noise: the gyro's difference");
+        assertEquals(0.0, differenceError, 1e-9, "the angular acceleration's noise is the gyro noise's backward difference");
+        assertEquals(0.0, orientationError, 1e-12, "the orientation is exact");
+    }
+
+    private static double sq(final double x)
+    {
+        return x * x;
     }
 
     private static SimulatedArmConfig config()
