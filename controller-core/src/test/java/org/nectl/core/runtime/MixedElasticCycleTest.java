@@ -182,6 +182,18 @@ class MixedElasticCycleTest
     }
 
     @Test
+    void aCarriedMixedTickWithTheAngularAccelerationFilteredAllocatesNothing()
+    {
+        final Harness h = new Harness(SHIP, true);
+        h.cycle.carriedBase().settings(CarriedBaseSettings.defaults(true, PERIOD_NS).withAngularAccelerationFilter(10_000_000L));
+        h.run(1);
+        h.cycle.enable(ControlLaw.MIXED_ELASTIC);
+        h.cycle.startTrajectory(h.move(0.05, 1000.0));
+        final long bytes = AllocationMeter.bytesAllocated(h::step, 20_000, 20_000);
+        assertEquals(0L, bytes, "bytes allocated over 20000 carried ticks, angular acceleration low-passed");
+    }
+
+    @Test
     void aNonFiniteMotorPositionFaultsTheCycle()
     {
         final Harness h = new Harness();
