@@ -28,7 +28,10 @@ import org.nectl.core.mobile.CarriedBaseInverseDynamics;
  * ({@link BaseMotionRates}: angular jerk, specific force rates; differences of successive ticks
  * through the settings' low-pass), which the mixed rigid/elastic law's motor reference needs; with
  * {@link CarriedBaseSettings.Rates#CONSTANT} the estimate is never fed, so the motor reference takes
- * the base's acceleration constant.
+ * the base's acceleration constant. With {@link CarriedBaseSettings#angularAccelerationFilterNs} the
+ * block's angular acceleration goes through a first-order low-pass once per tick before any law or
+ * the estimate uses it: an adapter that differences its gyro passes the gyro's noise times
+ * sqrt(2) / T (docs/CONTROL.md, "A noisy IMU").
  *
  * <p>Not thread safe: owned by the control loop. {@link #settings(CarriedBaseSettings)} and the
  * constructor are not real-time safe; every other method is.
