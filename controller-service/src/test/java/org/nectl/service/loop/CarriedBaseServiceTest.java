@@ -36,7 +36,7 @@ class CarriedBaseServiceTest
     private static final int DOF = 7;
     private static final ShipMotion SHIP = new ShipMotion(Math.toRadians(10), 0.2, 0.0, 0.0, 0.5, 0.1);
     /** docs/DEPLOYMENT.md's example collision thresholds, N m. */
-    private static final double[] THRESHOLD_NM = {6, 6, 6, 6, 3, 3, 3};
+    static final double[] THRESHOLD_NM = {6, 6, 6, 6, 3, 3, 3};
     private static final int SETTLE = 300;
     /** Steps from ENABLE to the move for an arm switched on away from its springs' equilibrium. */
     private static final int SETTLED = 3000;
@@ -170,18 +170,29 @@ class CarriedBaseServiceTest
 
     private static Run run(final BaseMotionProfile deck, final boolean carried, final double[] thresholdNm)
     {
+        final SimulatedArm arm = new SimulatedArm(ServiceRig.PANDA, ServiceRig.armConfig().baseMotion(deck));
+        return run(pandaSettings(carried, thresholdNm), arm, ControllerKind.COMPUTED_TORQUE, pandaMove(), SETTLE);
+    }
+
+    /** @return the Panda's lockstep service settings, on a carried base or not, its observer stopping at these thresholds, N m. */
+    static ServiceSettings pandaSettings(final boolean carried, final double[] thresholdNm)
+    {
+        final ServiceSettings held = ServiceRig.heldLockstepSettings();
+        final CollisionSettings defaults = held.collision();
+        return held.withCarriedBase(carried).withCollision(new CollisionSettings(defaults.observerGain(),
+            defaults.modelFriction(), thresholdNm, CollisionSettings.Reaction.STOP, 0.0));
+    }
+
+    /** @return the Panda's out-and-back move from the ready pose: even joints +0.4 rad, odd -0.3 rad, and back. */
+    static JointTrajectory pandaMove()
+    {
         final double[] out = ServiceRig.READY.clone();
         for (int j = 0; j < DOF; j++)
         {
             out[j] += j % 2 == 0 ? 0.4 : -0.3;
         }
-        final SimulatedArm arm = new SimulatedArm(ServiceRig.PANDA, ServiceRig.armConfig().baseMotion(deck));
-        final ServiceSettings held = ServiceRig.heldLockstepSettings();
-        final CollisionSettings defaults = held.collision();
-        final ServiceSettings settings = held.withCarriedBase(carried).withCollision(new CollisionSettings(defaults.observerGain(),
-            defaults.modelFriction(), thresholdNm, CollisionSettings.Reaction.STOP, 0.0));
-        return run(settings, arm, ControllerKind.COMPUTED_TORQUE, JointTrajectory.fromPositions(
-            new double[] {0.0, MOVE_S / 2, MOVE_S}, new double[][] {ServiceRig.READY.clone(), out, ServiceRig.READY.clone()}), SETTLE);
+        return JointTrajectory.fromPositions(new double[] {0.0, MOVE_S / 2, MOVE_S},
+            new double[][] {ServiceRig.READY.clone(), out, ServiceRig.READY.clone()});
     }
 
     /**
