@@ -24,7 +24,8 @@ import org.nectl.transport.sbe.ControllerKind;
  * The three-joint arm with an elastic joint under the mixed law on a ship's deck (roll 10 degrees at
  * 0.2 Hz, heave 0.5 m at 0.1 Hz), lockstep through the whole service, with a noisy IMU on its base
  * ({@code nectl sim --imu-noise}): the tracking RMS and the torque command against an ideal IMU's
- * (docs/CONTROL.md, "A noisy IMU").
+ * (docs/CONTROL.md, "A noisy IMU"). The same for the Panda under computed torque as
+ * {@link CarriedBaseServiceTest} runs it.
  */
 class ImuNoiseServiceTest
 {
