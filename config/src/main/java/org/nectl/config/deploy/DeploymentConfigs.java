@@ -138,13 +138,21 @@ public final class DeploymentConfigs
             throw carriedField.get().error("'" + robot.links().name() + "' is a closed-loop robot: a carried base is"
                 + " compensated for tree robots only (computed torque, PD + gravity, the mixed rigid/elastic law)");
         }
-        return new CarriedBaseSettings(carried,
-            base.optional("max_age_ms").map(f -> baseMaxAgeNs(f, periodNs)).orElse(defaults.maxAgeNs()),
-            base.optional("rates").map(f -> CarriedBaseSettings.Rates.valueOf(f.choice("rates", List.of("estimated", "constant"))
-                .toUpperCase(Locale.ROOT))).orElse(defaults.rates()),
-            base.optional("rate_filter_ms").map(DeploymentConfigs::baseFilterNs).orElse(defaults.rateFilterNs()),
-            base.optional("angular_acceleration_filter_ms").map(DeploymentConfigs::baseFilterNs)
-                .orElse(defaults.angularAccelerationFilterNs()));
+        final long maxAgeNs = base.optional("max_age_ms").map(f -> baseMaxAgeNs(f, periodNs)).orElse(defaults.maxAgeNs());
+        final CarriedBaseSettings.Rates rates = base.optional("rates").map(f -> CarriedBaseSettings.Rates.valueOf(
+            f.choice("rates", List.of("estimated", "constant")).toUpperCase(Locale.ROOT))).orElse(defaults.rates());
+        final long rateFilterNs = base.optional("rate_filter_ms").map(DeploymentConfigs::baseFilterNs).orElse(defaults.rateFilterNs());
+        final Optional<YamlField> angularAccelerationFilter = base.optional("angular_acceleration_filter_ms");
+        if (carried && angularAccelerationFilter.isEmpty())
+        {
+            // Its right value depends on the adapter's IMU: a default would be wrong for one kind of adapter or
+            // the other, and wrong for a differenced gyro means a command chattering at its rate clip.
+            throw carriedField.get().error("a carried base needs base.angular_acceleration_filter_ms: 0 when the"
+                + " adapter's angular acceleration is measured, filtered or exact (nectl sim), about 10 when it"
+                + " differences a gyro with 0.0005 rad/s of noise, 30 at 0.002 rad/s (docs/CONTROL.md, \"A noisy IMU\")");
+        }
+        return new CarriedBaseSettings(carried, maxAgeNs, rates, rateFilterNs,
+            angularAccelerationFilter.map(DeploymentConfigs::baseFilterNs).orElse(defaults.angularAccelerationFilterNs()));
     }
 
     /** @return a low-pass time constant on the base's signals, ms, in ns. */

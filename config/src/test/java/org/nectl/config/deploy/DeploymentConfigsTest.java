@@ -126,7 +126,7 @@ final class DeploymentConfigsTest
     void aDeploymentStatesWhetherItsArmIsCarriedAndBadValuesNameFileAndLine() throws IOException
     {
         assertFalse(DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\n")).carriedBase());
-        assertTrue(DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\nbase:\n  carried: true\n")).carriedBase());
+        assertTrue(DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\nbase:\n  carried: true\n  angular_acceleration_filter_ms: 0\n")).carriedBase());
         assertFalse(DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\nbase: {carried: false}\n")).carriedBase());
         final Path notBoolean = TestDeployments.write(dir, "model: arm.yaml\nbase:\n  carried: ship\n");
         final DescriptionException e = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(notBoolean));
@@ -144,7 +144,7 @@ final class DeploymentConfigsTest
     {
         final Path robots = ShippedRobots.configDirectory("nectl.robots.dir", "robots");
         Files.copy(robots.resolve("palletiser.yaml"), dir.resolve("palletiser.yaml"), StandardCopyOption.REPLACE_EXISTING);
-        final Path closed = TestDeployments.write(dir, "model: palletiser.yaml\nbase:\n  carried: true\n");
+        final Path closed = TestDeployments.write(dir, "model: palletiser.yaml\nbase:\n  carried: true\n  angular_acceleration_filter_ms: 0\n");
         final DescriptionException e = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(closed));
         assertEquals("base.carried", e.field(), e.getMessage());
         assertEquals(3, e.line(), e.getMessage());
@@ -153,7 +153,7 @@ final class DeploymentConfigsTest
         Files.copy(robots.resolve("mixed-elastic-3dof.yaml"), dir.resolve("mixed-elastic-3dof.yaml"),
             StandardCopyOption.REPLACE_EXISTING);
         assertTrue(DeploymentConfigs.load(TestDeployments.write(dir,
-            "model: mixed-elastic-3dof.yaml\ncontrol:\n  law: mixed_elastic\nbase:\n  carried: true\n")).carriedBase(),
+            "model: mixed-elastic-3dof.yaml\ncontrol:\n  law: mixed_elastic\nbase:\n  carried: true\n  angular_acceleration_filter_ms: 0\n")).carriedBase(),
             "the mixed rigid/elastic law takes the base's motion in");
     }
 
@@ -161,10 +161,10 @@ final class DeploymentConfigsTest
     void aCarriedBaseMotionsMaximumAgeDefaultsToFivePeriodsAndBadValuesNameFileLineAndLimit() throws IOException
     {
         final DeploymentConfig defaults = DeploymentConfigs.load(TestDeployments.write(dir,
-            "model: arm.yaml\nperiod_us: 500\nbase:\n  carried: true\n"));
+            "model: arm.yaml\nperiod_us: 500\nbase:\n  carried: true\n  angular_acceleration_filter_ms: 0\n"));
         assertEquals(2_500_000L, defaults.base().maxAgeNs(), "5 periods of 0.5 ms");
         final DeploymentConfig written = DeploymentConfigs.load(TestDeployments.write(dir,
-            "model: arm.yaml\nbase:\n  carried: true\n  max_age_ms: 12.5\n"));
+            "model: arm.yaml\nbase:\n  carried: true\n  max_age_ms: 12.5\n  angular_acceleration_filter_ms: 0\n"));
         assertEquals(12_500_000L, written.base().maxAgeNs());
         assertTrue(written.carriedBase());
         assertBaseAgeRefused("max_age_ms: 0.5\n", "value 0.5 ms is shorter than one control period (1.0 ms)");
@@ -172,10 +172,10 @@ final class DeploymentConfigsTest
         assertBaseAgeRefused("max_age_ms: -3\n", "value -3 is outside the allowed range 0..1000");
         assertBaseAgeRefused("max_age_ms: soon\n", "soon");
         final Path heldPowered = TestDeployments.write(dir,
-            "model: arm.yaml\nbase:\n  carried: true\nsafety:\n  stop_category:\n    base_motion_lost: 2\n");
+            "model: arm.yaml\nbase:\n  carried: true\n  angular_acceleration_filter_ms: 0\nsafety:\n  stop_category:\n    base_motion_lost: 2\n");
         final DescriptionException c = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(heldPowered));
         assertEquals("safety.stop_category.base_motion_lost", c.field(), c.getMessage());
-        assertEquals(6, c.line(), c.getMessage());
+        assertEquals(7, c.line(), c.getMessage());
         assertTrue(c.getMessage().contains("category 0 or 1"), c.getMessage());
         final DeploymentConfig braked = DeploymentConfigs.load(TestDeployments.write(dir,
             "model: arm.yaml\nsafety:\n  stop_category:\n    base_motion_lost: 0\n"));
@@ -186,7 +186,7 @@ final class DeploymentConfigsTest
     void aCarriedBasesRateTreatmentAndFiltersDefaultAndBadValuesNameFileLineAndLimit() throws IOException
     {
         final DeploymentConfig defaults = DeploymentConfigs.load(TestDeployments.write(dir,
-            "model: arm.yaml\nbase:\n  carried: true\n"));
+            "model: arm.yaml\nbase:\n  carried: true\n  angular_acceleration_filter_ms: 0\n"));
         assertEquals(CarriedBaseSettings.Rates.ESTIMATED, defaults.base().rates());
         assertEquals(CarriedBaseSettings.DEFAULT_RATE_FILTER_NS, defaults.base().rateFilterNs());
         assertEquals(CarriedBaseSettings.DEFAULT_ANGULAR_ACCELERATION_FILTER_NS, defaults.base().angularAccelerationFilterNs());
@@ -202,6 +202,19 @@ final class DeploymentConfigsTest
         assertBaseFieldRefused("angular_acceleration_filter_ms: .nan\n", "base.angular_acceleration_filter_ms", ".nan");
         assertBaseFieldRefused("angular_acceleration_filter_ms: 201\n", "base.angular_acceleration_filter_ms",
             "value 201 is outside the allowed range 0..200");
+    }
+
+    @Test
+    void aCarriedBaseWithoutItsAngularAccelerationFilterIsRefusedAtItsCarriedLine() throws IOException
+    {
+        final Path file = TestDeployments.write(dir, "model: arm.yaml\nbase:\n  carried: true\n  max_age_ms: 5\n");
+        final DescriptionException e = assertThrows(DescriptionException.class, () -> DeploymentConfigs.load(file));
+        assertEquals(3, e.line(), e.getMessage());
+        assertTrue(e.getMessage().contains(file.getFileName() + ":3:"), e.getMessage());
+        assertTrue(e.getMessage().contains("a carried base needs base.angular_acceleration_filter_ms"), e.getMessage());
+        assertTrue(e.getMessage().contains("about 10 when it differences a gyro"), e.getMessage());
+        // a fixed base needs no filter
+        assertFalse(DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\nbase:\n  carried: false\n")).carriedBase());
     }
 
     private void assertBaseAgeRefused(final String line, final String expected) throws IOException
