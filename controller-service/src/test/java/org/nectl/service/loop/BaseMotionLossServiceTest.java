@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Locale;
-import java.util.function.Predicate;
 
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
@@ -60,7 +59,7 @@ class BaseMotionLossServiceTest
             assertEquals(lastValid + MAX_AGE_PERIODS + 1, detected.jointStateSequence(),
                 "the first tick whose held block is more than " + MAX_AGE_PERIODS + " periods old");
             assertEquals(ControllerState.STOPPING, detected.state(), "category 1: a controlled stop on the trusted joint state");
-            final TelemetryRecorder.Event fault = awaitEvent(rig, ControllerEventKind.FAULT, e -> true);
+            final TelemetryRecorder.Event fault = rig.awaitEvent(ControllerEventKind.FAULT, e -> true);
             assertEquals(Faults.BASE_MOTION_LOST, fault.newFaults());
             assertEquals(detected.tickCount(), fault.tickCount(), "the FAULT event names the detecting tick");
             assertEquals(EventCommand.NONE, fault.command());
@@ -82,7 +81,7 @@ class BaseMotionLossServiceTest
             assertEquals(ControllerMode.IDLE, rig.service.loop().mode());
             assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted(), "enable acknowledged");
             rig.awaitApplied(3);
-            final TelemetryRecorder.Event refused = awaitEvent(rig, ControllerEventKind.COMMAND_REJECTED,
+            final TelemetryRecorder.Event refused = rig.awaitEvent(ControllerEventKind.COMMAND_REJECTED,
                 e -> e.command() == EventCommand.ENABLE);
             assertEquals(ControlCycle.REJECTED_NO_STATE, refused.rejectCode(), "no base motion within its maximum age");
             assertEquals(ControllerMode.IDLE, rig.service.loop().mode());
@@ -99,7 +98,7 @@ class BaseMotionLossServiceTest
             rig.stepTo(10, arm, adapter);
             assertTrue(rig.planner.enable(ControllerKind.COMPUTED_TORQUE).accepted(), "enable acknowledged");
             rig.awaitApplied(1);
-            final TelemetryRecorder.Event refused = awaitEvent(rig, ControllerEventKind.COMMAND_REJECTED,
+            final TelemetryRecorder.Event refused = rig.awaitEvent(ControllerEventKind.COMMAND_REJECTED,
                 e -> e.command() == EventCommand.ENABLE);
             assertEquals(ControlCycle.REJECTED_NO_STATE, refused.rejectCode());
             rig.stepTo(20, arm, adapter);
@@ -135,19 +134,6 @@ class BaseMotionLossServiceTest
                 found[0] = value;
             }
         });
-        return found[0];
-    }
-
-    private static TelemetryRecorder.Event awaitEvent(
-        final ServiceRig rig, final ControllerEventKind kind, final Predicate<TelemetryRecorder.Event> match)
-    {
-        final TelemetryRecorder.Event[] found = new TelemetryRecorder.Event[1];
-        ServiceRig.await(() ->
-        {
-            rig.telemetry.poll();
-            found[0] = rig.telemetry.events.stream().filter(e -> e.kind() == kind && match.test(e)).findFirst().orElse(null);
-            return found[0] != null;
-        }, kind + " event");
         return found[0];
     }
 }

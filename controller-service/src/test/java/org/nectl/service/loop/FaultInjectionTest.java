@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 import io.aeron.Subscription;
 import org.agrona.concurrent.Agent;
@@ -171,19 +170,19 @@ class FaultInjectionTest
             assertEquals(ControllerMode.FAULT, loop.mode(), "no automatic recovery");
             assertTrue(rig.planner.enable(ControllerKind.PD_GRAVITY).accepted(), "valid for the gateway");
             final long tick = loop.tickCount();
-            awaitEvent(rig, ControllerEventKind.COMMAND_REJECTED, e -> e.tickCount() >= tick);
+            rig.awaitEvent(ControllerEventKind.COMMAND_REJECTED, e -> e.tickCount() >= tick);
             final TelemetryRecorder.Event refused = rig.telemetry.events.stream()
                 .filter(e -> e.kind() == ControllerEventKind.COMMAND_REJECTED).findFirst().orElseThrow();
             assertEquals(EventCommand.ENABLE, refused.command());
             assertEquals(ControlCycle.REJECTED_MODE, refused.rejectCode());
             assertEquals(ControllerMode.FAULT, loop.mode());
             assertTrue(rig.planner.reset().accepted());
-            final TelemetryRecorder.Event reset = awaitEvent(rig, ControllerEventKind.RESET, e -> true);
+            final TelemetryRecorder.Event reset = rig.awaitEvent(ControllerEventKind.RESET, e -> true);
             assertEquals(ControllerState.FAULT, reset.fromState());
             assertEquals(ControllerState.IDLE, reset.toState());
             assertEquals(0, reset.faults(), "faults cleared");
             assertTrue(rig.planner.enable(ControllerKind.PD_GRAVITY).accepted());
-            final TelemetryRecorder.Event enabled = awaitEvent(rig, ControllerEventKind.MODE_TRANSITION,
+            final TelemetryRecorder.Event enabled = rig.awaitEvent(ControllerEventKind.MODE_TRANSITION,
                 e -> e.toState() == ControllerState.ENABLED && e.tickCount() > reset.tickCount());
             assertEquals(EventCommand.ENABLE, enabled.command());
             final long missing = loop.missingStateCount();
@@ -251,7 +250,7 @@ class FaultInjectionTest
                     "the stalled consumer held the publication");
             }
             final long holdTick = loop.tickCount();
-            final TelemetryRecorder.Event transition = awaitEvent(rig, ControllerEventKind.MODE_TRANSITION,
+            final TelemetryRecorder.Event transition = rig.awaitEvent(ControllerEventKind.MODE_TRANSITION,
                 e -> e.toState() == ControllerState.HOLD);
             ServiceRig.await(() ->
             {
@@ -501,8 +500,8 @@ class FaultInjectionTest
     /** The FAULT event with the detected bit and the transition into FAULT, both stamped with the detecting tick. */
     private static void awaitFaultEvents(final ServiceRig rig, final TelemetryRecorder.Sample fault, final int bit)
     {
-        final TelemetryRecorder.Event faultEvent = awaitEvent(rig, ControllerEventKind.FAULT, e -> true);
-        final TelemetryRecorder.Event transition = awaitEvent(rig, ControllerEventKind.MODE_TRANSITION,
+        final TelemetryRecorder.Event faultEvent = rig.awaitEvent(ControllerEventKind.FAULT, e -> true);
+        final TelemetryRecorder.Event transition = rig.awaitEvent(ControllerEventKind.MODE_TRANSITION,
             e -> e.toState() == ControllerState.FAULT);
         for (final TelemetryRecorder.Event e : new TelemetryRecorder.Event[] {faultEvent, transition})
         {
@@ -512,18 +511,5 @@ class FaultInjectionTest
         }
         assertTrue((faultEvent.newFaults() & bit) != 0, Faults.describe(faultEvent.newFaults()));
         assertEquals(ControllerState.FAULT, faultEvent.toState());
-    }
-
-    private static TelemetryRecorder.Event awaitEvent(
-        final ServiceRig rig, final ControllerEventKind kind, final Predicate<TelemetryRecorder.Event> match)
-    {
-        final TelemetryRecorder.Event[] found = new TelemetryRecorder.Event[1];
-        ServiceRig.await(() ->
-        {
-            rig.telemetry.poll();
-            found[0] = rig.telemetry.events.stream().filter(e -> e.kind() == kind && match.test(e)).findFirst().orElse(null);
-            return found[0] != null;
-        }, kind + " event");
-        return found[0];
     }
 }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.SystemNanoClock;
@@ -32,6 +33,7 @@ import org.nectl.transport.AeronTransport;
 import org.nectl.transport.FlightRecorderConfig;
 import org.nectl.transport.LinkConfig;
 import org.nectl.transport.TelemetryConfig;
+import org.nectl.transport.sbe.ControllerEventKind;
 import org.nectl.transport.sbe.ControllerKind;
 
 /**
@@ -184,6 +186,19 @@ final class ServiceRig implements AutoCloseable
             }
             Thread.yield();
         }
+    }
+
+    /** @return the first controller event of the kind that matches, polling the telemetry until it arrives (20 s). */
+    TelemetryRecorder.Event awaitEvent(final ControllerEventKind kind, final Predicate<TelemetryRecorder.Event> match)
+    {
+        final TelemetryRecorder.Event[] found = new TelemetryRecorder.Event[1];
+        await(() ->
+        {
+            telemetry.poll();
+            found[0] = telemetry.events.stream().filter(e -> e.kind() == kind && match.test(e)).findFirst().orElse(null);
+            return found[0] != null;
+        }, kind + " event");
+        return found[0];
     }
 
     /**
