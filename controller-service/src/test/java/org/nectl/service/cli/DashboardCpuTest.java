@@ -10,32 +10,23 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.agrona.concurrent.AgentRunner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nectl.service.dashboard.DashboardFeed;
 import org.nectl.service.dashboard.DashboardServer;
-import org.nectl.transport.AeronConfig;
-import org.nectl.transport.AeronTransport;
-import org.nectl.transport.ControllerEventQueue;
-import org.nectl.transport.IdleStrategyKind;
-import org.nectl.transport.TelemetryConfig;
 import org.nectl.transport.TelemetryPublisher;
 import org.nectl.transport.TelemetryQueue;
 import org.nectl.transport.TelemetrySample;
@@ -60,33 +51,19 @@ final class DashboardCpuTest
     private static final double CPU_LIMIT = 0.05;
     private static final Pattern URL = Pattern.compile("http://(127\\.0\\.0\\.1:\\d+)/");
 
-    private final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();
-    private AeronTransport transport;
-    private TelemetryQueue queue;
-    private TelemetryPublisher publisher;
-    private AgentRunner runner;
+    private TelemetryPublisherRig rig;
 
     @BeforeEach
     void start()
     {
-        transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
-        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 1 << 20);
-        queue = new TelemetryQueue(config);
-        publisher = new TelemetryPublisher(transport.aeron(), config, queue,
-            new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES));
-        runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, publisher);
-        AgentRunner.startOnThread(runner);
+        rig = new TelemetryPublisherRig(1 << 20);
     }
 
     @AfterEach
     void stop()
     {
-        runner.close();
-        if (transport != null)
-        {
-            transport.close();
-        }
-        assertTrue(agentErrors.isEmpty(), "agent errors: " + agentErrors);
+        rig.close();
+        assertTrue(rig.agentErrors.isEmpty(), "agent errors: " + rig.agentErrors);
     }
 
     @Test
@@ -94,7 +71,7 @@ final class DashboardCpuTest
     {
         final StringWriter out = new StringWriter();
         final CompletableFuture<Integer> dashboard = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
-            .setOut(new PrintWriter(out, true)).execute("dashboard", "--aeron-dir", transport.aeronDirectory(), "--port", "0"));
+            .setOut(new PrintWriter(out, true)).execute("dashboard", "--aeron-dir", rig.aeronDirectory(), "--port", "0"));
         await(() -> URL.matcher(out.toString()).find() || dashboard.isDone(), "the dashboard's address");
         final Matcher url = URL.matcher(out.toString());
         assertTrue(url.find(), out.toString());
@@ -113,7 +90,7 @@ final class DashboardCpuTest
                     return null;
                 }
             }).get(30, TimeUnit.SECONDS);
-        await(publisher::isConnected, "the dashboard's subscription");
+        await(rig.publisher::isConnected, "the dashboard's subscription");
 
         final TelemetrySample sample = new TelemetrySample(DOF).state(ControllerState.TRACKING).controller(ControllerKind.COMPUTED_TORQUE);
         long tick = publishFor(sample, 0, WARM_UP_S);
@@ -150,9 +127,7 @@ final class DashboardCpuTest
         assertTrue(measuredFrames >= 30 * MEASURED_S * 0.8, measuredFrames + " frames in " + MEASURED_S + " s");
         assertTrue(feedNs > 0, "the feed thread ran");
         assertTrue(share < CPU_LIMIT, String.format(Locale.ROOT, "dashboard threads used %.2f %% of a CPU", 100 * share));
-        runner.close();
-        transport.close();
-        transport = null;
+        rig.close();
         assertEquals(4, dashboard.get(30, TimeUnit.SECONDS), "the dashboard ends when the driver is gone: " + out);
     }
 
@@ -180,7 +155,7 @@ final class DashboardCpuTest
                     sample.tauCommand()[k] = 10 * Math.cos(tick * 1e-3 + k);
                     sample.trackingError()[k] = 1e-4 * Math.sin(tick * 1e-2 + k);
                 }
-                assertEquals(TelemetryQueue.QUEUED, queue.offer(sample), "tick " + tick);
+                assertEquals(TelemetryQueue.QUEUED, rig.queue.offer(sample), "tick " + tick);
             }
         }
         return tick;

@@ -17,12 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.aeron.Publication;
 import io.aeron.Subscription;
-import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,10 +28,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nectl.core.runtime.Faults;
 import org.nectl.service.monitor.ControllerEventText;
-import org.nectl.transport.AeronConfig;
-import org.nectl.transport.AeronTransport;
-import org.nectl.transport.ControllerEventQueue;
-import org.nectl.transport.IdleStrategyKind;
 import org.nectl.transport.TelemetryConfig;
 import org.nectl.transport.TelemetryPublisher;
 import org.nectl.transport.TelemetryQueue;
@@ -67,30 +61,19 @@ final class MonitorCommandTest
     @TempDir
     Path temp;
 
-    private final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();
-    private AeronTransport transport;
-    private TelemetryQueue queue;
-    private final ControllerEventQueue events = new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES);
-    private TelemetryPublisher publisher;
-    private AgentRunner runner;
+    private TelemetryPublisherRig rig;
 
     @BeforeEach
     void start()
     {
-        transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
-        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 64 * 1024);
-        queue = new TelemetryQueue(config);
-        publisher = new TelemetryPublisher(transport.aeron(), config, queue, events);
-        runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, publisher);
-        AgentRunner.startOnThread(runner);
+        rig = new TelemetryPublisherRig(64 * 1024);
     }
 
     @AfterEach
     void stop()
     {
-        runner.close();
-        transport.close();
-        assertTrue(agentErrors.isEmpty(), "agent errors: " + agentErrors);
+        rig.close();
+        assertTrue(rig.agentErrors.isEmpty(), "agent errors: " + rig.agentErrors);
     }
 
     @Test
@@ -101,19 +84,19 @@ final class MonitorCommandTest
         final StringWriter out = new StringWriter();
         final CompletableFuture<Integer> monitor = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
             .setOut(new PrintWriter(out))
-            .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--count", "" + SAMPLES, "--csv", csv.toString(),
+            .execute("monitor", "--aeron-dir", rig.aeronDirectory(), "--count", "" + SAMPLES, "--csv", csv.toString(),
                 "--events-csv", eventsCsv.toString(), "--interval-ms", "1"));
-        awaitCondition(publisher::isConnected, "the monitor's subscription");
+        awaitCondition(rig.publisher::isConnected, "the monitor's subscription");
 
         final TelemetrySample sample = new TelemetrySample(DOF);
-        assertTrue(events.offer(5_000L, 5L, ControllerEventKind.FAULT, ControllerState.TRACKING, ControllerState.FAULT,
+        assertTrue(rig.events.offer(5_000L, 5L, ControllerEventKind.FAULT, ControllerState.TRACKING, ControllerState.FAULT,
             Faults.STATE_MISSING | Faults.EMERGENCY_STOP, Faults.STATE_MISSING, EventCommand.NONE, 0));
-        assertTrue(events.offer(6_000L, 6L, ControllerEventKind.COMMAND_REJECTED, ControllerState.FAULT, ControllerState.FAULT,
+        assertTrue(rig.events.offer(6_000L, 6L, ControllerEventKind.COMMAND_REJECTED, ControllerState.FAULT, ControllerState.FAULT,
             Faults.STATE_MISSING, 0, EventCommand.ENABLE, 1));
         for (int i = 1; i <= SAMPLES; i++)
         {
             fill(sample, i);
-            assertEquals(TelemetryQueue.QUEUED, queue.offer(sample), "sample " + i);
+            assertEquals(TelemetryQueue.QUEUED, rig.queue.offer(sample), "sample " + i);
         }
         assertEquals(0, monitor.get(30, TimeUnit.SECONDS), out.toString());
 
@@ -176,8 +159,8 @@ final class MonitorCommandTest
         final StringWriter out = new StringWriter();
         final CompletableFuture<Integer> monitor = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
             .setOut(new PrintWriter(out))
-            .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--count", "1", "--csv", csv.toString(), "--quiet"));
-        awaitCondition(publisher::isConnected, "the monitor's subscription");
+            .execute("monitor", "--aeron-dir", rig.aeronDirectory(), "--count", "1", "--csv", csv.toString(), "--quiet"));
+        awaitCondition(rig.publisher::isConnected, "the monitor's subscription");
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH + TelemetryEncoder.BLOCK_LENGTH]);
         final TelemetryEncoder encoder = new TelemetryEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder());
         encoder.sequence(1L).tickCount(77L).state(ControllerState.HOLD).controller(ControllerKind.COMPUTED_TORQUE).jointCount((short)DOF)
@@ -185,7 +168,7 @@ final class MonitorCommandTest
         // What a version 1 sender writes: the first 1235 bytes of the block, header version 1.
         buffer.putShort(0, (short)1235, ByteOrder.LITTLE_ENDIAN);
         buffer.putShort(6, (short)1, ByteOrder.LITTLE_ENDIAN);
-        try (Publication v1 = transport.aeron().addPublication(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID))
+        try (Publication v1 = rig.transport.aeron().addPublication(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID))
         {
             awaitCondition(() -> v1.offer(buffer, 0, MessageHeaderEncoder.ENCODED_LENGTH + 1235) > 0, "the version 1 message sent");
             assertEquals(0, monitor.get(30, TimeUnit.SECONDS), out.toString());
@@ -211,18 +194,18 @@ final class MonitorCommandTest
         final StringWriter err = new StringWriter();
         final CompletableFuture<Integer> monitor = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
             .setOut(new PrintWriter(new StringWriter())).setErr(new PrintWriter(err))
-            .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--csv", csv.toString(), "--events-csv", eventsCsv.toString(),
+            .execute("monitor", "--aeron-dir", rig.aeronDirectory(), "--csv", csv.toString(), "--events-csv", eventsCsv.toString(),
                 "--quiet", "--driver-timeout-ms", "" + DRIVER_TIMEOUT_MS));
-        awaitCondition(publisher::isConnected, "the monitor's subscription");
+        awaitCondition(rig.publisher::isConnected, "the monitor's subscription");
 
-        assertTrue(events.offer(5_000L, 5L, ControllerEventKind.MODE_TRANSITION, ControllerState.IDLE, ControllerState.ENABLED,
+        assertTrue(rig.events.offer(5_000L, 5L, ControllerEventKind.MODE_TRANSITION, ControllerState.IDLE, ControllerState.ENABLED,
             0, 0, EventCommand.ENABLE, 0));
         awaitCondition(() -> lineCount(eventsCsv) == 2, "the event in " + eventsCsv);
         final TelemetrySample sample = new TelemetrySample(DOF);
         for (int i = 1; i <= 3; i++)
         {
             fill(sample, i);
-            assertEquals(TelemetryQueue.QUEUED, queue.offer(sample), "sample " + i);
+            assertEquals(TelemetryQueue.QUEUED, rig.queue.offer(sample), "sample " + i);
         }
         final long offeredNs = System.nanoTime();
         awaitCondition(() -> lineCount(csv) == 4, "the header and 3 samples in " + csv);
@@ -244,8 +227,8 @@ final class MonitorCommandTest
         final StringWriter err = new StringWriter();
         final CompletableFuture<Integer> monitor = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
             .setOut(new PrintWriter(new StringWriter())).setErr(new PrintWriter(err))
-            .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--quiet", "--driver-timeout-ms", "" + DRIVER_TIMEOUT_MS));
-        awaitCondition(publisher::isConnected, "the monitor's subscription");
+            .execute("monitor", "--aeron-dir", rig.aeronDirectory(), "--quiet", "--driver-timeout-ms", "" + DRIVER_TIMEOUT_MS));
+        awaitCondition(rig.publisher::isConnected, "the monitor's subscription");
 
         final long stopNs = System.nanoTime();
         stopDriver();
@@ -270,8 +253,8 @@ final class MonitorCommandTest
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH + TelemetryEncoder.BLOCK_LENGTH]);
         final TelemetryEncoder encoder = new TelemetryEncoder().wrapAndApplyHeader(buffer, 0, new MessageHeaderEncoder());
         final StringWriter out = new StringWriter();
-        try (Subscription lagging = transport.aeron().addSubscription(TelemetryConfig.IPC_CHANNEL, streamId);
-            Publication publication = transport.aeron().addPublication(TelemetryConfig.IPC_CHANNEL, streamId))
+        try (Subscription lagging = rig.transport.aeron().addSubscription(TelemetryConfig.IPC_CHANNEL, streamId);
+            Publication publication = rig.transport.aeron().addPublication(TelemetryConfig.IPC_CHANNEL, streamId))
         {
             awaitCondition(publication::isConnected, "the lagging subscriber");
             for (int i = 1; i <= 5; i++)
@@ -281,7 +264,7 @@ final class MonitorCommandTest
                 awaitCondition(() -> publication.offer(buffer, 0, buffer.capacity()) > 0, "sample sent");
             }
             assertEquals(0, NectlCommand.newCommandLine().setOut(new PrintWriter(out)).execute("monitor", "--aeron-dir",
-                transport.aeronDirectory(), "--stream", "" + streamId, "--count", "2", "--quiet"));
+                rig.aeronDirectory(), "--stream", "" + streamId, "--count", "2", "--quiet"));
             assertEquals(0, lagging.poll((b, o, l, h) -> { }, 0), "the lagging subscriber never read");
         }
         assertTrue(out.toString().contains("nectl monitor: 2 samples and 0 events received, 0 skipped"), out.toString());
@@ -304,7 +287,7 @@ final class MonitorCommandTest
         try
         {
             status = NectlCommand.newCommandLine().setOut(new PrintWriter(new StringWriter())).setErr(new PrintWriter(err))
-                .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--csv", csv.toString(), "--events-csv",
+                .execute("monitor", "--aeron-dir", rig.aeronDirectory(), "--csv", csv.toString(), "--events-csv",
                     eventsCsv.toString(), "--quiet");
         }
         finally
@@ -332,13 +315,12 @@ final class MonitorCommandTest
     void durationEndsAQuietStreamWithExitStatus3() throws IOException
     {
         assertEquals(MonitorCommand.INCOMPLETE_EXIT_STATUS, NectlCommand.newCommandLine().setOut(new PrintWriter(new StringWriter()))
-            .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--stream", "4242", "--count", "1", "--duration", "0.2"));
+            .execute("monitor", "--aeron-dir", rig.aeronDirectory(), "--stream", "4242", "--count", "1", "--duration", "0.2"));
     }
 
     private void stopDriver()
     {
-        runner.close();
-        transport.close();
+        rig.close();
     }
 
     private static long lineCount(final Path file)

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -12,10 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.concurrent.AgentRunner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,11 +22,6 @@ import org.nectl.core.model.Transforms;
 import org.nectl.core.parallel.GoughStewartKinematics;
 import org.nectl.core.parallel.GoughStewartModel;
 import org.nectl.service.monitor.PlatformPoses;
-import org.nectl.transport.AeronConfig;
-import org.nectl.transport.AeronTransport;
-import org.nectl.transport.ControllerEventQueue;
-import org.nectl.transport.IdleStrategyKind;
-import org.nectl.transport.TelemetryConfig;
 import org.nectl.transport.TelemetryPublisher;
 import org.nectl.transport.TelemetryQueue;
 import org.nectl.transport.TelemetrySample;
@@ -47,30 +39,19 @@ final class MonitorPlatformPoseTest
     @TempDir
     Path temp;
 
-    private final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();
-    private AeronTransport transport;
-    private TelemetryQueue queue;
-    private TelemetryPublisher publisher;
-    private AgentRunner runner;
+    private TelemetryPublisherRig rig;
 
     @BeforeEach
     void start()
     {
-        transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
-        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 64 * 1024);
-        queue = new TelemetryQueue(config);
-        publisher = new TelemetryPublisher(transport.aeron(), config, queue,
-            new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES));
-        runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, publisher);
-        AgentRunner.startOnThread(runner);
+        rig = new TelemetryPublisherRig(64 * 1024);
     }
 
     @AfterEach
     void stop()
     {
-        runner.close();
-        transport.close();
-        assertTrue(agentErrors.isEmpty(), "agent errors: " + agentErrors);
+        rig.close();
+        assertTrue(rig.agentErrors.isEmpty(), "agent errors: " + rig.agentErrors);
     }
 
     @Test
@@ -82,9 +63,9 @@ final class MonitorPlatformPoseTest
         final StringWriter err = new StringWriter();
         final CompletableFuture<Integer> monitor = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
             .setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-            .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--count", "" + SAMPLES, "--csv", csv.toString(),
+            .execute("monitor", "--aeron-dir", rig.aeronDirectory(), "--count", "" + SAMPLES, "--csv", csv.toString(),
                 "--model", HEXAPOD, "--quiet"));
-        awaitCondition(publisher::isConnected, "the monitor's subscription");
+        awaitCondition(rig.publisher::isConnected, "the monitor's subscription");
         final TelemetrySample sample = new TelemetrySample(GoughStewartModel.LEGS);
         final double[][] poses = new double[SAMPLES][];
         for (int i = 0; i < SAMPLES; i++)
@@ -98,7 +79,7 @@ final class MonitorPlatformPoseTest
                 sample.q()[0] = 5.0;
             }
             sample.tickCount(i);
-            assertEquals(TelemetryQueue.QUEUED, queue.offer(sample), "sample " + i);
+            assertEquals(TelemetryQueue.QUEUED, rig.queue.offer(sample), "sample " + i);
         }
         assertEquals(0, monitor.get(30, TimeUnit.SECONDS), out + "\n" + err);
 
@@ -133,10 +114,10 @@ final class MonitorPlatformPoseTest
         final StringWriter err = new StringWriter();
         final CompletableFuture<Integer> monitor = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
             .setOut(new PrintWriter(new StringWriter())).setErr(new PrintWriter(err))
-            .execute("monitor", "--aeron-dir", transport.aeronDirectory(), "--count", "1", "--csv", csv.toString(),
+            .execute("monitor", "--aeron-dir", rig.aeronDirectory(), "--count", "1", "--csv", csv.toString(),
                 "--model", HEXAPOD, "--quiet"));
-        awaitCondition(publisher::isConnected, "the monitor's subscription");
-        assertEquals(TelemetryQueue.QUEUED, queue.offer(new TelemetrySample(3)));
+        awaitCondition(rig.publisher::isConnected, "the monitor's subscription");
+        assertEquals(TelemetryQueue.QUEUED, rig.queue.offer(new TelemetrySample(3)));
         assertEquals(2, monitor.get(30, TimeUnit.SECONDS), err.toString());
         assertEquals("nectl monitor: --model " + HEXAPOD + ": the telemetry carries 3 joints, the platform has 6 legs; not this robot's "
             + "telemetry; " + csv + " holds no sample", err.toString().strip());
@@ -148,12 +129,12 @@ final class MonitorPlatformPoseTest
     {
         final StringWriter err = new StringWriter();
         assertEquals(2, NectlCommand.newCommandLine().setErr(new PrintWriter(err, true)).execute("monitor", "--aeron-dir",
-            transport.aeronDirectory(), "--csv", temp.resolve("t.csv").toString(), "--model", "../config/robots/puma560.yaml"));
+            rig.aeronDirectory(), "--csv", temp.resolve("t.csv").toString(), "--model", "../config/robots/puma560.yaml"));
         assertEquals("nectl monitor: --model ../config/robots/puma560.yaml: not a Gough-Stewart description (format: gough-stewart); "
             + "the platform pose needs one", err.toString().strip());
         final StringWriter noCsv = new StringWriter();
         assertEquals(2, NectlCommand.newCommandLine().setErr(new PrintWriter(noCsv, true)).execute("monitor", "--aeron-dir",
-            transport.aeronDirectory(), "--model", HEXAPOD));
+            rig.aeronDirectory(), "--model", HEXAPOD));
         assertEquals("nectl monitor: --model adds the platform pose to the --csv rows; it needs --csv", noCsv.toString().strip());
     }
 

@@ -15,23 +15,15 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.agrona.concurrent.AgentRunner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nectl.service.monitor.PlotJugglerStream;
-import org.nectl.transport.AeronConfig;
-import org.nectl.transport.AeronTransport;
-import org.nectl.transport.ControllerEventQueue;
-import org.nectl.transport.IdleStrategyKind;
-import org.nectl.transport.TelemetryConfig;
-import org.nectl.transport.TelemetryPublisher;
 import org.nectl.transport.TelemetryQueue;
 import org.nectl.transport.TelemetrySample;
 import org.nectl.transport.sbe.ControllerKind;
@@ -50,23 +42,14 @@ final class MonitorPlotJugglerTest
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();
-    private AeronTransport transport;
-    private TelemetryQueue queue;
-    private TelemetryPublisher publisher;
-    private AgentRunner runner;
     private DatagramSocket plotJuggler;
+
+    private TelemetryPublisherRig rig;
 
     @BeforeEach
     void start() throws Exception
     {
-        transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
-        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 256 * 1024);
-        queue = new TelemetryQueue(config);
-        publisher = new TelemetryPublisher(transport.aeron(), config, queue,
-            new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES));
-        runner = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null, publisher);
-        AgentRunner.startOnThread(runner);
+        rig = new TelemetryPublisherRig(256 * 1024);
         plotJuggler = new DatagramSocket(0, InetAddress.getLoopbackAddress());
         plotJuggler.setReceiveBufferSize(1 << 20);
         plotJuggler.setSoTimeout((int)TimeUnit.NANOSECONDS.toMillis(TIMEOUT_NS));
@@ -76,9 +59,8 @@ final class MonitorPlotJugglerTest
     void stop()
     {
         plotJuggler.close();
-        runner.close();
-        transport.close();
-        assertTrue(agentErrors.isEmpty(), "agent errors: " + agentErrors);
+        rig.close();
+        assertTrue(rig.agentErrors.isEmpty(), "agent errors: " + rig.agentErrors);
     }
 
     /** 7 joints: one object per sample and datagram, under 1472 bytes, every series equal to what was published. */
@@ -139,7 +121,7 @@ final class MonitorPlotJugglerTest
     private void assertRefused(final String message, final String... options)
     {
         final StringWriter err = new StringWriter();
-        final List<String> args = new ArrayList<>(List.of("monitor", "--aeron-dir", transport.aeronDirectory()));
+        final List<String> args = new ArrayList<>(List.of("monitor", "--aeron-dir", rig.aeronDirectory()));
         args.addAll(List.of(options));
         final int status = NectlCommand.newCommandLine().setOut(new PrintWriter(new StringWriter())).setErr(new PrintWriter(err))
             .execute(args.toArray(String[]::new));
@@ -150,7 +132,7 @@ final class MonitorPlotJugglerTest
     /** Starts the monitor, publishes seeded random samples and waits for the monitor to count them. */
     private List<TelemetrySample> publish(final int dof, final int count, final boolean batch) throws Exception
     {
-        final List<String> args = new ArrayList<>(List.of("monitor", "--aeron-dir", transport.aeronDirectory(), "--count", "" + count,
+        final List<String> args = new ArrayList<>(List.of("monitor", "--aeron-dir", rig.aeronDirectory(), "--count", "" + count,
             "--quiet", "--plotjuggler", "127.0.0.1:" + plotJuggler.getLocalPort()));
         if (batch)
         {
@@ -159,7 +141,7 @@ final class MonitorPlotJugglerTest
         final StringWriter out = new StringWriter();
         final CompletableFuture<Integer> monitor = CompletableFuture.supplyAsync(() -> NectlCommand.newCommandLine()
             .setOut(new PrintWriter(out)).execute(args.toArray(String[]::new)));
-        await(publisher::isConnected, "the monitor's subscription");
+        await(rig.publisher::isConnected, "the monitor's subscription");
         final SplittableRandom random = new SplittableRandom(SEED);
         final List<TelemetrySample> published = new ArrayList<>();
         for (int i = 1; i <= count; i++)
@@ -176,7 +158,7 @@ final class MonitorPlotJugglerTest
                 sample.tauCommand()[k] = random.nextDouble(-87.0, 87.0);
                 sample.trackingError()[k] = random.nextDouble(-1e-3, 1e-3);
             }
-            assertEquals(TelemetryQueue.QUEUED, queue.offer(sample), "sample " + i + ", seed " + SEED);
+            assertEquals(TelemetryQueue.QUEUED, rig.queue.offer(sample), "sample " + i + ", seed " + SEED);
             published.add(sample);
         }
         assertEquals(0, monitor.get(30, TimeUnit.SECONDS), out.toString());

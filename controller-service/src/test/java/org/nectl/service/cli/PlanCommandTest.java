@@ -14,9 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.agrona.concurrent.AgentRunner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,12 +23,7 @@ import org.nectl.service.planner.DemoMove;
 import org.nectl.service.planner.GatewayRig;
 import org.nectl.transport.AeronConfig;
 import org.nectl.transport.AeronTransport;
-import org.nectl.transport.ControllerEventQueue;
-import org.nectl.transport.IdleStrategyKind;
 import org.nectl.transport.PlannerKeys;
-import org.nectl.transport.TelemetryConfig;
-import org.nectl.transport.TelemetryPublisher;
-import org.nectl.transport.TelemetryQueue;
 
 import picocli.CommandLine;
 
@@ -201,22 +194,17 @@ final class PlanCommandTest
     @Test
     void acknowledgedCommandWithoutLoopOutcomeGivesExitStatus5()
     {
-        final List<Throwable> agentErrors = new CopyOnWriteArrayList<>();
-        final TelemetryConfig config = new TelemetryConfig(TelemetryConfig.IPC_CHANNEL, TelemetryConfig.STREAM_ID, 1, 64 * 1024);
-        try (AeronTransport transport = AeronTransport.launch(AeronConfig.embeddedDefaults());
-            AgentRunner publisher = new AgentRunner(IdleStrategyKind.BACKOFF.create(), agentErrors::add, null,
-                new TelemetryPublisher(transport.aeron(), config, new TelemetryQueue(config),
-                    new ControllerEventQueue(ControllerEventQueue.DEFAULT_CAPACITY_BYTES))))
+        final TelemetryPublisherRig telemetry = new TelemetryPublisherRig(64 * 1024);
+        try (telemetry)
         {
-            AgentRunner.startOnThread(publisher);
             // Long enough for the subscription to see the publication on an overloaded host.
-            final int status = plan("--aeron-dir", transport.aeronDirectory(), "--outcome-timeout-ms", "3000", "--enable", "--disable");
+            final int status = plan("--aeron-dir", telemetry.aeronDirectory(), "--outcome-timeout-ms", "3000", "--enable", "--disable");
 
             assertEquals(PlanCommand.NO_LOOP_OUTCOME_EXIT_STATUS, status, out + " " + err);
             assertTrue(out.toString().contains(" accepted; loop: no outcome within 3000 ms"), out.toString());
             assertEquals(1, rig.drain().events().size(), "stopped after the enable");
         }
-        assertEquals(List.of(), agentErrors);
+        assertEquals(List.of(), telemetry.agentErrors);
         assertEquals(PlanCommand.USAGE_EXIT_STATUS, plan("--enable", "--outcome-timeout-ms", "0"));
     }
 
