@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 import org.nectl.core.control.ExternalTorqueObserver;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.CoriolisMatrix;
 import org.nectl.core.dynamics.GravityTorques;
 import org.nectl.core.dynamics.InverseDynamics;
@@ -55,14 +56,15 @@ public class ExternalTorqueObserverBenchmark
     public void setUp()
     {
         final RobotModel robot = BenchmarkModel.load(model);
+        final CompiledModel compiled = CompiledModel.of(robot);
         n = robot.dof();
         final double[] gains = new double[n];
         Arrays.fill(gains, 50.0);
         observer = new ExternalTorqueObserver(robot, gains, 1_000_000L, true);
-        massMatrix = new MassMatrix(robot);
-        coriolisMatrix = new CoriolisMatrix(robot);
-        gravityTorques = new GravityTorques(robot);
-        inverseDynamics = new InverseDynamics(robot);
+        massMatrix = new MassMatrix(compiled);
+        coriolisMatrix = new CoriolisMatrix(compiled);
+        gravityTorques = new GravityTorques(compiled);
+        inverseDynamics = new InverseDynamics(compiled);
         states = new RandomStates(n, 42);
         tau = new double[n];
         m = new double[n * n];

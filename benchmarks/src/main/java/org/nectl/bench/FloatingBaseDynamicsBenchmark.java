@@ -2,6 +2,7 @@ package org.nectl.bench;
 
 import java.util.concurrent.TimeUnit;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.mobile.FreeBaseForwardDynamics;
 import org.nectl.core.mobile.FreeBaseInverseDynamics;
@@ -53,7 +54,7 @@ public class FloatingBaseDynamicsBenchmark
         final RobotModel robot = BenchmarkModel.load(model);
         inverse = new FreeBaseInverseDynamics(robot);
         direct = new FreeBaseForwardDynamics(robot);
-        fixedBase = new InverseDynamics(robot);
+        fixedBase = new InverseDynamics(CompiledModel.of(robot));
         states = new RandomStates(robot.dof(), 42);
         joints = new double[robot.dof()];
     }

@@ -3,6 +3,7 @@ package org.nectl.bench;
 import java.util.concurrent.TimeUnit;
 
 import org.nectl.core.dynamics.CholeskyForwardDynamics;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
 import org.nectl.core.model.RobotModel;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -43,8 +44,9 @@ public class ForwardDynamicsBenchmark
     public void setUp()
     {
         final RobotModel robot = BenchmarkModel.load(model);
-        recursive = new RecursiveForwardDynamics(robot);
-        cholesky = new CholeskyForwardDynamics(robot);
+        final CompiledModel compiled = CompiledModel.of(robot);
+        recursive = new RecursiveForwardDynamics(compiled);
+        cholesky = new CholeskyForwardDynamics(compiled);
         states = new RandomStates(robot.dof(), 42);
         qdd = new double[robot.dof()];
     }

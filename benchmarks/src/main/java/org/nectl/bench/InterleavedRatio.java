@@ -13,6 +13,7 @@ import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.dynamics.CholeskyForwardDynamics;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.InverseDynamicsDerivatives;
 import org.nectl.core.dynamics.MassMatrix;
@@ -153,10 +154,11 @@ public final class InterleavedRatio
         public Driver(final String model, final Integer batch)
         {
             final RobotModel robot = RobotDescriptions.load(Path.of(model));
+            final CompiledModel compiled = CompiledModel.of(robot);
             final int n = robot.dof();
             states = new RandomStates(n, 42);
-            inverseDynamics = new InverseDynamics(robot);
-            derivatives = new InverseDynamicsDerivatives(robot);
+            inverseDynamics = new InverseDynamics(compiled);
+            derivatives = new InverseDynamicsDerivatives(compiled);
             tau = new double[n];
             dtauDq = new double[n * n];
             dtauDqd = new double[n * n];
@@ -211,11 +213,12 @@ public final class InterleavedRatio
         public MassMatrixDriver(final String model, final Integer batch, final Boolean cholesky)
         {
             final RobotModel robot = RobotDescriptions.load(Path.of(model));
+            final CompiledModel compiled = CompiledModel.of(robot);
             final int n = robot.dof();
             states = new RandomStates(n, 42);
-            inverseDynamics = new InverseDynamics(robot);
-            massMatrix = new MassMatrix(robot);
-            forwardDynamics = new CholeskyForwardDynamics(robot);
+            inverseDynamics = new InverseDynamics(compiled);
+            massMatrix = new MassMatrix(compiled);
+            forwardDynamics = new CholeskyForwardDynamics(compiled);
             this.cholesky = cholesky;
             tau = new double[n];
             matrix = new double[n * n];
@@ -284,16 +287,17 @@ public final class InterleavedRatio
         public StepDriver(final String model, final Integer batch, final String workload)
         {
             final RobotModel robot = RobotDescriptions.load(Path.of(model));
+            final CompiledModel compiled = CompiledModel.of(robot);
             final int n = robot.dof();
             states = new RandomStates(n, 42);
-            inverseDynamics = new InverseDynamics(robot);
-            torqueDerivative = new TorqueDerivative(robot);
-            forwardDynamics = new RecursiveForwardDynamics(robot);
+            inverseDynamics = new InverseDynamics(compiled);
+            torqueDerivative = new TorqueDerivative(compiled);
+            forwardDynamics = new RecursiveForwardDynamics(compiled);
             final double[] kp = new double[n];
             final double[] kd = new double[n];
             Arrays.fill(kp, 400.0);
             Arrays.fill(kd, 40.0);
-            computedTorque = new ComputedTorqueController(robot, kp, kd);
+            computedTorque = new ComputedTorqueController(compiled, kp, kd);
             limiter = new TorqueLimiter(robot, 1_000_000L);
             // from the middle of each joint's range (0 where unbounded) to a quarter range away and back
             final double[] times = {0.0, DURATION_S / 2, DURATION_S};

@@ -2,6 +2,7 @@ package org.nectl.bench;
 
 import java.util.concurrent.TimeUnit;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.screw.ScrewTheoryInverseDynamics;
 import org.nectl.core.dynamics.TorqueDerivative;
@@ -48,9 +49,10 @@ public class InverseDynamicsBenchmark
     public void setUp()
     {
         final RobotModel robot = BenchmarkModel.load(model);
-        inverseDynamics = new InverseDynamics(robot);
+        final CompiledModel compiled = CompiledModel.of(robot);
+        inverseDynamics = new InverseDynamics(compiled);
         screwTheoryInverseDynamics = new ScrewTheoryInverseDynamics(robot);
-        torqueDerivative = new TorqueDerivative(robot);
+        torqueDerivative = new TorqueDerivative(compiled);
         states = new RandomStates(robot.dof(), 42);
         tau = new double[robot.dof()];
         tauDot = new double[robot.dof()];

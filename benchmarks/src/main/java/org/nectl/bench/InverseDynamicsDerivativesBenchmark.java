@@ -2,6 +2,7 @@ package org.nectl.bench;
 
 import java.util.concurrent.TimeUnit;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamicsDerivatives;
 import org.nectl.core.model.RobotModel;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -45,7 +46,7 @@ public class InverseDynamicsDerivativesBenchmark
     {
         final RobotModel robot = BenchmarkModel.load(model);
         final int n = robot.dof();
-        derivatives = new InverseDynamicsDerivatives(robot);
+        derivatives = new InverseDynamicsDerivatives(CompiledModel.of(robot));
         states = new RandomStates(n, 42);
         tau = new double[n];
         dtauDq = new double[n * n];

@@ -49,9 +49,10 @@ public class MassMatrixBenchmark
     public void setUp()
     {
         final RobotModel robot = BenchmarkModel.load(model);
+        final CompiledModel compiled = CompiledModel.of(robot);
         n = robot.dof();
-        massMatrix = new MassMatrix(robot);
-        inverseDynamics = new InverseDynamics(CompiledModel.of(robot).withGravity(0, 0, 0));
+        massMatrix = new MassMatrix(compiled);
+        inverseDynamics = new InverseDynamics(compiled.withGravity(0, 0, 0));
         inverseDynamics.jointFriction(false);
         states = new RandomStates(n, 42);
         m = new double[n * n];

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 
 import org.nectl.core.control.ExternalTorqueObserver;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.CoriolisMatrix;
 import org.nectl.core.dynamics.GravityTorques;
 import org.nectl.core.dynamics.InverseDynamics;
@@ -33,16 +34,17 @@ public final class ObserverTickCost
     public static void main(final String[] args)
     {
         final RobotModel model = BenchmarkModel.load(args.length > 0 ? args[0] : "config/robots/panda.yaml");
+        final CompiledModel compiled = CompiledModel.of(model);
         final int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         final int n = model.dof();
         final RandomStates states = new RandomStates(n, 42);
         final double[] gains = new double[n];
         Arrays.fill(gains, 50.0);
         final ExternalTorqueObserver observer = new ExternalTorqueObserver(model, gains, 1_000_000L, true);
-        final InverseDynamics rnea = new InverseDynamics(model);
-        final MassMatrix massMatrix = new MassMatrix(model);
-        final CoriolisMatrix coriolisMatrix = new CoriolisMatrix(model);
-        final GravityTorques gravityTorques = new GravityTorques(model);
+        final InverseDynamics rnea = new InverseDynamics(compiled);
+        final MassMatrix massMatrix = new MassMatrix(compiled);
+        final CoriolisMatrix coriolisMatrix = new CoriolisMatrix(compiled);
+        final GravityTorques gravityTorques = new GravityTorques(compiled);
         final double[] tau = new double[n];
         final double[] m = new double[n * n];
         final double[] c = new double[n * n];

@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nectl.core.closedloop.ClosedLoopLawDynamics;
 import org.nectl.core.closedloop.ClosedLoopModel;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
@@ -66,7 +67,7 @@ final class ShippedPdGainsTest
             final DeploymentConfig config = DeploymentConfigs.load(file);
             final RobotModel model = config.model();
             final int n = model.dof();
-            final MassMatrix massMatrix = new MassMatrix(model);
+            final MassMatrix massMatrix = new MassMatrix(CompiledModel.of(model));
             final ClosedLoopLawDynamics closedLoop = config.closedLoop()
                 .map(c -> new ClosedLoopLawDynamics(c, new double[3])).orElse(null);
             final double[] home = config.closedLoop().map(ClosedLoopModel::homeActive).orElse(null);

@@ -33,10 +33,12 @@ final class TorqueComparison
         {
             assertEquals(a.coordinateName(k), b.coordinateName(k), "seed " + seed + ", coordinate " + k);
         }
-        final InverseDynamics idA = new InverseDynamics(a);
-        final InverseDynamics idB = new InverseDynamics(b);
-        final AppliedLoads loadsA = new AppliedLoads(CompiledModel.of(a));
-        final AppliedLoads loadsB = new AppliedLoads(CompiledModel.of(b));
+        final CompiledModel compiledA = CompiledModel.of(a);
+        final CompiledModel compiledB = CompiledModel.of(b);
+        final InverseDynamics idA = new InverseDynamics(compiledA);
+        final InverseDynamics idB = new InverseDynamics(compiledB);
+        final AppliedLoads loadsA = new AppliedLoads(compiledA);
+        final AppliedLoads loadsB = new AppliedLoads(compiledB);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final double[] tauA = new double[a.dof()];
         final double[] tauB = new double[b.dof()];

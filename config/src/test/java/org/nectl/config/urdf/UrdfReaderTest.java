@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.model.JointActuation;
 import org.nectl.core.model.JointLimits;
@@ -49,7 +50,7 @@ class UrdfReaderTest
             + "</robot>\n";
         final RobotModel model = UrdfReader.read(urdf, "pendulum.urdf");
         assertEquals(new JointActuation(rotor * ratio * ratio, fs, fv), model.actuation(0));
-        final InverseDynamics id = new InverseDynamics(model);
+        final InverseDynamics id = new InverseDynamics(CompiledModel.of(model));
         final double iyy = a * Math.sin(theta) * Math.sin(theta) + b * Math.cos(theta) * Math.cos(theta);
         final double[] tau = new double[1];
         for (final double[] state : new double[][] {{0.0, 0.5, 1.0}, {1.1, -0.7, -2.0}, {-2.5, 1.5, 0.3}})

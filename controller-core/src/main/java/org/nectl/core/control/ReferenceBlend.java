@@ -3,6 +3,7 @@ package org.nectl.core.control;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.model.RobotModel;
 
@@ -114,7 +115,7 @@ public final class ReferenceBlend
         {
             final int n = model.dof();
             final double[] largestRow = new double[n];
-            final MassMatrix massMatrix = new MassMatrix(model);
+            final MassMatrix massMatrix = new MassMatrix(CompiledModel.of(model));
             final double[] m = new double[n * n];
             final double[] q = new double[n];
             final SplittableRandom random = new SplittableRandom(JERK_POSE_SEED);

@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * The pose of every body in the base frame at given joint positions, for callers outside the
  * dynamics package (e.g. a simulator turning a base-frame load into a body-frame wrench).
@@ -14,17 +12,6 @@ public final class BaseFramePoses
     private final double[] rotation;
     /** Body origins in the base frame, m, 3 per body: written with the rotations, not read. */
     private final double[] origin;
-
-    /**
-     * Compiles the model for this instance alone; share one {@link CompiledModel} between
-     * algorithms instead where several run on the same robot. Not real-time safe.
-     *
-     * @param model the robot.
-     */
-    public BaseFramePoses(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace.

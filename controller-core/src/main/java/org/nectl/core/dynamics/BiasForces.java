@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * The bias forces h(q, qd) of tau = M(q) qdd + h(q, qd): Coriolis, centrifugal and gravity
  * torques, minus the joint torques of the external wrenches, plus joint friction when it is on.
@@ -18,17 +16,6 @@ public final class BiasForces
     /** The model's gravity and no wrench, for calls without loads. */
     private final AppliedLoads noLoads;
     private final double[] zeroAcceleration;
-
-    /**
-     * Compiles the model for this instance alone; share one {@link CompiledModel} between
-     * algorithms instead where several run on the same robot. Not real-time safe.
-     *
-     * @param model the robot.
-     */
-    public BiasForces(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.

@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * Forward dynamics qdd = M(q)^-1 (tau - h(q, qd)) (Khalil, "Dynamic modeling of robots using
  * recursive Newton-Euler techniques", ICINCO 2010, eq. 8 and §3.3.1) with M from
@@ -20,17 +18,6 @@ public final class CholeskyForwardDynamics
     private final CholeskySolver solver;
     /** The model's gravity and no wrench, for calls without loads. */
     private final AppliedLoads noLoads;
-
-    /**
-     * Compiles the model for this instance alone; share one {@link CompiledModel} between
-     * algorithms instead where several run on the same robot. Not real-time safe.
-     *
-     * @param model the robot.
-     */
-    public CholeskyForwardDynamics(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace and the decomposition, sized from the model.

@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * A Coriolis matrix C(q, qd) with C qd = the Coriolis and centrifugal torques and M-dot - 2C
  * skew-symmetric: the Christoffel-consistent factorisation of Echeandia and Wensing, "Numerical
@@ -24,17 +22,6 @@ public final class CoriolisMatrix
 
     /** Doubles of scratch that {@link #fill} needs. */
     static final int SCRATCH = 15;
-
-    /**
-     * Compiles the model for this instance alone; share one {@link CompiledModel} between
-     * algorithms instead where several run on the same robot. Not real-time safe.
-     *
-     * @param model the robot.
-     */
-    public CoriolisMatrix(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.

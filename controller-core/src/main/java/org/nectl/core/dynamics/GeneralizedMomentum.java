@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * The terms of the momentum balance p-dot = tau - tau_f + C(q, qd)^T qd - g(q) + tau_ext that a
  * generalized-momentum observer integrates (De Luca, Albu-Schaeffer, Haddadin, Hirzinger, "Collision
@@ -44,16 +42,6 @@ public final class GeneralizedMomentum
     /** The model's gravity, for calls without loads. */
     private final AppliedLoads noLoads;
     private final double[] scratch = new double[6];
-
-    /**
-     * Not real-time safe: allocates the workspace, sized from the model. Gravity (0, 0, -9.81).
-     *
-     * @param model the robot.
-     */
-    public GeneralizedMomentum(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model. Gravity the model's.

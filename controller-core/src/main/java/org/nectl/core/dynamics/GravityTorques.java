@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * The gravity torques g(q) of tau = M qdd + C qd + g: the joint torques that hold the robot still
  * against gravity alone (no external wrench, no friction). With qd = 0 and qdd = 0 every body's
@@ -19,17 +17,6 @@ public final class GravityTorques
     private final BaseFrameBodies bodies;
     private final double[] baseAcceleration = new double[3];
     private final double[] wrench = new double[6];
-
-    /**
-     * Compiles the model for this instance alone; share one {@link CompiledModel} between
-     * algorithms instead where several run on the same robot. Not real-time safe.
-     *
-     * @param model the robot.
-     */
-    public GravityTorques(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.

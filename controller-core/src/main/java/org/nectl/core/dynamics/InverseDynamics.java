@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * Inverse dynamics of a tree by the recursive Newton-Euler algorithm, O(n) (Khalil, "Dynamic
  * modeling of robots using recursive Newton-Euler techniques", ICINCO 2010, eqs. 13-31): a forward
@@ -16,17 +14,6 @@ public final class InverseDynamics
     private final NewtonEulerPasses passes;
     /** The model's gravity and no wrench, for calls without loads. */
     private final AppliedLoads noLoads;
-
-    /**
-     * Compiles the model for this instance alone; share one {@link CompiledModel} between
-     * algorithms instead where several run on the same robot. Not real-time safe.
-     *
-     * @param model the robot.
-     */
-    public InverseDynamics(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.

@@ -2,8 +2,6 @@ package org.nectl.core.dynamics;
 
 import java.util.Arrays;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * Analytic partial derivatives of inverse dynamics, d tau/d q, d tau/d qd and d tau/d qdd, and of
  * the joint reaction wrenches, for trees with revolute, prismatic and fixed joints, with gravity,
@@ -78,17 +76,6 @@ public final class InverseDynamicsDerivatives
     private final AppliedLoads noLoads;
     /** The loads of the running or last call. */
     private AppliedLoads loads;
-
-    /**
-     * Compiles the model for this instance alone; share one {@link CompiledModel} between
-     * algorithms instead where several run on the same robot. Not real-time safe.
-     *
-     * @param model the robot.
-     */
-    public InverseDynamicsDerivatives(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.

@@ -2,8 +2,6 @@ package org.nectl.core.dynamics;
 
 import java.util.Arrays;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * The joint-space inertia matrix M(q) of a tree by the composite-rigid-body algorithm (Featherstone,
  * "Rigid Body Dynamics Algorithms", 2008, §6.2, Table 6.2), rotor inertias Ia added to the diagonal
@@ -79,17 +77,6 @@ public final class MassMatrix
     private final double[] shiftInertia;
     /** True if some joints lie on different branches: their entries are zeros no path writes. */
     private final boolean branched;
-
-    /**
-     * Compiles the model for this instance alone; share one {@link CompiledModel} between
-     * algorithms instead where several run on the same robot. Not real-time safe.
-     *
-     * @param model the robot.
-     */
-    public MassMatrix(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.

@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * Forward dynamics qdd = FD(q, qd, tau, external wrenches) of a tree in O(n) by the recursive
  * Newton-Euler direct dynamic model of Khalil, "Dynamic modeling of robots using recursive
@@ -45,17 +43,6 @@ public final class RecursiveForwardDynamics
     /** Spatial acceleration a_i, base frame, 6 per body. */
     private final double[] acceleration;
     private final double[] scratch = new double[6];
-
-    /**
-     * Compiles the model for this instance alone; share one {@link CompiledModel} between
-     * algorithms instead where several run on the same robot. Not real-time safe.
-     *
-     * @param model the robot.
-     */
-    public RecursiveForwardDynamics(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.

@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * Joint torques and their time derivatives in one call: the generalized-force-derivative algorithm
  * of Guarino Lo Bianco ("Evaluation of generalized force derivatives by means of a recursive
@@ -23,16 +21,6 @@ public final class TorqueDerivative
     private final NewtonEulerRatePasses passes;
     /** The model's gravity and no wrench, for calls without loads. */
     private final AppliedLoads noLoads;
-
-    /**
-     * Compiles the model for this instance alone. Not real-time safe.
-     *
-     * @param model the robot.
-     */
-    public TorqueDerivative(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.

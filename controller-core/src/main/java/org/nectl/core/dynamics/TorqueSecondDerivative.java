@@ -1,7 +1,5 @@
 package org.nectl.core.dynamics;
 
-import org.nectl.core.model.RobotModel;
-
 /**
  * Joint torques with their first and second time derivatives: the recursive Newton-Euler algorithm
  * differentiated twice (the next derivative after Guarino Lo Bianco, "Evaluation of generalized
@@ -48,17 +46,6 @@ public final class TorqueSecondDerivative
     /** The joint's rotation rate and its derivative (zero unless revolute), rad/s and rad/s^2. */
     private double rate;
     private double rateDot;
-
-    /**
-     * Compiles the model for this instance alone; share one {@link CompiledModel} between
-     * algorithms instead where several run on the same robot. Not real-time safe.
-     *
-     * @param model the robot.
-     */
-    public TorqueSecondDerivative(final RobotModel model)
-    {
-        this(CompiledModel.of(model));
-    }
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.

@@ -53,8 +53,9 @@ public final class PayloadRegressor
     public PayloadRegressor(final RobotModel model, final int body)
     {
         dof = model.dof();
-        nominal = new InverseDynamics(model);
-        nominalLoads = new AppliedLoads(CompiledModel.of(model));
+        final CompiledModel compiled = CompiledModel.of(model);
+        nominal = new InverseDynamics(compiled);
+        nominalLoads = new AppliedLoads(compiled);
         final DMatrixRMaj basis = new DMatrixRMaj(PARAMETERS, PARAMETERS);
         final double[][] points = {
             {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {2, 0, 0}, {0, 2, 0}, {0, 0, 2}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1}};

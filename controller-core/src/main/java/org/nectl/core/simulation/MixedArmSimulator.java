@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import org.nectl.core.dynamics.BaseFramePoses;
 import org.nectl.core.dynamics.BaseMotion;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.RecursiveMixedForwardDynamics;
 import org.nectl.core.mobile.BaseMotionProfile;
@@ -83,7 +84,7 @@ public final class MixedArmSimulator
         }
         this.model = model;
         forwardDynamics = new RecursiveMixedForwardDynamics(model);
-        poses = new BaseFramePoses(model.links());
+        poses = new BaseFramePoses(CompiledModel.of(model.links()));
         dof = model.dof();
         elastic = model.elasticCount();
         size = dof + elastic;

@@ -8,6 +8,7 @@ import java.util.SplittableRandom;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.dynamics.MechanicalEnergy;
@@ -134,10 +135,11 @@ class ClosedLoopDynamicsTest
         final double[] jacobian = new double[m * n];
         final double[] second = new double[m];
         geometry.candidateTerms(s.q, qdTree, new double[n], e, jacobian, second);
+        final CompiledModel tree = CompiledModel.of(model.tree());
         final double[] mass = new double[n * n];
-        new MassMatrix(model.tree()).compute(s.q, mass);
+        new MassMatrix(tree).compute(s.q, mass);
         final double[] bias = new double[n];
-        new InverseDynamics(model.tree()).compute(s.q, qdTree, new double[n], bias);
+        new InverseDynamics(tree).compute(s.q, qdTree, new double[n], bias);
         final DMatrixRMaj kkt = new DMatrixRMaj(n + r, n + r);
         final DMatrixRMaj rhs = new DMatrixRMaj(n + r, 1);
         for (int i = 0; i < n; i++)

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.model.RobotModel;
@@ -107,7 +108,7 @@ class ClosedLoopControlTest
             final RobotModel model = RandomRobots.robot(seed + 10, 7, false, RandomRobots.Joints.REVOLUTE, false);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final double[] qDesired = RandomRobots.vector(rnd, 7, 1.5);
-            final MassMatrix massMatrix = new MassMatrix(model);
+            final MassMatrix massMatrix = new MassMatrix(CompiledModel.of(model));
             final double[] mass = new double[49];
             massMatrix.compute(qDesired, mass);
             // Gains from the joint's own inertia: natural frequency 10 rad/s, critically damped
@@ -185,7 +186,7 @@ class ClosedLoopControlTest
             }
             plant.state(start, new double[7]);
             // The drives hold the arm against (nominal) gravity when the controller takes over.
-            final InverseDynamics holding = new InverseDynamics(nominal);
+            final InverseDynamics holding = new InverseDynamics(CompiledModel.of(nominal));
             holding.compute(start, new double[7], new double[7], previous);
             limiter.reset(previous);
             double worstTracking = 0.0;

@@ -51,15 +51,16 @@ final class CoriolisAndGravityTest
         for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final RobotModel model = RandomRobots.any(seed);
+            final CompiledModel compiled = CompiledModel.of(model);
             final int n = model.dof();
             final SplittableRandom rnd = new SplittableRandom(seed * 5 + 4);
             final double[] q = RandomRobots.vector(rnd, n, Math.PI);
             final double[] qd = RandomRobots.vector(rnd, n, 2);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
-            final InverseDynamics rnea = new InverseDynamics(model);
-            final GravityTorques gravity = new GravityTorques(CompiledModel.of(model).withGravity(g[0], g[1], g[2]));
-            final BiasForces bias = new BiasForces(model);
-            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
+            final InverseDynamics rnea = new InverseDynamics(compiled);
+            final GravityTorques gravity = new GravityTorques(compiled.withGravity(g[0], g[1], g[2]));
+            final BiasForces bias = new BiasForces(compiled);
+            final AppliedLoads loads = new AppliedLoads(compiled).gravity(g[0], g[1], g[2]);
             final double[] expected = new double[n];
             final double[] actual = new double[n];
             rnea.compute(q, new double[n], new double[n], loads, expected);
@@ -84,16 +85,17 @@ final class CoriolisAndGravityTest
         for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final RobotModel model = RandomRobots.any(seed);
+            final CompiledModel compiled = CompiledModel.of(model);
             final int n = model.dof();
             final SplittableRandom rnd = new SplittableRandom(seed * 11 + 9);
             final double[] q = RandomRobots.vector(rnd, n, Math.PI);
             final double[] qd = RandomRobots.vector(rnd, n, 2);
             final int body = rnd.nextInt(model.bodyCount());
             final double[] w = RandomRobots.vector(rnd, 6, 20);
-            final BiasForces bias = new BiasForces(model);
+            final BiasForces bias = new BiasForces(compiled);
             final double[] free = new double[n];
             bias.compute(q, qd, free);
-            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
+            final AppliedLoads loads = new AppliedLoads(compiled).bodyWrench(body, w[0], w[1], w[2], w[3], w[4], w[5]);
             final double[] loaded = new double[n];
             bias.compute(q, qd, loads, loaded);
             final double[] expected = new double[n];
@@ -131,12 +133,13 @@ final class CoriolisAndGravityTest
         for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final RobotModel model = RandomRobots.any(seed);
+            final CompiledModel compiled = CompiledModel.of(model);
             final int n = model.dof();
             final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed * 23 + 6), n);
             final double[] c = new double[n * n];
-            new CoriolisMatrix(model).compute(s.q, s.qd, c);
+            new CoriolisMatrix(compiled).compute(s.q, s.qd, c);
             final double[] actual = new double[n];
-            new GravityTorques(model).compute(s.q, actual);
+            new GravityTorques(compiled).compute(s.q, actual);
             for (int i = 0; i < n; i++)
             {
                 for (int j = 0; j < n; j++)
@@ -144,7 +147,7 @@ final class CoriolisAndGravityTest
                     actual[i] += c[i * n + j] * s.qd[j];
                 }
             }
-            final BiasForces bias = new BiasForces(model);
+            final BiasForces bias = new BiasForces(compiled);
             bias.jointFriction(false);
             final double[] expected = new double[n];
             bias.compute(s.q, s.qd, expected);
@@ -157,12 +160,13 @@ final class CoriolisAndGravityTest
     {
         final long seed = 9;
         final RobotModel model = RandomRobots.robot(seed, 12, true, RandomRobots.Joints.ALL, true);
+        final CompiledModel compiled = CompiledModel.of(model);
         final int n = model.dof();
         final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed), n);
-        final BiasForces bias = new BiasForces(model);
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(3, 1, 2, 3, 4, 5, 6);
-        final GravityTorques gravity = new GravityTorques(model);
-        final CoriolisMatrix coriolis = new CoriolisMatrix(model);
+        final BiasForces bias = new BiasForces(compiled);
+        final AppliedLoads loads = new AppliedLoads(compiled).bodyWrench(3, 1, 2, 3, 4, 5, 6);
+        final GravityTorques gravity = new GravityTorques(compiled);
+        final CoriolisMatrix coriolis = new CoriolisMatrix(compiled);
         final double[] out = new double[n * n];
         assertEquals(0L, AllocationMeter.bytesAllocated(() -> bias.compute(s.q, s.qd, loads, out), 20_000, 10_000),
             "seed " + seed + ": BiasForces bytes over 10000 calls");

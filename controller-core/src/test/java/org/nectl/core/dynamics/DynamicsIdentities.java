@@ -40,7 +40,7 @@ public final class DynamicsIdentities
     {
         final Situation s = new Situation(model, seed);
         final int n = model.dof();
-        final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(model);
+        final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(s.compiled);
         derivatives.jointFriction(s.friction);
         final double[] tau = new double[n];
         final double[] dq = new double[n * n];
@@ -67,7 +67,7 @@ public final class DynamicsIdentities
     {
         final Situation s = new Situation(model, seed);
         final int n = model.dof();
-        final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(model);
+        final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(s.compiled);
         derivatives.jointFriction(s.friction);
         derivatives.compute(s.state.q, s.state.qd, s.state.qdd, s.loads, new double[n], new double[n * n],
             new double[n * n], new double[n * n]);
@@ -105,10 +105,10 @@ public final class DynamicsIdentities
     {
         final Situation s = new Situation(model, seed);
         final int n = model.dof();
-        final BiasForces bias = new BiasForces(model);
+        final BiasForces bias = new BiasForces(s.compiled);
         bias.jointFriction(s.friction);
         final double[] m = new double[n * n];
-        new MassMatrix(model).compute(s.state.q, m);
+        new MassMatrix(s.compiled).compute(s.state.q, m);
         final double[] actual = new double[n];
         bias.compute(s.state.q, s.state.qd, s.loads, actual);
         final double[] transposed = new double[n * n];
@@ -123,7 +123,7 @@ public final class DynamicsIdentities
         final double[] expected = new double[n];
         s.rnea.compute(s.state.q, s.state.qd, s.state.qdd, s.loads, expected);
         final double[] dqdd = new double[n * n];
-        final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(model);
+        final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(s.compiled);
         derivatives.compute(s.state.q, s.state.qd, s.state.qdd, new double[n], new double[n * n], new double[n * n], dqdd);
         if (!new CholeskyDecompositionInner_DDRM(true).decompose(DMatrixRMaj.wrap(n, n, m.clone())))
         {
@@ -141,7 +141,8 @@ public final class DynamicsIdentities
     {
         final PolynomialMotion state = new PolynomialMotion(new SplittableRandom(seed), model.dof());
         final int n = model.dof();
-        final MassMatrix massMatrix = new MassMatrix(model);
+        final CompiledModel compiled = CompiledModel.of(model);
+        final MassMatrix massMatrix = new MassMatrix(compiled);
         final double[] massRate = CentralDifferences.jacobian((t, out) ->
         {
             state.at(t[0]);
@@ -149,7 +150,7 @@ public final class DynamicsIdentities
         }, new double[1], n * n, STEP);
         state.at(0.0);
         final double[] c = new double[n * n];
-        new CoriolisMatrix(model).compute(state.q, state.qd, c);
+        new CoriolisMatrix(compiled).compute(state.q, state.qd, c);
         final double[] symmetricPart = new double[n * n];
         for (int i = 0; i < n; i++)
         {
@@ -176,8 +177,8 @@ public final class DynamicsIdentities
         {
             Arrays.fill(s.state.qd, 0.0);
         }
-        final RecursiveForwardDynamics recursive = new RecursiveForwardDynamics(model);
-        final CholeskyForwardDynamics cholesky = new CholeskyForwardDynamics(model);
+        final RecursiveForwardDynamics recursive = new RecursiveForwardDynamics(s.compiled);
+        final CholeskyForwardDynamics cholesky = new CholeskyForwardDynamics(s.compiled);
         recursive.jointFriction(s.friction);
         cholesky.jointFriction(s.friction);
         final double[] tau = new double[n];
@@ -207,6 +208,7 @@ public final class DynamicsIdentities
     /** One seeded random situation and the inverse dynamics set up for it. */
     private static final class Situation
     {
+        final CompiledModel compiled;
         final PolynomialMotion state;
         final InverseDynamics rnea;
         /** Gravity and a body-fixed wrench on every body, passed to every algorithm. */
@@ -219,7 +221,8 @@ public final class DynamicsIdentities
             final SplittableRandom rnd = new SplittableRandom(seed);
             state = new PolynomialMotion(rnd, model.dof());
             final double[] gravity = RandomRobots.vector(rnd, 3, 15);
-            loads = new AppliedLoads(CompiledModel.of(model)).gravity(gravity[0], gravity[1], gravity[2]);
+            compiled = CompiledModel.of(model);
+            loads = new AppliedLoads(compiled).gravity(gravity[0], gravity[1], gravity[2]);
             for (int i = 0; i < model.bodyCount(); i++)
             {
                 final double[] e = RandomRobots.vector(rnd, 6, 20);
@@ -227,7 +230,7 @@ public final class DynamicsIdentities
             }
             friction = rnd.nextBoolean();
             tau = new double[model.dof()];
-            rnea = new InverseDynamics(model);
+            rnea = new InverseDynamics(compiled);
             rnea.jointFriction(friction);
         }
 

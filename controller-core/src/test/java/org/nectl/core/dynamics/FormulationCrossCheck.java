@@ -29,13 +29,14 @@ public final class FormulationCrossCheck
      */
     public static double maxDiscrepancy(final RobotModel model, final long seed)
     {
+        final CompiledModel compiled = CompiledModel.of(model);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final PolynomialMotion state = new PolynomialMotion(rnd, model.dof());
         final double[] g = RandomRobots.vector(rnd, 3, 15);
         final boolean friction = rnd.nextBoolean();
-        final InverseDynamics modifiedDh = new InverseDynamics(model);
+        final InverseDynamics modifiedDh = new InverseDynamics(compiled);
         final ScrewTheoryInverseDynamics screw = new ScrewTheoryInverseDynamics(model);
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
+        final AppliedLoads loads = new AppliedLoads(compiled).gravity(g[0], g[1], g[2]);
         modifiedDh.jointFriction(friction);
         screw.jointFriction(friction);
         for (int i = 0; i < model.bodyCount(); i++)

@@ -38,13 +38,14 @@ final class ForwardDynamicsTest
     {
         final long seed = 11;
         final RobotModel model = RandomRobots.robot(seed, 12, true, RandomRobots.Joints.ALL, true);
+        final CompiledModel compiled = CompiledModel.of(model);
         final int n = model.dof();
         final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed), n);
         final double[] tau = RandomRobots.vector(new SplittableRandom(seed), n, 5);
         final double[] qdd = new double[n];
-        final RecursiveForwardDynamics recursive = new RecursiveForwardDynamics(model);
-        final CholeskyForwardDynamics cholesky = new CholeskyForwardDynamics(model);
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(2, 1, 2, 3, 4, 5, 6);
+        final RecursiveForwardDynamics recursive = new RecursiveForwardDynamics(compiled);
+        final CholeskyForwardDynamics cholesky = new CholeskyForwardDynamics(compiled);
+        final AppliedLoads loads = new AppliedLoads(compiled).bodyWrench(2, 1, 2, 3, 4, 5, 6);
         assertEquals(0L, AllocationMeter.bytesAllocated(() -> recursive.compute(s.q, s.qd, tau, loads, qdd), 20_000, 10_000),
             "seed " + seed + ", recursive: bytes allocated over 10000 calls");
         assertEquals(0L, AllocationMeter.bytesAllocated(() -> cholesky.compute(s.q, s.qd, tau, loads, qdd), 20_000, 10_000),

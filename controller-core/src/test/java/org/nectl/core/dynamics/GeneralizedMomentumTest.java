@@ -25,13 +25,14 @@ final class GeneralizedMomentumTest
         for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final RobotModel model = RandomRobots.any(seed);
+            final CompiledModel compiled = CompiledModel.of(model);
             final int n = model.dof();
             final SplittableRandom rnd = new SplittableRandom(seed * 7 + 3);
             final double[] q = RandomRobots.vector(rnd, n, Math.PI);
             final double[] qd = RandomRobots.vector(rnd, n, 2);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
-            final GeneralizedMomentum terms = new GeneralizedMomentum(model);
-            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
+            final GeneralizedMomentum terms = new GeneralizedMomentum(compiled);
+            final AppliedLoads loads = new AppliedLoads(compiled).gravity(g[0], g[1], g[2]);
             final double[] p = new double[n];
             final double[] ctqd = new double[n];
             final double[] gravity = new double[n];
@@ -39,9 +40,9 @@ final class GeneralizedMomentumTest
             terms.compute(q, qd, loads, p, ctqd, gravity, friction);
 
             final double[] m = new double[n * n];
-            new MassMatrix(model).compute(q, m);
+            new MassMatrix(compiled).compute(q, m);
             final double[] c = new double[n * n];
-            new CoriolisMatrix(model).compute(q, qd, c);
+            new CoriolisMatrix(compiled).compute(q, qd, c);
             final double[] expectedP = new double[n];
             final double[] expectedCtqd = new double[n];
             for (int i = 0; i < n; i++)
@@ -52,7 +53,7 @@ final class GeneralizedMomentumTest
                     expectedCtqd[i] += c[j * n + i] * qd[j];
                 }
             }
-            final GravityTorques gravityTorques = new GravityTorques(CompiledModel.of(model).withGravity(g[0], g[1], g[2]));
+            final GravityTorques gravityTorques = new GravityTorques(compiled.withGravity(g[0], g[1], g[2]));
             final double[] expectedG = new double[n];
             gravityTorques.compute(q, expectedG);
             assertClose(expectedP, p, 1e-12, "seed " + seed + ": p vs M qd");
@@ -71,7 +72,7 @@ final class GeneralizedMomentumTest
         final double[] q = RandomRobots.vector(rnd, n, Math.PI);
         final double[] qd = RandomRobots.vector(rnd, n, 2);
         final double[] out = new double[n];
-        final GeneralizedMomentum terms = new GeneralizedMomentum(model);
+        final GeneralizedMomentum terms = new GeneralizedMomentum(CompiledModel.of(model));
         final long bytes = AllocationMeter.bytesAllocated(() -> terms.compute(q, qd, out, out, out, out), 20_000, 100_000);
         assertEquals(0L, bytes, "seed 11: bytes allocated over 100000 calls");
     }
@@ -80,7 +81,7 @@ final class GeneralizedMomentumTest
     private static double[] frictionByInverseDynamics(final RobotModel model, final double[] q, final double[] qd)
     {
         final int n = model.dof();
-        final InverseDynamics rnea = new InverseDynamics(model);
+        final InverseDynamics rnea = new InverseDynamics(CompiledModel.of(model));
         final double[] with = new double[n];
         final double[] without = new double[n];
         final double[] qdd = new double[n];

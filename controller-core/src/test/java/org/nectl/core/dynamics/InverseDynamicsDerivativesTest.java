@@ -50,13 +50,14 @@ final class InverseDynamicsDerivativesTest
         for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final RobotModel model = robot(seed);
+            final CompiledModel compiled = CompiledModel.of(model);
             final int n = model.dof();
             final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed), n);
             final double[] dqd = new double[n * n];
-            new InverseDynamicsDerivatives(model).compute(
+            new InverseDynamicsDerivatives(compiled).compute(
                 s.q, s.qd, s.qdd, new double[n], new double[n * n], dqd, new double[n * n]);
             final double[] expected = new double[n * n];
-            new CoriolisMatrix(model).compute(s.q, s.qd, expected);
+            new CoriolisMatrix(compiled).compute(s.q, s.qd, expected);
             for (int i = 0; i < n * n; i++)
             {
                 expected[i] *= 2.0;
@@ -74,10 +75,11 @@ final class InverseDynamicsDerivativesTest
     {
         final long seed = 8;
         final RobotModel model = robot(seed);
+        final CompiledModel compiled = CompiledModel.of(model);
         final int n = model.dof();
         final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed), n);
-        final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(model);
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(0, 1, 2, 3, 4, 5, 6);
+        final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(compiled);
+        final AppliedLoads loads = new AppliedLoads(compiled).bodyWrench(0, 1, 2, 3, 4, 5, 6);
         final double[] tau = new double[n];
         final double[] dq = new double[n * n];
         final double[] dqd = new double[n * n];

@@ -115,17 +115,18 @@ class InverseDynamicsTest
         {
             final SplittableRandom rnd = new SplittableRandom(seed);
             final RobotModel model = RandomRobots.any(seed);
+            final CompiledModel compiled = CompiledModel.of(model);
             final int dof = model.dof();
-            final InverseDynamics rnea = new InverseDynamics(model);
+            final InverseDynamics rnea = new InverseDynamics(compiled);
             final PolynomialMotion state = new PolynomialMotion(rnd, dof);
             final double[] free = new double[dof];
             final double[] loaded = new double[dof];
             rnea.compute(state.q, state.qd, state.qdd, free);
             final double[] expected = free.clone();
-            final WorldKinematics world = new WorldKinematics(CompiledModel.of(model));
+            final WorldKinematics world = new WorldKinematics(compiled);
             world.positions(state.q);
             final int first = rnd.nextInt(model.bodyCount());
-            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model));
+            final AppliedLoads loads = new AppliedLoads(compiled);
             for (int w = 0; w < Math.min(2, model.bodyCount()); w++)
             {
                 final int body = (first + w) % model.bodyCount();
@@ -198,9 +199,10 @@ class InverseDynamicsTest
         {
             final SplittableRandom rnd = new SplittableRandom(seed);
             final RobotModel model = RandomRobots.any(seed);
+            final CompiledModel compiled = CompiledModel.of(model);
             final int n = model.bodyCount();
-            final InverseDynamics rnea = new InverseDynamics(model);
-            final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
+            final InverseDynamics rnea = new InverseDynamics(compiled);
+            final AppliedLoads loads = new AppliedLoads(compiled).gravity(g[0], g[1], g[2]);
             final double[] external = RandomRobots.vector(rnd, 6 * n, 10.0);
             for (int b = 0; b < n; b++)
             {
@@ -208,7 +210,7 @@ class InverseDynamicsTest
                     external[6 * b + 3], external[6 * b + 4], external[6 * b + 5]);
             }
             final PolynomialMotion motion = new PolynomialMotion(rnd, model.dof());
-            final WorldKinematics world = new WorldKinematics(CompiledModel.of(model));
+            final WorldKinematics world = new WorldKinematics(compiled);
             final double[][][] momenta = new double[PolynomialMotion.STEPS.length][][];
             for (int s = 0; s < momenta.length; s++)
             {
@@ -355,7 +357,7 @@ class InverseDynamicsTest
         {
             final SplittableRandom rnd = new SplittableRandom(seed);
             final RobotModel model = RandomRobots.any(seed);
-            final InverseDynamics rnea = new InverseDynamics(model);
+            final InverseDynamics rnea = new InverseDynamics(CompiledModel.of(model));
             final PolynomialMotion state = new PolynomialMotion(rnd, model.dof());
             final double[] tau = new double[model.dof()];
             rnea.compute(state.q, state.qd, state.qdd, tau);

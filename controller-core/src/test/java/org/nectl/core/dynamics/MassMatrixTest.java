@@ -34,7 +34,7 @@ final class MassMatrixTest
             final int n = model.dof();
             final double[] q = RandomRobots.vector(new SplittableRandom(seed), n, Math.PI);
             final double[] m = new double[n * n];
-            new MassMatrix(model).compute(q, m);
+            new MassMatrix(CompiledModel.of(model)).compute(q, m);
             for (int i = 0; i < n; i++)
             {
                 for (int j = 0; j < n; j++)
@@ -66,7 +66,7 @@ final class MassMatrixTest
             final int n = model.dof();
             final PolynomialMotion s = new PolynomialMotion(new SplittableRandom(seed * 17 + 3), n);
             final double[] m = new double[n * n];
-            new MassMatrix(model).compute(s.q, m);
+            new MassMatrix(CompiledModel.of(model)).compute(s.q, m);
             double fromMatrix = 0.0;
             for (int i = 0; i < n; i++)
             {
@@ -112,7 +112,7 @@ final class MassMatrixTest
             assertTrue(d <= 1e-12, "seed " + seed + ": mass-matrix discrepancy " + d);
             final int n = model.dof();
             final double[] m = new double[n * n];
-            new MassMatrix(model).compute(RandomRobots.vector(new SplittableRandom(seed), n, Math.PI), m);
+            new MassMatrix(CompiledModel.of(model)).compute(RandomRobots.vector(new SplittableRandom(seed), n, Math.PI), m);
             for (int i = 0; i < n; i++)
             {
                 for (int j = 0; j < n; j++)
@@ -127,7 +127,7 @@ final class MassMatrixTest
     void massMatrixAllocatesNothingPerCall()
     {
         final RobotModel model = RandomRobots.robot(5, 12, true, RandomRobots.Joints.ALL, true);
-        final MassMatrix massMatrix = new MassMatrix(model);
+        final MassMatrix massMatrix = new MassMatrix(CompiledModel.of(model));
         final double[] q = RandomRobots.vector(new SplittableRandom(5), model.dof(), Math.PI);
         final double[] m = new double[model.dof() * model.dof()];
         assertEquals(0L, AllocationMeter.bytesAllocated(() -> massMatrix.compute(q, m), 20_000, 10_000),

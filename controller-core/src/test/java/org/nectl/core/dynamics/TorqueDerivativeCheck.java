@@ -36,6 +36,7 @@ public final class TorqueDerivativeCheck
      */
     public static double maxRelativeError(final RobotModel model, final long seed)
     {
+        final CompiledModel compiled = CompiledModel.of(model);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final int n = model.bodyCount();
         final int dof = model.dof();
@@ -43,9 +44,9 @@ public final class TorqueDerivativeCheck
         final double[] g = RandomRobots.vector(rnd, 3, 10.0);
         final double[] wrench = RandomRobots.vector(rnd, 6 * n, 10.0);
         final double[] wrenchRate = RandomRobots.vector(rnd, 6 * n, 20.0);
-        final InverseDynamics rnea = new InverseDynamics(model);
-        final TorqueDerivative derivative = new TorqueDerivative(model);
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
+        final InverseDynamics rnea = new InverseDynamics(compiled);
+        final TorqueDerivative derivative = new TorqueDerivative(compiled);
+        final AppliedLoads loads = new AppliedLoads(compiled).gravity(g[0], g[1], g[2]);
         final double[][] samples = new double[PolynomialMotion.STEPS.length][dof];
         for (int s = 0; s < samples.length; s++)
         {

@@ -43,6 +43,7 @@ public final class TorqueSecondDerivativeCheck
      */
     public static Errors errors(final RobotModel model, final long seed)
     {
+        final CompiledModel compiled = CompiledModel.of(model);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final int n = model.bodyCount();
         final int dof = model.dof();
@@ -50,8 +51,8 @@ public final class TorqueSecondDerivativeCheck
         final double[] g = RandomRobots.vector(rnd, 3, 10.0);
         final double[][] wrench = {
             RandomRobots.vector(rnd, 6 * n, 10.0), RandomRobots.vector(rnd, 6 * n, 20.0), RandomRobots.vector(rnd, 6 * n, 40.0)};
-        final TorqueDerivative derivative = new TorqueDerivative(model);
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).gravity(g[0], g[1], g[2]);
+        final TorqueDerivative derivative = new TorqueDerivative(compiled);
+        final AppliedLoads loads = new AppliedLoads(compiled).gravity(g[0], g[1], g[2]);
         final double[][] state = new double[DERIVATIVES][dof];
         final double[] tau = new double[dof];
         final double[][] samples = new double[PolynomialMotion.STEPS.length][dof];
@@ -72,8 +73,8 @@ public final class TorqueSecondDerivativeCheck
         applyWrenches(loads, wrench, 0.0);
         final double[] tauDot = new double[dof];
         derivative.compute(state[0], state[1], state[2], state[3], loads, tau, tauDot);
-        final InverseDynamics rnea = new InverseDynamics(model);
-        final TorqueSecondDerivative second = new TorqueSecondDerivative(model);
+        final InverseDynamics rnea = new InverseDynamics(compiled);
+        final TorqueSecondDerivative second = new TorqueSecondDerivative(compiled);
         final double[] secondRate = new double[6];
         for (int b = 0; b < n; b++)
         {

@@ -48,6 +48,7 @@ class TorqueSecondDerivativeTest
     {
         final long seed = 7;
         final RobotModel model = RandomRobots.robot(seed, 12, true, RandomRobots.Joints.ALL, true);
+        final CompiledModel compiled = CompiledModel.of(model);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final int dof = model.dof();
         final double[][] state = new double[5][];
@@ -58,8 +59,8 @@ class TorqueSecondDerivativeTest
         final double[] tau = new double[dof];
         final double[] tauDot = new double[dof];
         final double[] tauDdot = new double[dof];
-        final TorqueSecondDerivative second = new TorqueSecondDerivative(model);
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(3, 1, 2, 3, 4, 5, 6)
+        final TorqueSecondDerivative second = new TorqueSecondDerivative(compiled);
+        final AppliedLoads loads = new AppliedLoads(compiled).bodyWrench(3, 1, 2, 3, 4, 5, 6)
             .bodyWrenchRate(3, 6, 5, 4, 3, 2, 1).bodyWrenchSecondRate(3, 0, 0, 0, 0, 0, 0);
         final long bytes = AllocationMeter.bytesAllocated(
             () -> second.compute(state[0], state[1], state[2], state[3], state[4], loads, tau, tauDot, tauDdot), 20_000, 100_000);

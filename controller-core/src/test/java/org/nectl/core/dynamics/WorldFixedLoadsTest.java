@@ -26,9 +26,9 @@ class WorldFixedLoadsTest
     private static final double DERIVATIVE_TOLERANCE = 1e-6;
 
     /** A world-fixed force at a random point and a moment on up to three bodies, no gravity change. */
-    private static AppliedLoads worldLoads(final RobotModel model, final SplittableRandom rnd)
+    private static AppliedLoads worldLoads(final CompiledModel model, final SplittableRandom rnd)
     {
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model));
+        final AppliedLoads loads = new AppliedLoads(model);
         for (int w = 0; w < Math.min(3, model.bodyCount()); w++)
         {
             final int body = rnd.nextInt(model.bodyCount());
@@ -47,14 +47,15 @@ class WorldFixedLoadsTest
         for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final RobotModel model = RandomRobots.any(seed);
+            final CompiledModel compiled = CompiledModel.of(model);
             final int n = model.dof();
             final SplittableRandom rnd = new SplittableRandom(seed * 7 + 3);
             final PolynomialMotion state = new PolynomialMotion(rnd, n);
-            final AppliedLoads loads = worldLoads(model, rnd);
-            final InverseDynamics rnea = new InverseDynamics(model);
+            final AppliedLoads loads = worldLoads(compiled, rnd);
+            final InverseDynamics rnea = new InverseDynamics(compiled);
             final double[] expected = new double[n];
             rnea.compute(state.q, state.qd, state.qdd, expected);
-            subtractJacobianTransposeTimesWorldLoads(model, state.q, loads, expected);
+            subtractJacobianTransposeTimesWorldLoads(compiled, state.q, loads, expected);
             final double[] tau = new double[n];
             rnea.compute(state.q, state.qd, state.qdd, loads, tau);
             final double error = FormulationCrossCheck.discrepancy(expected, tau);
@@ -62,15 +63,15 @@ class WorldFixedLoadsTest
             worst = Math.max(worst, error);
             // every other algorithm given the same loads agrees with the inverse dynamics
             final double[] other = new double[n];
-            new TorqueDerivative(model).compute(state.q, state.qd, state.qdd, state.qddd, loads, other, new double[n]);
+            new TorqueDerivative(compiled).compute(state.q, state.qd, state.qdd, state.qddd, loads, other, new double[n]);
             assertEquals(0.0, FormulationCrossCheck.discrepancy(tau, other), IDENTITY_TOLERANCE, "seed " + seed + ": tau-dot's tau");
-            new InverseDynamicsDerivatives(model).compute(
+            new InverseDynamicsDerivatives(compiled).compute(
                 state.q, state.qd, state.qdd, loads, other, new double[n * n], new double[n * n], new double[n * n]);
             assertEquals(0.0, FormulationCrossCheck.discrepancy(tau, other), IDENTITY_TOLERANCE, "seed " + seed + ": derivatives' tau");
             final double[] qdd = new double[n];
-            assertTrue(new RecursiveForwardDynamics(model).compute(state.q, state.qd, tau, loads, qdd), "seed " + seed);
+            assertTrue(new RecursiveForwardDynamics(compiled).compute(state.q, state.qd, tau, loads, qdd), "seed " + seed);
             assertEquals(0.0, FormulationCrossCheck.discrepancy(state.qdd, qdd), 1e-8, "seed " + seed + ": FD(ID) recursive");
-            assertTrue(new CholeskyForwardDynamics(model).compute(state.q, state.qd, tau, loads, qdd), "seed " + seed);
+            assertTrue(new CholeskyForwardDynamics(compiled).compute(state.q, state.qd, tau, loads, qdd), "seed " + seed);
             assertEquals(0.0, FormulationCrossCheck.discrepancy(state.qdd, qdd), 1e-8, "seed " + seed + ": FD(ID) Cholesky");
         }
         System.out.printf("world-fixed loads vs -J^T (F, M): max relative error %.3e%n", worst);
@@ -82,9 +83,10 @@ class WorldFixedLoadsTest
      * prismatic, with z_j, o_j and p from base-frame poses composed here.
      */
     private static void subtractJacobianTransposeTimesWorldLoads(
-        final RobotModel model, final double[] q, final AppliedLoads loads, final double[] tau)
+        final CompiledModel compiled, final double[] q, final AppliedLoads loads, final double[] tau)
     {
-        final WorldKinematics world = new WorldKinematics(CompiledModel.of(model));
+        final RobotModel model = compiled.robot();
+        final WorldKinematics world = new WorldKinematics(compiled);
         world.positions(q);
         for (int b = 0; b < model.bodyCount(); b++)
         {
@@ -125,14 +127,15 @@ class WorldFixedLoadsTest
         for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final RobotModel model = TorqueDerivativeTest.robot(seed);
+            final CompiledModel compiled = CompiledModel.of(model);
             final int n = model.dof();
             final SplittableRandom rnd = new SplittableRandom(seed * 13 + 5);
             final PolynomialMotion s = new PolynomialMotion(rnd, n);
-            final AppliedLoads loads = worldLoads(model, rnd);
+            final AppliedLoads loads = worldLoads(compiled, rnd);
             final double[] w = RandomRobots.vector(rnd, 6, 10.0);
             loads.bodyWrench(rnd.nextInt(model.bodyCount()), w[0], w[1], w[2], w[3], w[4], w[5]);
-            final InverseDynamics rnea = new InverseDynamics(model);
-            final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(model);
+            final InverseDynamics rnea = new InverseDynamics(compiled);
+            final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(compiled);
             final double[] dq = new double[n * n];
             final double[] dqd = new double[n * n];
             derivatives.compute(s.q, s.qd, s.qdd, loads, new double[n], dq, dqd, new double[n * n]);
@@ -166,17 +169,18 @@ class WorldFixedLoadsTest
         for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final RobotModel model = RandomRobots.any(seed);
+            final CompiledModel compiled = CompiledModel.of(model);
             final int n = model.dof();
             final SplittableRandom rnd = new SplittableRandom(seed * 17 + 11);
             final PolynomialMotion motion = new PolynomialMotion(rnd, n);
-            final AppliedLoads loads = worldLoads(model, rnd);
+            final AppliedLoads loads = worldLoads(compiled, rnd);
             final double[][] rates = new double[model.bodyCount()][];
             for (int b = 0; b < rates.length; b++)
             {
                 rates[b] = RandomRobots.vector(rnd, 6, 30.0);
             }
-            final AppliedLoads atT = new AppliedLoads(CompiledModel.of(model));
-            final InverseDynamics rnea = new InverseDynamics(model);
+            final AppliedLoads atT = new AppliedLoads(compiled);
+            final InverseDynamics rnea = new InverseDynamics(compiled);
             final double[][] samples = new double[PolynomialMotion.STEPS.length][n];
             for (int k = 0; k < samples.length; k++)
             {
@@ -205,7 +209,7 @@ class WorldFixedLoadsTest
             }
             motion.at(0.0);
             final double[] tauDot = new double[n];
-            new TorqueDerivative(model).compute(motion.q, motion.qd, motion.qdd, motion.qddd, loads, new double[n], tauDot);
+            new TorqueDerivative(compiled).compute(motion.q, motion.qd, motion.qdd, motion.qddd, loads, new double[n], tauDot);
             final double error = FormulationCrossCheck.discrepancy(differenced, tauDot);
             assertTrue(error <= 1e-7, "seed " + seed + ": tau-dot vs central difference, relative error " + error);
             worst = Math.max(worst, error);
@@ -218,14 +222,15 @@ class WorldFixedLoadsTest
     {
         final long seed = 5;
         final RobotModel model = RandomRobots.robot(seed, 12, true, RandomRobots.Joints.ALL, true);
+        final CompiledModel compiled = CompiledModel.of(model);
         final int n = model.dof();
         final SplittableRandom rnd = new SplittableRandom(seed);
         final PolynomialMotion s = new PolynomialMotion(rnd, n);
-        final AppliedLoads loads = worldLoads(model, rnd).worldRate(1, 1, 2, 3, 4, 5, 6);
-        final InverseDynamics rnea = new InverseDynamics(model);
-        final TorqueDerivative derivative = new TorqueDerivative(model);
-        final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(model);
-        final RecursiveForwardDynamics forward = new RecursiveForwardDynamics(model);
+        final AppliedLoads loads = worldLoads(compiled, rnd).worldRate(1, 1, 2, 3, 4, 5, 6);
+        final InverseDynamics rnea = new InverseDynamics(compiled);
+        final TorqueDerivative derivative = new TorqueDerivative(compiled);
+        final InverseDynamicsDerivatives derivatives = new InverseDynamicsDerivatives(compiled);
+        final RecursiveForwardDynamics forward = new RecursiveForwardDynamics(compiled);
         final double[] tau = new double[n];
         final double[] rate = new double[n];
         final double[] matrix = new double[n * n];

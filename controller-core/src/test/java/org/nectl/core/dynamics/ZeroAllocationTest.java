@@ -17,6 +17,7 @@ class ZeroAllocationTest
     private static final long SEED = 7;
 
     private final RobotModel model = RandomRobots.robot(SEED, 12, true, RandomRobots.Joints.ALL, true);
+    private final CompiledModel compiled = CompiledModel.of(model);
     private final PolynomialMotion state = new PolynomialMotion(new SplittableRandom(SEED), model.dof());
     private final double[] tau = new double[model.dof()];
     private final double[] tauDot = new double[model.dof()];
@@ -25,8 +26,8 @@ class ZeroAllocationTest
     @Test
     void inverseDynamicsAllocatesNothingPerCall()
     {
-        final InverseDynamics rnea = new InverseDynamics(model);
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(3, 1, 2, 3, 4, 5, 6);
+        final InverseDynamics rnea = new InverseDynamics(compiled);
+        final AppliedLoads loads = new AppliedLoads(compiled).bodyWrench(3, 1, 2, 3, 4, 5, 6);
         assertAllocatesNothing(() ->
         {
             rnea.compute(state.q, state.qd, state.qdd, loads, tau);
@@ -38,7 +39,7 @@ class ZeroAllocationTest
     void screwTheoryInverseDynamicsAllocatesNothingPerCall()
     {
         final ScrewTheoryInverseDynamics screw = new ScrewTheoryInverseDynamics(model);
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(3, 1, 2, 3, 4, 5, 6);
+        final AppliedLoads loads = new AppliedLoads(compiled).bodyWrench(3, 1, 2, 3, 4, 5, 6);
         assertAllocatesNothing(() ->
         {
             screw.compute(state.q, state.qd, state.qdd, loads, tau);
@@ -49,8 +50,8 @@ class ZeroAllocationTest
     @Test
     void torqueDerivativeAllocatesNothingPerCall()
     {
-        final TorqueDerivative derivative = new TorqueDerivative(model);
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model)).bodyWrench(3, 1, 2, 3, 4, 5, 6)
+        final TorqueDerivative derivative = new TorqueDerivative(compiled);
+        final AppliedLoads loads = new AppliedLoads(compiled).bodyWrench(3, 1, 2, 3, 4, 5, 6)
             .bodyWrenchRate(3, new double[] {6, 5, 4, 3, 2, 1});
         assertAllocatesNothing(() -> derivative.compute(state.q, state.qd, state.qdd, state.qddd, loads, tau, tauDot));
     }

@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.dynamics.CholeskyForwardDynamics;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
 import org.nectl.core.model.RobotModel;
@@ -202,17 +203,18 @@ class MixedDynamicsConsistencyTest
     {
         final SplittableRandom rnd = new SplittableRandom(seed);
         final MixedState s = new MixedState(rnd, model);
+        final CompiledModel compiled = CompiledModel.of(links);
         final double[] none = new double[0];
         final double[] expected = new double[links.dof()];
         final double[] actual = new double[links.dof()];
-        new InverseDynamics(links).compute(s.q, s.qd, s.qdd, expected);
+        new InverseDynamics(compiled).compute(s.q, s.qd, s.qdd, expected);
         new MixedInverseDynamics(model).compute(s.q, none, s.qd, none, s.qdd, none, actual, none);
         assertArrayEquals(expected, actual, 0.0, "seed " + seed + " inverse dynamics");
         final double[] tau = RandomRobots.vector(rnd, links.dof(), 10.0);
-        new CholeskyForwardDynamics(links).compute(s.q, s.qd, tau, expected);
+        new CholeskyForwardDynamics(compiled).compute(s.q, s.qd, tau, expected);
         new MixedForwardDynamics(model).compute(s.q, none, s.qd, none, tau, none, actual, none);
         assertArrayEquals(expected, actual, 0.0, "seed " + seed + " inertia-matrix forward dynamics");
-        new RecursiveForwardDynamics(links).compute(s.q, s.qd, tau, expected);
+        new RecursiveForwardDynamics(compiled).compute(s.q, s.qd, tau, expected);
         new RecursiveMixedForwardDynamics(model).compute(s.q, none, s.qd, none, tau, none, actual, none);
         assertArrayEquals(expected, actual, 0.0, "seed " + seed + " recursive forward dynamics");
     }

@@ -8,6 +8,7 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.core.control.ComputedTorqueController;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.RobotModel;
@@ -43,7 +44,7 @@ final class PayloadIdentificationTest
             final double[] nominal = new double[DOF];
             regressor.compute(q, qd, qdd, y, nominal);
             final double[] expected = new double[DOF];
-            new InverseDynamics(Payloads.withPayload(model, body, payload)).compute(q, qd, qdd, expected);
+            new InverseDynamics(CompiledModel.of(Payloads.withPayload(model, body, payload))).compute(q, qd, qdd, expected);
             final double[] pi = Payloads.vector(payload);
             double scale = 1.0;
             double worst = 0.0;

@@ -13,6 +13,7 @@ import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
@@ -81,7 +82,7 @@ class TimeScaledTrackingTest
     private static double[][] demand(final RobotModel model, final TrajectorySampler sampler)
     {
         final ComputedTorqueController law = new ComputedTorqueController(model, new double[DOF], new double[DOF]);
-        final InverseDynamics gravity = new InverseDynamics(model);
+        final InverseDynamics gravity = new InverseDynamics(CompiledModel.of(model));
         gravity.jointFriction(false);
         final double[] q = new double[DOF];
         final double[] qd = new double[DOF];

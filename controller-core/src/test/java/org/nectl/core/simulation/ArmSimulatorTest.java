@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.MechanicalEnergy;
 import org.nectl.core.model.InertialParameters;
@@ -67,7 +68,7 @@ class ArmSimulatorTest
             final double[] qd = awayFromZero(rnd, dof);
             final double[] qddDesired = RandomRobots.vector(rnd, dof, 3.0);
             final double[] tau = new double[dof];
-            new InverseDynamics(model).compute(q, qd, qddDesired, tau);
+            new InverseDynamics(CompiledModel.of(model)).compute(q, qd, qddDesired, tau);
 
             final ArmSimulator simulator = new ArmSimulator(model, MILLISECOND_NS, 4);
             simulator.reset(q, qd);

@@ -15,6 +15,7 @@ import org.nectl.config.deploy.TelemetrySettings;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.control.ReferenceTimeScaling;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
@@ -266,7 +267,7 @@ public record ServiceSettings(
         final int n = model.dof();
         final double[] smallest = new double[n];
         Arrays.fill(smallest, Double.POSITIVE_INFINITY);
-        final MassMatrix massMatrix = new MassMatrix(model);
+        final MassMatrix massMatrix = new MassMatrix(CompiledModel.of(model));
         final double[] m = new double[n * n];
         final double[] q = new double[n];
         final SplittableRandom random = new SplittableRandom(DAMPING_POSE_SEED);

@@ -65,7 +65,7 @@ class DynamicsEvaluatorTest
         final JsonNode reply = mapper.readTree(new DynamicsEvaluator(model, false).evaluate(
             "{\"q\":[0.1,-0.2,0.3,0.4],\"qd\":[1,2,3,4],\"qdd\":[0,0,0,0]}"));
         assertFalse(reply.has("tau_dot"));
-        final InverseDynamics direct = new InverseDynamics(model);
+        final InverseDynamics direct = new InverseDynamics(CompiledModel.of(model));
         direct.jointFriction(false);
         final double[] tau = new double[4];
         direct.compute(q, new double[] {1, 2, 3, 4}, new double[4], tau);
@@ -128,9 +128,10 @@ class DynamicsEvaluatorTest
             + ",\"qd\":" + Arrays.toString(qd) + ",\"qdd\":" + Arrays.toString(qdd) + ",\"loads\":["
             + "{\"body\":\"" + last + "\",\"world_force\":[1,-2,30],\"at\":[0.1,0,0.2],\"world_moment\":[0,1,0]},"
             + "{\"body\":\"" + first + "\",\"wrench\":[1,2,3,4,5,6]}]}"));
-        final InverseDynamics direct = new InverseDynamics(model);
+        final CompiledModel compiled = CompiledModel.of(model);
+        final InverseDynamics direct = new InverseDynamics(compiled);
         direct.jointFriction(false);
-        final AppliedLoads loads = new AppliedLoads(CompiledModel.of(model))
+        final AppliedLoads loads = new AppliedLoads(compiled)
             .worldForce(model.bodyCount() - 1, 0.1, 0, 0.2, 1, -2, 30).worldMoment(model.bodyCount() - 1, 0, 1, 0)
             .bodyWrench(0, 1, 2, 3, 4, 5, 6);
         final double[] tau = new double[n];

@@ -8,6 +8,7 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.nectl.config.RobotDescriptions;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.CycleSettings;
@@ -25,7 +26,7 @@ final class DefaultDampingTest
         final int n = panda.dof();
         // M_77 = 0.0049 kg m^2 at every pose: the flat default of 10 would give kd T / M_77 = 2.04.
         assertEquals(ServiceSettings.MAX_DAMPING_RATIO * 0.0049, settings.pdKd()[6] * 1e-3, 1e-4);
-        final MassMatrix massMatrix = new MassMatrix(panda);
+        final MassMatrix massMatrix = new MassMatrix(CompiledModel.of(panda));
         final double[] m = new double[n * n];
         final double[] q = new double[n];
         final SplittableRandom random = new SplittableRandom(7);

@@ -508,12 +508,12 @@ class MujocoContactServiceTest
     {
         final RobotModel model = ServiceRig.PANDA;
         final int link7 = model.bodyIndex("link7");
-        final BaseFramePoses poses = new BaseFramePoses(model);
+        final CompiledModel compiled = CompiledModel.of(model);
+        final BaseFramePoses poses = new BaseFramePoses(compiled);
         poses.compute(q);
         final double[] f = new double[3];
         poses.toBody(link7, forceN, f);
         final double[] p = FLANGE_IN_LINK7;
-        final CompiledModel compiled = CompiledModel.of(model);
         final InverseDynamics rnea = new InverseDynamics(compiled);
         final AppliedLoads loads = new AppliedLoads(compiled);
         final double[] zero = new double[DOF];
@@ -550,7 +550,7 @@ class MujocoContactServiceTest
             rotation[b] = Transforms.multiply(Transforms.multiply(parentRotation, model.placementRotation(b)), Transforms.rotZ(angle));
         }
         final int flange = model.bodyIndex("flange");
-        final BaseFramePoses poses = new BaseFramePoses(model);
+        final BaseFramePoses poses = new BaseFramePoses(CompiledModel.of(model));
         poses.compute(q);
         final double[] x = {1.0, 0.0, 0.0};
         final double[] inFlange = new double[3];

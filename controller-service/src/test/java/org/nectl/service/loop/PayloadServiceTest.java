@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.identification.Payloads;
 import org.nectl.core.model.InertialParameters;
@@ -236,8 +237,8 @@ class PayloadServiceTest
         final double[] zero = new double[DOF];
         final double[] with = new double[DOF];
         final double[] without = new double[DOF];
-        new InverseDynamics(loaded).compute(q, zero, zero, with);
-        new InverseDynamics(ServiceRig.PANDA).compute(q, zero, zero, without);
+        new InverseDynamics(CompiledModel.of(loaded)).compute(q, zero, zero, with);
+        new InverseDynamics(CompiledModel.of(ServiceRig.PANDA)).compute(q, zero, zero, without);
         for (int j = 0; j < DOF; j++)
         {
             with[j] -= without[j];

@@ -1,5 +1,6 @@
 package org.nectl.hw.mujoco;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.MassMatrix;
 import org.nectl.core.dynamics.RecursiveForwardDynamics;
@@ -18,12 +19,13 @@ final class NectlDynamics
 
     NectlDynamics(final RobotModel model, final boolean jointFriction)
     {
+        final CompiledModel compiled = CompiledModel.of(model);
         this.model = model;
-        inverse = new InverseDynamics(model);
+        inverse = new InverseDynamics(compiled);
         inverse.jointFriction(jointFriction);
-        forward = new RecursiveForwardDynamics(model);
+        forward = new RecursiveForwardDynamics(compiled);
         forward.jointFriction(jointFriction);
-        massMatrix = new MassMatrix(model);
+        massMatrix = new MassMatrix(compiled);
     }
 
     void inverseDynamics(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
