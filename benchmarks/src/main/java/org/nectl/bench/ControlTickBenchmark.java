@@ -10,6 +10,7 @@ import org.nectl.core.control.PdGravityController;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -79,11 +80,12 @@ public class ControlTickBenchmark
         final double[] kd = new double[n];
         Arrays.fill(kp, 400.0);
         Arrays.fill(kd, 40.0);
-        computedTorque = new ComputedTorqueController(robot, kp, kd);
-        pdGravity = new PdGravityController(robot, kp, kd);
+        final CompiledModel compiled = CompiledModel.of(robot);
+        computedTorque = new ComputedTorqueController(compiled, kp, kd);
+        pdGravity = new PdGravityController(compiled, kp, kd);
         limiter = new TorqueLimiter(robot, 1_000_000L);
         final ReferenceTimeScaling.Settings d = ReferenceTimeScaling.Settings.defaults();
-        timeScaling = new ReferenceTimeScaling(robot, new ReferenceTimeScaling.Settings(true, 0.1, d.accelerationMax(),
+        timeScaling = new ReferenceTimeScaling(compiled, new ReferenceTimeScaling.Settings(true, 0.1, d.accelerationMax(),
             d.jerkMax(), d.minimumRate(), d.gridSpacingS(), d.evaluationsPerTick()));
         timeScaling.start(sampler);
         states = new RandomStates(n, 42);

@@ -108,7 +108,8 @@ class ClosedLoopControlTest
             final RobotModel model = RandomRobots.robot(seed + 10, 7, false, RandomRobots.Joints.REVOLUTE, false);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final double[] qDesired = RandomRobots.vector(rnd, 7, 1.5);
-            final MassMatrix massMatrix = new MassMatrix(CompiledModel.of(model));
+            final CompiledModel compiled = CompiledModel.of(model);
+            final MassMatrix massMatrix = new MassMatrix(compiled);
             final double[] mass = new double[49];
             massMatrix.compute(qDesired, mass);
             // Gains from the joint's own inertia: natural frequency 10 rad/s, critically damped
@@ -120,7 +121,7 @@ class ClosedLoopControlTest
                 kp[j] = 100.0 * mass[8 * j];
                 kd[j] = 20.0 * mass[8 * j];
             }
-            final PdGravityController controller = new PdGravityController(model, kp, kd);
+            final PdGravityController controller = new PdGravityController(compiled, kp, kd);
             final RigidArmPlant plant = new RigidArmPlant(model, PERIOD_S, SUB_STEPS);
             final double[] start = qDesired.clone();
             for (int j = 0; j < 7; j++)

@@ -208,6 +208,7 @@ public final class DynamicsIdentities
     /** One seeded random situation and the inverse dynamics set up for it. */
     private static final class Situation
     {
+        /** The robot, compiled once for every algorithm the identity compares. */
         final CompiledModel compiled;
         final PolynomialMotion state;
         final InverseDynamics rnea;

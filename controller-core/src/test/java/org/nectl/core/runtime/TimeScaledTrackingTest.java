@@ -81,8 +81,9 @@ class TimeScaledTrackingTest
     /** {max |tau_ff|, max |tau_ff'|, max |gravity|} per joint along the unscaled reference, 1 kHz scan. */
     private static double[][] demand(final RobotModel model, final TrajectorySampler sampler)
     {
-        final ComputedTorqueController law = new ComputedTorqueController(model, new double[DOF], new double[DOF]);
-        final InverseDynamics gravity = new InverseDynamics(CompiledModel.of(model));
+        final CompiledModel compiled = CompiledModel.of(model);
+        final ComputedTorqueController law = new ComputedTorqueController(compiled, new double[DOF], new double[DOF]);
+        final InverseDynamics gravity = new InverseDynamics(compiled);
         gravity.jointFriction(false);
         final double[] q = new double[DOF];
         final double[] qd = new double[DOF];
