@@ -40,11 +40,6 @@ final class BaseFrameBodies
     final double[] axisRate;
     /** The base's spatial velocity: at rest, unless a floating base sets its twist ({@link BaseFrameTree}). */
     final double[] baseVelocity = new double[6];
-    /** Joint rate of each body's joint (0 for fixed joints), rad/s or m/s. */
-    final double[] jointRate;
-
-    /** Body i's own angular momentum about the base origin, base frame, kg m^2/s, 3 per body (from {@link #coupling}). */
-    final double[] angularMomentum;
 
     /** Subtree mass, kg. */
     final double[] compositeMass;
@@ -84,20 +79,12 @@ final class BaseFrameBodies
         inertia = new double[9 * bodyCount];
         velocity = new double[6 * bodyCount];
         axisRate = new double[6 * bodyCount];
-        jointRate = new double[bodyCount];
-        angularMomentum = new double[3 * bodyCount];
         compositeMass = new double[bodyCount];
         compositeFirstMoment = new double[3 * bodyCount];
         compositeInertia = new double[9 * bodyCount];
         compositeMomentum = new double[3 * bodyCount];
         compositeCoupling = new double[9 * bodyCount];
         uncoupledEntries = uncoupledEntries();
-    }
-
-    /** @return true if the body's joint has a coordinate. */
-    boolean movable(final int body)
-    {
-        return coordinate[body] >= 0;
     }
 
     /**
@@ -232,7 +219,6 @@ final class BaseFrameBodies
         final int s = 6 * i;
         final int fp = p < 0 ? 0 : 6 * p;
         final double rate = k >= 0 ? qd[k] : 0.0;
-        jointRate[i] = rate;
         final double sx = axis[s];
         final double sy = axis[s + 1];
         final double sz = axis[s + 2];
@@ -347,7 +333,7 @@ final class BaseFrameBodies
     {
         for (int i = 0; i < bodyCount; i++)
         {
-            coupling(i);
+            coupling(i, null, null);
         }
         for (int i = bodyCount - 1; i >= 0; i--)
         {
@@ -441,22 +427,11 @@ final class BaseFrameBodies
 
     /**
      * Body i's own momentum and coupling block X, stored into the composite arrays (before any
-     * subtree summation). On locals: O is symmetric (stored mirrored), so X's symmetric part needs
-     * only its upper triangle. Requires {@link #placements} and {@link #velocities}. Real-time safe.
-     */
-    void coupling(final int i)
-    {
-        coupling(i, null, null);
-    }
-
-    /**
-     * {@link #coupling} and, given the body's acceleration a_i, its wrench
+     * subtree summation), and, given a (6 per body, else null), its wrench into f:
      * f_i = I_i a_i + v_i x* I_i v_i = (m a - h x a_w + w x p, O a_w + h x a + w x n + v x p)
-     * (Featherstone 2008, eq. 5.9, base coordinates) from the same locals. Real-time safe.
-     *
-     * @param i body index.
-     * @param acceleration a, 6 per body, or null for the coupling alone.
-     * @param wrench output f, 6 per body, or null.
+     * (Featherstone 2008, eq. 5.9, base coordinates) from the same locals. On locals: O is
+     * symmetric (stored mirrored), so X's symmetric part needs only its upper triangle. Requires
+     * {@link #placements} and the body's motion. Real-time safe.
      */
     void coupling(final int i, final double[] acceleration, final double[] wrench)
     {
@@ -487,9 +462,6 @@ final class BaseFrameBodies
         final double nx = o00 * wx + o01 * wy + o02 * wz + hy * vz - hz * vy;
         final double ny = o01 * wx + o11 * wy + o12 * wz + hz * vx - hx * vz;
         final double nz = o02 * wx + o12 * wy + o22 * wz + hx * vy - hy * vx;
-        angularMomentum[t] = nx;
-        angularMomentum[t + 1] = ny;
-        angularMomentum[t + 2] = nz;
         // A = w^ O; X = A + A^T - (h v^T + v h^T) + 2 (v.h) 1 - n^
         final double vh2 = 2.0 * (vx * hx + vy * hy + vz * hz);
         final double a00 = wy * o02 - wz * o01;

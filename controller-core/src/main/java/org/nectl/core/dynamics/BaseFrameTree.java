@@ -16,7 +16,6 @@ import org.nectl.core.model.InertialParameters;
 public final class BaseFrameTree
 {
     private final BaseFrameBodies bodies;
-    private final CompiledModel model;
     private final double baseMass;
     private final double[] baseFirstMoment;
     private final double[] baseInertia;
@@ -34,7 +33,6 @@ public final class BaseFrameTree
             throw new IllegalArgumentException("robot '" + model.robot().name() + "' has a fixed base; floating-base"
                 + " dynamics need a floating one (URDF floating joint or YAML base_type: floating)");
         }
-        this.model = model;
         bodies = new BaseFrameBodies(model);
         final InertialParameters base = model.robot().baseInertia();
         baseMass = base.mass();
@@ -93,7 +91,7 @@ public final class BaseFrameTree
     /** @return coordinate k's rotor inertia Ia, kg m^2 or kg. */
     public double rotorInertia(final int k)
     {
-        return model.rotorInertia[k];
+        return bodies.model.rotorInertia[k];
     }
 
     /**
@@ -104,7 +102,7 @@ public final class BaseFrameTree
      */
     public double friction(final int k, final double qd, final boolean enabled)
     {
-        return model.friction(k, qd, enabled);
+        return bodies.model.friction(k, qd, enabled);
     }
 
     /**

@@ -60,7 +60,7 @@ public final class InverseDynamicsDerivatives
     private final double[] accelerationShift;
     /** psi_j = S_j x* F_j + Ic_j da_j + Bc_j S_j-dot: dF_i/dq_j for every i that supports j, base frame, 6 per body. */
     private final double[] subtreeWrenchRate;
-    private final double[] scratch = new double[CoriolisMatrix.SCRATCH];
+    private final double[] scratch = new double[6];
     /**
      * One joint's products with the subtree sums, base frame: at {@link #PSI} Ic da + Bc S-dot, at
      * {@link #PHI} Bc S + 2 Ic S-dot, at {@link #U} Ic S, at {@link #W} the angular part of
@@ -169,7 +169,14 @@ public final class InverseDynamicsDerivatives
         bodies.startComposites();
         for (int i = 0; i < bodies.bodyCount; i++)
         {
-            bodyMotion(i, qd, qdd);
+            // v_i, S_i-dot, a_i and da_i (which every descendant reads), the body's own momentum and
+            // coupling, and its wrench f_i = I_i a_i + v_i x* I_i v_i - f_ext,i
+            bodies.motion(i, qd, qdd, baseAcceleration, acceleration, accelerationShift);
+            bodies.coupling(i, acceleration, wrench);
+            if (loads.any())
+            {
+                loads.subtractInBase(i, bodies.rotation, bodies.position, scratch, wrench, 6 * i);
+            }
         }
         backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
         if (loads.worldLoads)
@@ -227,23 +234,10 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * The subtree s's wrench rates for joint j (base frame): products[PSI] = Ic_s da_j + Bc_s S_j-dot
-     * (plus a world-fixed load's G_s w_j), products[PHI] = Bc_s S_j + 2 Ic_s S_j-dot,
-     * products[U] = Ic_s S_j.
+     * Subtree s's wrench rates for joint j, base frame, into {@link #products}: PSI = Ic_s da_j +
+     * Bc_s S_j-dot (plus a world-fixed load's G_s w_j), PHI = Bc_s S_j + 2 Ic_s S_j-dot, U = Ic_s S_j.
      */
     private void reactionColumns(final int subtree, final int j)
-    {
-        subtreeRates(subtree, j);
-        bodies.compositeInertiaTimes(subtree, bodies.axis, 6 * j, products, U);
-        if (loads.worldLoads)
-        {
-            worldLoadShift(subtree, bodies.axis, 6 * j + 3, shift);
-            BaseFrameBodies.addInto(shift, 0, products, PSI, 6);
-        }
-    }
-
-    /** products[PSI] = Ic_s da_j + Bc_s S_j-dot and products[PHI] = Bc_s S_j + 2 Ic_s S_j-dot (base frame). */
-    private void subtreeRates(final int subtree, final int j)
     {
         final BaseFrameBodies b = bodies;
         final double[] x = products;
@@ -256,6 +250,12 @@ public final class InverseDynamicsDerivatives
         for (int c = 0; c < 6; c++)
         {
             x[PHI + c] += 2.0 * x[TEMP + c];
+        }
+        b.compositeInertiaTimes(subtree, b.axis, sj, x, U);
+        if (loads.worldLoads)
+        {
+            worldLoadShift(subtree, b.axis, sj + 3, shift);
+            BaseFrameBodies.addInto(shift, 0, x, PSI, 6);
         }
     }
 
@@ -355,25 +355,6 @@ public final class InverseDynamicsDerivatives
         for (int r = 0; r < 6; r++)
         {
             out[r * bodies.dof + k] = from[offset + r];
-        }
-    }
-
-    /**
-     * Forward, after {@link BaseFrameBodies#placements}: body i's motion step
-     * ({@link BaseFrameBodies#motion}: v_i, S_i-dot, a_i and da_i, which every descendant reads), its
-     * own momentum and coupling and its wrench f_i = I_i a_i + v_i x* I_i v_i
-     * ({@link BaseFrameBodies#coupling}), less the external wrench f_ext,i.
-     */
-    private void bodyMotion(final int i, final double[] qd, final double[] qdd)
-    {
-        final BaseFrameBodies b = bodies;
-        final int s = 6 * i;
-        final double[] a = acceleration;
-        b.motion(i, qd, qdd, baseAcceleration, a, accelerationShift);
-        b.coupling(i, a, wrench);
-        if (loads.any())
-        {
-            loads.subtractInBase(i, b.rotation, b.position, scratch, wrench, s);
         }
     }
 

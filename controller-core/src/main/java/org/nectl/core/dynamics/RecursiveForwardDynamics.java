@@ -163,7 +163,8 @@ public final class RecursiveForwardDynamics
         final int s = 6 * i;
         bodies.velocity(i, qd);
         // gamma = S-dot qd (eq. 34)
-        final double rate = bodies.jointRate[i];
+        final int k = bodies.coordinate[i];
+        final double rate = k >= 0 ? qd[k] : 0.0;
         for (int c = 0; c < 6; c++)
         {
             velocityProduct[s + c] = bodies.axisRate[s + c] * rate;
