@@ -78,14 +78,38 @@ final class ArticulatedInertia
     /** j[z..] += j[a..] - u u^T / h: body's J* less its joint's share, into its parent's (Khalil 2010, eq. 37). */
     static void addReduced(final double[] j, final int a, final double[] u, final int iu, final double inverseH, final int z)
     {
-        int e = 0;
-        for (int r = 0; r < 6; r++)
-        {
-            final double v = u[iu + r] * inverseH;
-            for (int c = r; c < 6; c++, e++)
-            {
-                j[z + e] += j[a + e] - v * u[iu + c];
-            }
-        }
+        final double u0 = u[iu];
+        final double u1 = u[iu + 1];
+        final double u2 = u[iu + 2];
+        final double u3 = u[iu + 3];
+        final double u4 = u[iu + 4];
+        final double u5 = u[iu + 5];
+        final double v0 = u0 * inverseH;
+        final double v1 = u1 * inverseH;
+        final double v2 = u2 * inverseH;
+        final double v3 = u3 * inverseH;
+        final double v4 = u4 * inverseH;
+        final double v5 = u5 * inverseH;
+        j[z] += j[a] - v0 * u0;
+        j[z + 1] += j[a + 1] - v0 * u1;
+        j[z + 2] += j[a + 2] - v0 * u2;
+        j[z + 3] += j[a + 3] - v0 * u3;
+        j[z + 4] += j[a + 4] - v0 * u4;
+        j[z + 5] += j[a + 5] - v0 * u5;
+        j[z + 6] += j[a + 6] - v1 * u1;
+        j[z + 7] += j[a + 7] - v1 * u2;
+        j[z + 8] += j[a + 8] - v1 * u3;
+        j[z + 9] += j[a + 9] - v1 * u4;
+        j[z + 10] += j[a + 10] - v1 * u5;
+        j[z + 11] += j[a + 11] - v2 * u2;
+        j[z + 12] += j[a + 12] - v2 * u3;
+        j[z + 13] += j[a + 13] - v2 * u4;
+        j[z + 14] += j[a + 14] - v2 * u5;
+        j[z + 15] += j[a + 15] - v3 * u3;
+        j[z + 16] += j[a + 16] - v3 * u4;
+        j[z + 17] += j[a + 17] - v3 * u5;
+        j[z + 18] += j[a + 18] - v4 * u4;
+        j[z + 19] += j[a + 19] - v4 * u5;
+        j[z + 20] += j[a + 20] - v5 * u5;
     }
 }
