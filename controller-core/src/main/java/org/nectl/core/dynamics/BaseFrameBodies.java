@@ -87,11 +87,7 @@ final class BaseFrameBodies
         uncoupledEntries = uncoupledEntries();
     }
 
-    /**
-     * Forward pass: poses, joint axes and inertias in the base frame at positions q. Real-time safe.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     */
+    /** Forward pass: poses, joint axes and inertias in the base frame at q (rad or m). Real-time safe. */
     void placements(final double[] q)
     {
         joints.update(q);
@@ -99,9 +95,7 @@ final class BaseFrameBodies
         axesAndInertias();
     }
 
-    /**
-     * Every body's joint axis S_i and its inertia about the base origin (h = m c_w, O), from its pose.
-     */
+    /** Every body's joint axis S_i and its inertia about the base origin (h = m c_w, O), from its pose. */
     private void axesAndInertias()
     {
         for (int i = 0; i < bodyCount; i++)
@@ -170,12 +164,7 @@ final class BaseFrameBodies
         }
     }
 
-    /**
-     * Forward pass: v_i = v_parent + S_i qd_i and S_i-dot = v_i x S_i (Featherstone 2008, §5.3).
-     * Requires {@link #placements}. Real-time safe.
-     *
-     * @param qd joint velocities by coordinate, rad/s or m/s.
-     */
+    /** Forward pass: every body's {@link #velocity} step at qd (rad/s or m/s). Real-time safe. */
     void velocities(final double[] qd)
     {
         for (int i = 0; i < bodyCount; i++)
@@ -184,12 +173,7 @@ final class BaseFrameBodies
         }
     }
 
-    /**
-     * Body i's velocity step ({@link #motion} without accelerations). Real-time safe.
-     *
-     * @param i body index.
-     * @param qd joint velocities by coordinate, rad/s or m/s.
-     */
+    /** Body i's velocity step ({@link #motion} without accelerations). Real-time safe. */
     void velocity(final int i, final double[] qd)
     {
         motion(i, qd, null, null, null, null);
@@ -198,18 +182,12 @@ final class BaseFrameBodies
     /**
      * The base-frame motion step of body i, the one copy every base-frame algorithm runs
      * (Featherstone 2008, §5.3, in base coordinates, where a joint axis moves with its body):
-     * v_i = v_p + S_i qd_i and S_i-dot = v_i x S_i (a fixed joint's stays 0); given acceleration
-     * arrays (the derivatives), also a_i = a_p + S_i qdd_i + S_i-dot qd_i and
+     * v_i = v_p + S_i qd_i and S_i-dot = v_i x S_i (a fixed joint's stays 0); given qdd, the base's
+     * acceleration (6) and the outputs a and da (6 per body; all four null for the velocity step),
+     * also a_i = a_p + S_i qdd_i + S_i-dot qd_i and, for a joint with a coordinate,
      * da_i = -S_i x a_i - S_i-dot x v_i. On locals, each input read once: reading v and S-dot back
      * was slower (docs/PERFORMANCE.md). Requires {@link #placements} and the parent's motion.
      * Real-time safe.
-     *
-     * @param i body index.
-     * @param qd joint velocities by coordinate, rad/s or m/s.
-     * @param qdd joint accelerations by coordinate, or null for the velocity step alone.
-     * @param baseAcceleration the base's spatial acceleration, 6 values, or null.
-     * @param acceleration output a, 6 per body, or null.
-     * @param shift output da (joints with a coordinate only), 6 per body, or null.
      */
     void motion(final int i, final double[] qd, final double[] qdd, final double[] baseAcceleration,
         final double[] acceleration, final double[] shift)

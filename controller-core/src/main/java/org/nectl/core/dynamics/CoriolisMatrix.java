@@ -36,8 +36,6 @@ public final class CoriolisMatrix
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
-     *
-     * @param model the compiled robot.
      */
     public CoriolisMatrix(final CompiledModel model)
     {

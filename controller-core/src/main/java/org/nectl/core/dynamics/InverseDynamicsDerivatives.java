@@ -7,17 +7,17 @@ import org.nectl.core.model.RobotModel;
 /**
  * Analytic partial derivatives of inverse dynamics, d tau/d q, d tau/d qd and d tau/d qdd, and of
  * the joint reaction wrenches, for trees with revolute, prismatic and fixed joints, with gravity,
- * external wrenches (constant in their body frames) and Khalil's joint terms (ICINCO 2010,
- * eq. 31: d/d qd of Fv qd is Fv; Fs sign(qd) has derivative 0 away from qd = 0; Ia adds to
- * d tau/d qdd).
+ * external wrenches (body-fixed, or world-fixed with their own d tau/d q terms, docs/ARCHITECTURE.md
+ * "Loads are arguments") and Khalil's joint terms (ICINCO 2010, eq. 31: d/d qd of Fv qd is Fv;
+ * Fs sign(qd) has derivative 0 away from qd = 0; Ia adds to d tau/d qdd).
  *
  * <p><b>Method.</b> The recursive analytic derivatives of Carpentier and Mansard, "Analytical
  * derivatives of rigid body dynamics algorithms", RSS 2018, derived here in base coordinates
  * (about the base origin), not Barman's forward-mode sensitivities (Oklahoma State, 2020), which
  * cost about n Newton-Euler passes. Here one Newton-Euler pass plus subtree sums (composite
  * inertia Ic, composite coupling Bc with B(v, I) psi = I (psi x v) + psi x* (I v) + v x* (I psi))
- * leave a 6-term dot product per (joint, ancestor) pair. In base coordinates a joint j moves its whole subtree rigidly along
- * S_j, which gives, for a body k that j supports:
+ * leave a 6-term dot product per (joint, ancestor) pair. In base coordinates a joint j moves its
+ * whole subtree rigidly along S_j, which gives, for a body k that j supports:
  * <pre>
  *   dS_k/dq_j = S_j x S_k,   dv_k/dq_j = S_j x v_k + S_j-dot,
  *   da_k/dq_j = S_j x a_k + S_j-dot x v_k + da_j,   da_j = -S_j x a_j - S_j-dot x v_j,
@@ -92,8 +92,6 @@ public final class InverseDynamicsDerivatives
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
-     *
-     * @param model the compiled robot.
      */
     public InverseDynamicsDerivatives(final CompiledModel model)
     {
@@ -110,10 +108,8 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Switches Coulomb and viscous joint friction on or off (default on); rotor inertia is always
-     * included. Real-time safe.
-     *
-     * @param enabled true to include Fs sign(qd) + Fv qd in tau and Fv in d tau/d qd.
+     * Switches Coulomb and viscous joint friction, Fs sign(qd) + Fv qd in tau and Fv in
+     * d tau/d qd, on or off (default on); rotor inertia is always included. Real-time safe.
      */
     public void jointFriction(final boolean enabled)
     {
@@ -121,15 +117,8 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Computes tau and its partial derivatives. Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param qdd joint accelerations, rad/s^2 or m/s^2.
-     * @param tau output joint torques or forces, as the inverse dynamics, N m or N.
-     * @param dtauDq output dof x dof row-major, row i = d tau_i / d q.
-     * @param dtauDqd output dof x dof row-major, row i = d tau_i / d qd.
-     * @param dtauDqdd output dof x dof row-major, row i = d tau_i / d qdd (= M(q)).
+     * {@link #compute(double[], double[], double[], AppliedLoads, double[], double[], double[], double[])}
+     * under the model's gravity and no external wrench. Real-time safe: allocates nothing.
      */
     public void compute(
         final double[] q, final double[] qd, final double[] qdd, final double[] tau,
@@ -139,17 +128,10 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Computes tau and its partial derivatives under the given loads; a world-fixed load adds its
-     * own d tau/d q terms (see the class comment). Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param qdd joint accelerations, rad/s^2 or m/s^2.
-     * @param loads gravity and external wrenches.
-     * @param tau output joint torques or forces, as the inverse dynamics, N m or N.
-     * @param dtauDq output dof x dof row-major, row i = d tau_i / d q.
-     * @param dtauDqd output dof x dof row-major, row i = d tau_i / d qd.
-     * @param dtauDqdd output dof x dof row-major, row i = d tau_i / d qdd (= M(q)).
+     * Computes tau (N m or N, as the inverse dynamics) and its partial derivatives under the given
+     * loads, each a dof x dof row-major matrix with row i = d tau_i/d q, d tau_i/d qd and
+     * d tau_i/d qdd (= M(q)); q, qd, qdd by coordinate in rad, rad/s, rad/s^2 or m, m/s, m/s^2.
+     * Real-time safe: allocates nothing.
      */
     public void compute(
         final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau,
@@ -186,11 +168,8 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * After {@link #compute}: the wrench the parent exerts on the body through its joint.
-     * Real-time safe.
-     *
-     * @param body body index.
-     * @param wrench6 output: force (N) then moment about the body-frame origin (N m), body frame.
+     * After {@link #compute}: the wrench the parent exerts on the body through its joint, force (N)
+     * then moment about the body-frame origin (N m), body frame. Real-time safe.
      */
     public void reactionWrench(final int body, final double[] wrench6)
     {
@@ -200,12 +179,7 @@ public final class InverseDynamicsDerivatives
 
     /**
      * After {@link #compute}: partial derivatives of {@link #reactionWrench} of a body, in that
-     * body's frame. Real-time safe.
-     *
-     * @param body body index.
-     * @param dWrenchDq output 6 x dof row-major: row r = d wrench_r / d q.
-     * @param dWrenchDqd output 6 x dof row-major: row r = d wrench_r / d qd.
-     * @param dWrenchDqdd output 6 x dof row-major: row r = d wrench_r / d qdd.
+     * body's frame, each 6 x dof row-major with row r = d wrench_r/d q, d qd and d qdd. Real-time safe.
      */
     public void reactionWrenchDerivatives(
         final int body, final double[] dWrenchDq, final double[] dWrenchDqd, final double[] dWrenchDqdd)
