@@ -50,7 +50,8 @@ final class BaseFrameBodies
     /** Subtree linear momentum, base frame, kg m/s, 3 per body. */
     final double[] compositeMomentum;
     /**
-     * Subtree sum of the lower-right block X of the velocity-coupling matrix B(v, I) with
+     * Subtree sum of the lower-right block X of the velocity-coupling matrix B(v, I) (Carpentier and
+     * Mansard, "Analytical derivatives of rigid body dynamics algorithms", RSS 2018, their B_i) with
      * B psi = I (psi x v) + psi x* (I v) + v x* (I psi) = [[0, -2 p^], [0, X]] psi, p being the
      * linear momentum; 9 per body, row-major.
      */
@@ -297,27 +298,6 @@ final class BaseFrameBodies
             if (parent[i] >= 0)
             {
                 addCompositeToParent(i, parent[i]);
-            }
-        }
-    }
-
-    /**
-     * Backward pass: subtree sums of the velocity-coupling matrices B(v_k, I_k) of Carpentier and
-     * Mansard, "Analytical derivatives of rigid body dynamics algorithms", RSS 2018 (their B_i, here
-     * reduced to its nonzero blocks). Requires {@link #placements} and {@link #velocities}.
-     * Real-time safe.
-     */
-    void compositeCouplings()
-    {
-        for (int i = 0; i < bodyCount; i++)
-        {
-            coupling(i, null, null);
-        }
-        for (int i = bodyCount - 1; i >= 0; i--)
-        {
-            if (parent[i] >= 0)
-            {
-                addCouplingToParent(i, parent[i]);
             }
         }
     }

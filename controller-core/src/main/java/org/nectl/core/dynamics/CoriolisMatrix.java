@@ -51,12 +51,22 @@ public final class CoriolisMatrix
     {
         final BaseFrameBodies b = bodies;
         b.placements(q);
-        b.velocities(qd);
-        b.compositeInertias();
-        b.compositeCouplings();
-        final int n = b.dof;
+        b.startComposites();
         for (int i = 0; i < b.bodyCount; i++)
         {
+            b.velocity(i, qd);
+            b.coupling(i, null, null);
+        }
+        final int n = b.dof;
+        for (int i = b.bodyCount - 1; i >= 0; i--)
+        {
+            // i's subtree sums are complete (its children have higher indices)
+            final int p = b.parent[i];
+            if (p >= 0)
+            {
+                b.addCompositeToParent(i, p);
+                b.addCouplingToParent(i, p);
+            }
             final int ci = b.coordinate[i];
             if (ci < 0)
             {

@@ -60,6 +60,7 @@ public final class InverseDynamicsDerivatives
     private final double[] accelerationShift;
     /** psi_j = S_j x* F_j + Ic_j da_j + Bc_j S_j-dot: dF_i/dq_j for every i that supports j, base frame, 6 per body. */
     private final double[] subtreeWrenchRate;
+    /** A 6-vector of scratch: a load's base-frame wrench, a world-fixed load's point or its G_s w. */
     private final double[] scratch = new double[6];
     /**
      * One joint's products with the subtree sums, base frame: at {@link #PSI} Ic da + Bc S-dot, at
@@ -67,7 +68,6 @@ public final class InverseDynamicsDerivatives
      * Bc^T S (3), at {@link #TEMP} a 6-vector of scratch.
      */
     private final double[] products = new double[TEMP + 6];
-    private final double[] shift = new double[6];
     /** Subtree sum of the world-fixed forces F_k, base frame, 3 per body. */
     private final double[] worldForceSum;
     /** Subtree sum of the world-fixed moments M_k, base frame, 3 per body. */
@@ -228,8 +228,8 @@ public final class InverseDynamicsDerivatives
         b.compositeInertiaTimes(subtree, b.axis, sj, x, U);
         if (loads.worldLoads)
         {
-            worldLoadShift(subtree, b.axis, sj + 3, shift);
-            BaseFrameBodies.addInto(shift, 0, x, PSI, 6);
+            worldLoadShift(subtree, b.axis, sj + 3, scratch);
+            BaseFrameBodies.addInto(scratch, 0, x, PSI, 6);
         }
     }
 
@@ -289,8 +289,8 @@ public final class InverseDynamicsDerivatives
                     continue;
                 }
                 // row i: S_i . G_i w_j; row j (j above i): S_j . G_i w_i
-                worldLoadShift(i, b.axis, 6 * j + 3, shift);
-                dtauDq[ci * n + cj] += SpatialAlgebra.dot6(b.axis, 6 * i, shift, 0);
+                worldLoadShift(i, b.axis, 6 * j + 3, scratch);
+                dtauDq[ci * n + cj] += SpatialAlgebra.dot6(b.axis, 6 * i, scratch, 0);
                 if (j != i)
                 {
                     dtauDq[cj * n + ci] += SpatialAlgebra.dot6(b.axis, 6 * j, own, 0);
