@@ -165,15 +165,6 @@ final class BaseFrameBodies
         }
     }
 
-    /** Forward pass: every body's {@link #velocity} step at qd (rad/s or m/s). Real-time safe. */
-    void velocities(final double[] qd)
-    {
-        for (int i = 0; i < bodyCount; i++)
-        {
-            velocity(i, qd);
-        }
-    }
-
     /** Body i's velocity step ({@link #motion} without accelerations). Real-time safe. */
     void velocity(final int i, final double[] qd)
     {
@@ -283,23 +274,6 @@ final class BaseFrameBodies
     {
         addInto(compositeMomentum, 3 * i, compositeMomentum, 3 * p, 3);
         addInto(compositeCoupling, 9 * i, compositeCoupling, 9 * p, 9);
-    }
-
-    /**
-     * Backward pass: composite rigid-body inertias, each body's inertia plus its children's
-     * composites (Featherstone 2008, §6.2); no transform is needed in base coordinates.
-     * Requires {@link #placements}. Real-time safe.
-     */
-    void compositeInertias()
-    {
-        startComposites();
-        for (int i = bodyCount - 1; i >= 0; i--)
-        {
-            if (parent[i] >= 0)
-            {
-                addCompositeToParent(i, parent[i]);
-            }
-        }
     }
 
     /** out = Ic_i m: the subtree's composite inertia times a motion vector. Real-time safe. */

@@ -110,16 +110,26 @@ public final class BaseFrameTree
     public void velocities(final double[] baseTwist, final double[] qd)
     {
         System.arraycopy(baseTwist, 0, bodies.baseVelocity, 0, 6);
-        bodies.velocities(qd);
+        for (int i = 0; i < bodies.bodyCount; i++)
+        {
+            bodies.velocity(i, qd);
+        }
     }
 
     /**
-     * Subtree sums of the bodies' inertias, leaves first (Khalil 2010, eq. 95 with the screw
-     * transforms the identity in base coordinates). Requires {@link #place}.
+     * Subtree sums of the bodies' inertias, leaves first (Khalil 2010, eq. 95, and Featherstone 2008,
+     * §6.2, with the screw transforms the identity in base coordinates). Requires {@link #place}.
      */
     public void composites()
     {
-        bodies.compositeInertias();
+        bodies.startComposites();
+        for (int i = bodies.bodyCount - 1; i >= 0; i--)
+        {
+            if (bodies.parent[i] >= 0)
+            {
+                bodies.addCompositeToParent(i, bodies.parent[i]);
+            }
+        }
     }
 
     /** out = I m for body j's rigid inertia; j = -1 is the base. Requires {@link #place}. */
