@@ -106,9 +106,9 @@ public final class RecursiveForwardDynamics
      * the applied joint torques or forces tau (N m or N), by coordinate, relative to a carried
      * (moving) base: the base's measured angular velocity is the root's velocity and its angular
      * acceleration and specific force the root's acceleration (Khalil 2010, §7.1), in the inertial
-     * frame that coincides with the base frame and moves with the base origin at this instant; base
-     * null is a fixed base under the loads' gravity, which a carried base does not use. World-fixed
-     * loads are in base coordinates. Real-time safe: allocates nothing.
+     * frame that coincides with the base frame and moves with the base origin at this instant. The
+     * base's motion is in base coordinates, null for a fixed base under the loads' gravity (a carried
+     * base does not use it); world-fixed loads are in base coordinates. Real-time safe: allocates nothing.
      *
      * @return true on success; false if some H_j is not positive (massless end of a chain without
      *     rotor inertia), qdd then undefined.
