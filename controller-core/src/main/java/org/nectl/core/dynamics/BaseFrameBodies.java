@@ -40,11 +40,6 @@ final class BaseFrameBodies
     final double[] axisRate;
     /** The base's spatial velocity: at rest, unless a floating base sets its twist ({@link BaseFrameTree}). */
     final double[] baseVelocity = new double[6];
-    /** Joint rate of each body's joint (0 for fixed joints), rad/s or m/s. */
-    final double[] jointRate;
-
-    /** Body i's own angular momentum about the base origin, base frame, kg m^2/s, 3 per body (from {@link #coupling}). */
-    final double[] angularMomentum;
 
     /** Subtree mass, kg. */
     final double[] compositeMass;
@@ -55,7 +50,8 @@ final class BaseFrameBodies
     /** Subtree linear momentum, base frame, kg m/s, 3 per body. */
     final double[] compositeMomentum;
     /**
-     * Subtree sum of the lower-right block X of the velocity-coupling matrix B(v, I) with
+     * Subtree sum of the lower-right block X of the velocity-coupling matrix B(v, I) (Carpentier and
+     * Mansard, "Analytical derivatives of rigid body dynamics algorithms", RSS 2018, their B_i) with
      * B psi = I (psi x v) + psi x* (I v) + v x* (I psi) = [[0, -2 p^], [0, X]] psi, p being the
      * linear momentum; 9 per body, row-major.
      */
@@ -84,8 +80,6 @@ final class BaseFrameBodies
         inertia = new double[9 * bodyCount];
         velocity = new double[6 * bodyCount];
         axisRate = new double[6 * bodyCount];
-        jointRate = new double[bodyCount];
-        angularMomentum = new double[3 * bodyCount];
         compositeMass = new double[bodyCount];
         compositeFirstMoment = new double[3 * bodyCount];
         compositeInertia = new double[9 * bodyCount];
@@ -94,17 +88,7 @@ final class BaseFrameBodies
         uncoupledEntries = uncoupledEntries();
     }
 
-    /** @return true if the body's joint has a coordinate. */
-    boolean movable(final int body)
-    {
-        return coordinate[body] >= 0;
-    }
-
-    /**
-     * Forward pass: poses, joint axes and inertias in the base frame at positions q. Real-time safe.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     */
+    /** Forward pass: poses, joint axes and inertias in the base frame at q (rad or m). Real-time safe. */
     void placements(final double[] q)
     {
         joints.update(q);
@@ -112,9 +96,7 @@ final class BaseFrameBodies
         axesAndInertias();
     }
 
-    /**
-     * Every body's joint axis S_i and its inertia about the base origin (h = m c_w, O), from its pose.
-     */
+    /** Every body's joint axis S_i and its inertia about the base origin (h = m c_w, O), from its pose. */
     private void axesAndInertias()
     {
         for (int i = 0; i < bodyCount; i++)
@@ -183,26 +165,7 @@ final class BaseFrameBodies
         }
     }
 
-    /**
-     * Forward pass: v_i = v_parent + S_i qd_i and S_i-dot = v_i x S_i (Featherstone 2008, §5.3).
-     * Requires {@link #placements}. Real-time safe.
-     *
-     * @param qd joint velocities by coordinate, rad/s or m/s.
-     */
-    void velocities(final double[] qd)
-    {
-        for (int i = 0; i < bodyCount; i++)
-        {
-            velocity(i, qd);
-        }
-    }
-
-    /**
-     * Body i's velocity step ({@link #motion} without accelerations). Real-time safe.
-     *
-     * @param i body index.
-     * @param qd joint velocities by coordinate, rad/s or m/s.
-     */
+    /** Body i's velocity step ({@link #motion} without accelerations). Real-time safe. */
     void velocity(final int i, final double[] qd)
     {
         motion(i, qd, null, null, null, null);
@@ -211,18 +174,12 @@ final class BaseFrameBodies
     /**
      * The base-frame motion step of body i, the one copy every base-frame algorithm runs
      * (Featherstone 2008, §5.3, in base coordinates, where a joint axis moves with its body):
-     * v_i = v_p + S_i qd_i and S_i-dot = v_i x S_i (a fixed joint's stays 0); given acceleration
-     * arrays (the derivatives), also a_i = a_p + S_i qdd_i + S_i-dot qd_i and
+     * v_i = v_p + S_i qd_i and S_i-dot = v_i x S_i (a fixed joint's stays 0); given qdd, the base's
+     * acceleration (6) and the outputs a and da (6 per body; all four null for the velocity step),
+     * also a_i = a_p + S_i qdd_i + S_i-dot qd_i and, for a joint with a coordinate,
      * da_i = -S_i x a_i - S_i-dot x v_i. On locals, each input read once: reading v and S-dot back
      * was slower (docs/PERFORMANCE.md). Requires {@link #placements} and the parent's motion.
      * Real-time safe.
-     *
-     * @param i body index.
-     * @param qd joint velocities by coordinate, rad/s or m/s.
-     * @param qdd joint accelerations by coordinate, or null for the velocity step alone.
-     * @param baseAcceleration the base's spatial acceleration, 6 values, or null.
-     * @param acceleration output a, 6 per body, or null.
-     * @param shift output da (joints with a coordinate only), 6 per body, or null.
      */
     void motion(final int i, final double[] qd, final double[] qdd, final double[] baseAcceleration,
         final double[] acceleration, final double[] shift)
@@ -232,7 +189,6 @@ final class BaseFrameBodies
         final int s = 6 * i;
         final int fp = p < 0 ? 0 : 6 * p;
         final double rate = k >= 0 ? qd[k] : 0.0;
-        jointRate[i] = rate;
         final double sx = axis[s];
         final double sy = axis[s + 1];
         final double sz = axis[s + 2];
@@ -320,44 +276,6 @@ final class BaseFrameBodies
         addInto(compositeCoupling, 9 * i, compositeCoupling, 9 * p, 9);
     }
 
-    /**
-     * Backward pass: composite rigid-body inertias, each body's inertia plus its children's
-     * composites (Featherstone 2008, §6.2); no transform is needed in base coordinates.
-     * Requires {@link #placements}. Real-time safe.
-     */
-    void compositeInertias()
-    {
-        startComposites();
-        for (int i = bodyCount - 1; i >= 0; i--)
-        {
-            if (parent[i] >= 0)
-            {
-                addCompositeToParent(i, parent[i]);
-            }
-        }
-    }
-
-    /**
-     * Backward pass: subtree sums of the velocity-coupling matrices B(v_k, I_k) of Carpentier and
-     * Mansard, "Analytical derivatives of rigid body dynamics algorithms", RSS 2018 (their B_i, here
-     * reduced to its nonzero blocks). Requires {@link #placements} and {@link #velocities}.
-     * Real-time safe.
-     */
-    void compositeCouplings()
-    {
-        for (int i = 0; i < bodyCount; i++)
-        {
-            coupling(i);
-        }
-        for (int i = bodyCount - 1; i >= 0; i--)
-        {
-            if (parent[i] >= 0)
-            {
-                addCouplingToParent(i, parent[i]);
-            }
-        }
-    }
-
     /** out = Ic_i m: the subtree's composite inertia times a motion vector. Real-time safe. */
     void compositeInertiaTimes(final int body, final double[] m, final int im, final double[] out, final int io)
     {
@@ -441,22 +359,11 @@ final class BaseFrameBodies
 
     /**
      * Body i's own momentum and coupling block X, stored into the composite arrays (before any
-     * subtree summation). On locals: O is symmetric (stored mirrored), so X's symmetric part needs
-     * only its upper triangle. Requires {@link #placements} and {@link #velocities}. Real-time safe.
-     */
-    void coupling(final int i)
-    {
-        coupling(i, null, null);
-    }
-
-    /**
-     * {@link #coupling} and, given the body's acceleration a_i, its wrench
+     * subtree summation), and, given a (6 per body, else null), its wrench into f:
      * f_i = I_i a_i + v_i x* I_i v_i = (m a - h x a_w + w x p, O a_w + h x a + w x n + v x p)
-     * (Featherstone 2008, eq. 5.9, base coordinates) from the same locals. Real-time safe.
-     *
-     * @param i body index.
-     * @param acceleration a, 6 per body, or null for the coupling alone.
-     * @param wrench output f, 6 per body, or null.
+     * (Featherstone 2008, eq. 5.9, base coordinates) from the same locals. On locals: O is
+     * symmetric (stored mirrored), so X's symmetric part needs only its upper triangle. Requires
+     * {@link #placements} and the body's motion. Real-time safe.
      */
     void coupling(final int i, final double[] acceleration, final double[] wrench)
     {
@@ -487,9 +394,6 @@ final class BaseFrameBodies
         final double nx = o00 * wx + o01 * wy + o02 * wz + hy * vz - hz * vy;
         final double ny = o01 * wx + o11 * wy + o12 * wz + hz * vx - hx * vz;
         final double nz = o02 * wx + o12 * wy + o22 * wz + hx * vy - hy * vx;
-        angularMomentum[t] = nx;
-        angularMomentum[t + 1] = ny;
-        angularMomentum[t + 2] = nz;
         // A = w^ O; X = A + A^T - (h v^T + v h^T) + 2 (v.h) 1 - n^
         final double vh2 = 2.0 * (vx * hx + vy * hy + vz * hz);
         final double a00 = wy * o02 - wz * o01;

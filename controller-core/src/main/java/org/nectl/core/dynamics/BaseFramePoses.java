@@ -15,8 +15,6 @@ public final class BaseFramePoses
 
     /**
      * Not real-time safe: allocates the workspace.
-     *
-     * @param model the compiled robot.
      */
     public BaseFramePoses(final CompiledModel model)
     {
@@ -25,24 +23,14 @@ public final class BaseFramePoses
         origin = new double[3 * model.bodyCount];
     }
 
-    /**
-     * Computes every body's pose.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     */
+    /** Computes every body's pose at q (rad or m). */
     public void compute(final double[] q)
     {
         joints.update(q);
         joints.basePoses(rotation, origin);
     }
 
-    /**
-     * Expresses a base-frame vector in a body's frame at the last {@link #compute}: out = 0R_j^T v.
-     *
-     * @param body body index j.
-     * @param v vector in the base frame, 3 entries.
-     * @param out receives the body-frame components, 3 entries; may be v.
-     */
+    /** Expresses a base-frame 3-vector v in the body's frame at the last {@link #compute}: out = 0R^T v, may be v. */
     public void toBody(final int body, final double[] v, final double[] out)
     {
         Vec3.multiplyTransposed(rotation, 9 * body, v, 0, out, 0);

@@ -7,16 +7,13 @@ import org.nectl.core.model.InertialParameters;
  * origin, for the free-floating algorithms outside this package: {@link BaseFrameBodies} (poses,
  * joint motion subspaces S, inertias, the velocity step v_i = v_parent + S_i qd_i with
  * S_i-dot = v_i x S_i, composite inertias) started from the base's own twist rather than a base at
- * rest, plus the base body's rigid inertia [[m 1, -h^], [h^, O]] (Khalil 2010, eq. 11). In this
- * frame the screw transforms between a body and its parent are the identity, so inertias add
- * without transformation. Spatial vectors follow {@link SpatialAlgebra}. The arrays returned are
- * the live workspace, to be read, not written. Not thread safe: one instance per algorithm
- * instance; every method is real-time safe except the constructor.
+ * rest, plus the base body's rigid inertia [[m 1, -h^], [h^, O]] (Khalil 2010, eq. 11). The arrays
+ * returned are the live workspace, to be read, not written. Not thread safe: one instance per
+ * algorithm instance; every method is real-time safe except the constructor.
  */
 public final class BaseFrameTree
 {
     private final BaseFrameBodies bodies;
-    private final CompiledModel model;
     private final double baseMass;
     private final double[] baseFirstMoment;
     private final double[] baseInertia;
@@ -24,8 +21,7 @@ public final class BaseFrameTree
     /**
      * Not real-time safe: allocates the workspace.
      *
-     * @param model a compiled robot with a floating base.
-     * @throws IllegalArgumentException for a fixed base.
+     * @throws IllegalArgumentException for a robot with a fixed base.
      */
     public BaseFrameTree(final CompiledModel model)
     {
@@ -34,7 +30,6 @@ public final class BaseFrameTree
             throw new IllegalArgumentException("robot '" + model.robot().name() + "' has a fixed base; floating-base"
                 + " dynamics need a floating one (URDF floating joint or YAML base_type: floating)");
         }
-        this.model = model;
         bodies = new BaseFrameBodies(model);
         final InertialParameters base = model.robot().baseInertia();
         baseMass = base.mass();
@@ -93,50 +88,48 @@ public final class BaseFrameTree
     /** @return coordinate k's rotor inertia Ia, kg m^2 or kg. */
     public double rotorInertia(final int k)
     {
-        return model.rotorInertia[k];
+        return bodies.model.rotorInertia[k];
     }
 
-    /**
-     * @param k coordinate.
-     * @param qd joint velocity, rad/s or m/s.
-     * @param enabled false gives 0.
-     * @return coordinate k's joint friction Fs sign(qd) + Fv qd ({@link CompiledModel}), N m or N.
-     */
+    /** @return coordinate k's friction Fs sign(qd) + Fv qd at qd (rad/s or m/s), N m or N; 0 if not enabled. */
     public double friction(final int k, final double qd, final boolean enabled)
     {
-        return model.friction(k, qd, enabled);
+        return bodies.model.friction(k, qd, enabled);
     }
 
-    /**
-     * Poses, joint axes and inertias in the base frame at q.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     */
+    /** Poses, joint axes and inertias in the base frame at q (rad or m). */
     public void place(final double[] q)
     {
         bodies.placements(q);
     }
 
     /**
-     * Twists from the base twist, v_i = v_parent + S_i qd_i, and S_i-dot = v_i x S_i. Requires
-     * {@link #place}.
-     *
-     * @param baseTwist the base's twist, base coordinates, 6 values.
-     * @param qd joint velocities by coordinate.
+     * Twists from the base's twist (base coordinates), v_i = v_parent + S_i qd_i, and
+     * S_i-dot = v_i x S_i. Requires {@link #place}.
      */
     public void velocities(final double[] baseTwist, final double[] qd)
     {
         System.arraycopy(baseTwist, 0, bodies.baseVelocity, 0, 6);
-        bodies.velocities(qd);
+        for (int i = 0; i < bodies.bodyCount; i++)
+        {
+            bodies.velocity(i, qd);
+        }
     }
 
     /**
-     * Subtree sums of the bodies' inertias, leaves first (Khalil 2010, eq. 95 with the screw
-     * transforms the identity in base coordinates). Requires {@link #place}.
+     * Subtree sums of the bodies' inertias, leaves first (Khalil 2010, eq. 95, and Featherstone 2008,
+     * §6.2, with the screw transforms the identity in base coordinates). Requires {@link #place}.
      */
     public void composites()
     {
-        bodies.compositeInertias();
+        bodies.startComposites();
+        for (int i = bodies.bodyCount - 1; i >= 0; i--)
+        {
+            if (bodies.parent[i] >= 0)
+            {
+                bodies.addCompositeToParent(i, bodies.parent[i]);
+            }
+        }
     }
 
     /** out = I m for body j's rigid inertia; j = -1 is the base. Requires {@link #place}. */

@@ -18,15 +18,11 @@ package org.nectl.core.dynamics;
 public final class CoriolisMatrix
 {
     private final BaseFrameBodies bodies;
-    private final double[] scratch = new double[SCRATCH];
-
-    /** Doubles of scratch that {@link #fill} needs. */
-    static final int SCRATCH = 15;
+    /** u (6), w (3) and phi (6) of one joint, base frame. */
+    private final double[] scratch = new double[15];
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
-     *
-     * @param model the compiled robot.
      */
     public CoriolisMatrix(final CompiledModel model)
     {
@@ -34,72 +30,64 @@ public final class CoriolisMatrix
     }
 
     /**
-     * Computes C(q, qd). Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param coriolis output, dof x dof row-major: C_ij multiplies qd_j in torque i.
+     * Computes C(q, qd), dof x dof row-major (C_ij multiplies qd_j in torque i); q in rad or m, qd
+     * in rad/s or m/s. The couplings of {@link BaseFrameBodies} are the full B = 2 B_k, hence the
+     * factors 1/2. Real-time safe: allocates nothing.
      */
     public void compute(final double[] q, final double[] qd, final double[] coriolis)
     {
-        bodies.placements(q);
-        bodies.velocities(qd);
-        bodies.compositeInertias();
-        bodies.compositeCouplings();
-        fill(bodies, scratch, 1.0, coriolis);
-    }
-
-    /**
-     * Writes scale * C. Requires placements, velocities, composite inertias and couplings; the
-     * couplings in {@link BaseFrameBodies} are the full B = 2 B_k, hence the factors 1/2 below.
-     * Real-time safe.
-     *
-     * @param bodies the prepared base-frame bodies.
-     * @param scratch {@link #SCRATCH} doubles.
-     * @param scale factor applied to every entry.
-     * @param out dof x dof row-major.
-     */
-    static void fill(final BaseFrameBodies bodies, final double[] scratch, final double scale, final double[] out)
-    {
-        final int n = bodies.dof;
-        final double half = 0.5 * scale;
-        for (int i = 0; i < bodies.bodyCount; i++)
+        final BaseFrameBodies b = bodies;
+        b.placements(q);
+        b.startComposites();
+        for (int i = 0; i < b.bodyCount; i++)
         {
-            final int ci = bodies.coordinate[i];
+            b.velocity(i, qd);
+            b.coupling(i, null, null);
+        }
+        final int n = b.dof;
+        for (int i = b.bodyCount - 1; i >= 0; i--)
+        {
+            // i's subtree sums are complete (its children have higher indices)
+            final int p = b.parent[i];
+            if (p >= 0)
+            {
+                b.addCompositeToParent(i, p);
+                b.addCouplingToParent(i, p);
+            }
+            final int ci = b.coordinate[i];
             if (ci < 0)
             {
                 continue;
             }
             final int si = 6 * i;
             // u = Ic_i S_i, w = angular part of Bc_i^T S_i, phi = Ic_i S_i-dot + Bc_i S_i / 2.
-            bodies.compositeInertiaTimes(i, bodies.axis, si, scratch, 0);
-            bodies.compositeCouplingTransposedTimes(i, bodies.axis, si, scratch, 6);
-            bodies.compositeInertiaTimes(i, bodies.axisRate, si, scratch, 9);
-            for (int j = i; j >= 0; j = bodies.parent[j])
+            b.compositeInertiaTimes(i, b.axis, si, scratch, 0);
+            b.compositeCouplingTransposedTimes(i, b.axis, si, scratch, 6);
+            b.compositeInertiaTimes(i, b.axisRate, si, scratch, 9);
+            for (int j = i; j >= 0; j = b.parent[j])
             {
-                final int cj = bodies.coordinate[j];
+                final int cj = b.coordinate[j];
                 if (cj >= 0)
                 {
                     final int sj = 6 * j;
-                    out[ci * n + cj] = scale * SpatialAlgebra.dot6(scratch, 0, bodies.axisRate, sj)
-                        + half * (scratch[6] * bodies.axis[sj + 3] + scratch[7] * bodies.axis[sj + 4]
-                        + scratch[8] * bodies.axis[sj + 5]);
+                    coriolis[ci * n + cj] = SpatialAlgebra.dot6(scratch, 0, b.axisRate, sj)
+                        + 0.5 * Vec3.dot(scratch, 6, b.axis, sj + 3);
                 }
             }
-            bodies.compositeCouplingTimes(i, bodies.axis, si, scratch, 0);
+            b.compositeCouplingTimes(i, b.axis, si, scratch, 0);
             for (int c = 0; c < 6; c++)
             {
                 scratch[9 + c] += 0.5 * scratch[c];
             }
-            for (int j = bodies.parent[i]; j >= 0; j = bodies.parent[j])
+            for (int j = b.parent[i]; j >= 0; j = b.parent[j])
             {
-                final int cj = bodies.coordinate[j];
+                final int cj = b.coordinate[j];
                 if (cj >= 0)
                 {
-                    out[cj * n + ci] = scale * SpatialAlgebra.dot6(bodies.axis, 6 * j, scratch, 9);
+                    coriolis[cj * n + ci] = SpatialAlgebra.dot6(b.axis, 6 * j, scratch, 9);
                 }
             }
         }
-        bodies.zeroUncoupledEntries(out);
+        b.zeroUncoupledEntries(coriolis);
     }
 }

@@ -5,17 +5,17 @@ import java.util.Arrays;
 /**
  * Analytic partial derivatives of inverse dynamics, d tau/d q, d tau/d qd and d tau/d qdd, and of
  * the joint reaction wrenches, for trees with revolute, prismatic and fixed joints, with gravity,
- * external wrenches (constant in their body frames) and Khalil's joint terms (ICINCO 2010,
- * eq. 31: d/d qd of Fv qd is Fv; Fs sign(qd) has derivative 0 away from qd = 0; Ia adds to
- * d tau/d qdd).
+ * external wrenches (body-fixed, or world-fixed with their own d tau/d q terms, docs/ARCHITECTURE.md
+ * "Loads are arguments") and Khalil's joint terms (ICINCO 2010, eq. 31: d/d qd of Fv qd is Fv;
+ * Fs sign(qd) has derivative 0 away from qd = 0; Ia adds to d tau/d qdd).
  *
  * <p><b>Method.</b> The recursive analytic derivatives of Carpentier and Mansard, "Analytical
  * derivatives of rigid body dynamics algorithms", RSS 2018, derived here in base coordinates
  * (about the base origin), not Barman's forward-mode sensitivities (Oklahoma State, 2020), which
  * cost about n Newton-Euler passes. Here one Newton-Euler pass plus subtree sums (composite
  * inertia Ic, composite coupling Bc with B(v, I) psi = I (psi x v) + psi x* (I v) + v x* (I psi))
- * leave a 6-term dot product per (joint, ancestor) pair. In base coordinates a joint j moves its whole subtree rigidly along
- * S_j, which gives, for a body k that j supports:
+ * leave a 6-term dot product per (joint, ancestor) pair. In base coordinates a joint j moves its
+ * whole subtree rigidly along S_j, which gives, for a body k that j supports:
  * <pre>
  *   dS_k/dq_j = S_j x S_k,   dv_k/dq_j = S_j x v_k + S_j-dot,
  *   da_k/dq_j = S_j x a_k + S_j-dot x v_k + da_j,   da_j = -S_j x a_j - S_j-dot x v_j,
@@ -58,14 +58,14 @@ public final class InverseDynamicsDerivatives
     private final double[] accelerationShift;
     /** psi_j = S_j x* F_j + Ic_j da_j + Bc_j S_j-dot: dF_i/dq_j for every i that supports j, base frame, 6 per body. */
     private final double[] subtreeWrenchRate;
-    private final double[] scratch = new double[CoriolisMatrix.SCRATCH];
+    /** A 6-vector of scratch: a load's base-frame wrench, a world-fixed load's point or its G_s w. */
+    private final double[] scratch = new double[6];
     /**
      * One joint's products with the subtree sums, base frame: at {@link #PSI} Ic da + Bc S-dot, at
      * {@link #PHI} Bc S + 2 Ic S-dot, at {@link #U} Ic S, at {@link #W} the angular part of
      * Bc^T S (3), at {@link #TEMP} a 6-vector of scratch.
      */
     private final double[] products = new double[TEMP + 6];
-    private final double[] shift = new double[6];
     /** Subtree sum of the world-fixed forces F_k, base frame, 3 per body. */
     private final double[] worldForceSum;
     /** Subtree sum of the world-fixed moments M_k, base frame, 3 per body. */
@@ -79,8 +79,6 @@ public final class InverseDynamicsDerivatives
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
-     *
-     * @param model the compiled robot.
      */
     public InverseDynamicsDerivatives(final CompiledModel model)
     {
@@ -97,10 +95,8 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Switches Coulomb and viscous joint friction on or off (default on); rotor inertia is always
-     * included. Real-time safe.
-     *
-     * @param enabled true to include Fs sign(qd) + Fv qd in tau and Fv in d tau/d qd.
+     * Switches Coulomb and viscous joint friction, Fs sign(qd) + Fv qd in tau and Fv in
+     * d tau/d qd, on or off (default on); rotor inertia is always included. Real-time safe.
      */
     public void jointFriction(final boolean enabled)
     {
@@ -108,15 +104,8 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Computes tau and its partial derivatives. Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param qdd joint accelerations, rad/s^2 or m/s^2.
-     * @param tau output joint torques or forces, as the inverse dynamics, N m or N.
-     * @param dtauDq output dof x dof row-major, row i = d tau_i / d q.
-     * @param dtauDqd output dof x dof row-major, row i = d tau_i / d qd.
-     * @param dtauDqdd output dof x dof row-major, row i = d tau_i / d qdd (= M(q)).
+     * {@link #compute(double[], double[], double[], AppliedLoads, double[], double[], double[], double[])}
+     * under the model's gravity and no external wrench. Real-time safe: allocates nothing.
      */
     public void compute(
         final double[] q, final double[] qd, final double[] qdd, final double[] tau,
@@ -126,17 +115,10 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * Computes tau and its partial derivatives under the given loads; a world-fixed load adds its
-     * own d tau/d q terms (see the class comment). Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param qdd joint accelerations, rad/s^2 or m/s^2.
-     * @param loads gravity and external wrenches.
-     * @param tau output joint torques or forces, as the inverse dynamics, N m or N.
-     * @param dtauDq output dof x dof row-major, row i = d tau_i / d q.
-     * @param dtauDqd output dof x dof row-major, row i = d tau_i / d qd.
-     * @param dtauDqdd output dof x dof row-major, row i = d tau_i / d qdd (= M(q)).
+     * Computes tau (N m or N, as the inverse dynamics) and its partial derivatives under the given
+     * loads, each a dof x dof row-major matrix with row i = d tau_i/d q, d tau_i/d qd and
+     * d tau_i/d qdd (= M(q)); q, qd, qdd by coordinate in rad, rad/s, rad/s^2 or m, m/s, m/s^2.
+     * Real-time safe: allocates nothing.
      */
     public void compute(
         final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau,
@@ -156,7 +138,14 @@ public final class InverseDynamicsDerivatives
         bodies.startComposites();
         for (int i = 0; i < bodies.bodyCount; i++)
         {
-            bodyMotion(i, qd, qdd);
+            // v_i, S_i-dot, a_i and da_i (which every descendant reads), the body's own momentum and
+            // coupling, and its wrench f_i = I_i a_i + v_i x* I_i v_i - f_ext,i
+            bodies.motion(i, qd, qdd, baseAcceleration, acceleration, accelerationShift);
+            bodies.coupling(i, acceleration, wrench);
+            if (loads.any())
+            {
+                loads.subtractInBase(i, bodies.rotation, bodies.position, scratch, wrench, 6 * i);
+            }
         }
         backwardSweep(qd, qdd, tau, dtauDq, dtauDqd, dtauDqdd);
         if (loads.worldLoads)
@@ -166,11 +155,8 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * After {@link #compute}: the wrench the parent exerts on the body through its joint.
-     * Real-time safe.
-     *
-     * @param body body index.
-     * @param wrench6 output: force (N) then moment about the body-frame origin (N m), body frame.
+     * After {@link #compute}: the wrench the parent exerts on the body through its joint, force (N)
+     * then moment about the body-frame origin (N m), body frame. Real-time safe.
      */
     public void reactionWrench(final int body, final double[] wrench6)
     {
@@ -180,12 +166,7 @@ public final class InverseDynamicsDerivatives
 
     /**
      * After {@link #compute}: partial derivatives of {@link #reactionWrench} of a body, in that
-     * body's frame. Real-time safe.
-     *
-     * @param body body index.
-     * @param dWrenchDq output 6 x dof row-major: row r = d wrench_r / d q.
-     * @param dWrenchDqd output 6 x dof row-major: row r = d wrench_r / d qd.
-     * @param dWrenchDqdd output 6 x dof row-major: row r = d wrench_r / d qdd.
+     * body's frame, each 6 x dof row-major with row r = d wrench_r/d q, d qd and d qdd. Real-time safe.
      */
     public void reactionWrenchDerivatives(
         final int body, final double[] dWrenchDq, final double[] dWrenchDqd, final double[] dWrenchDqdd)
@@ -214,23 +195,10 @@ public final class InverseDynamicsDerivatives
     }
 
     /**
-     * The subtree s's wrench rates for joint j (base frame): products[PSI] = Ic_s da_j + Bc_s S_j-dot
-     * (plus a world-fixed load's G_s w_j), products[PHI] = Bc_s S_j + 2 Ic_s S_j-dot,
-     * products[U] = Ic_s S_j.
+     * Subtree s's wrench rates for joint j, base frame, into {@link #products}: PSI = Ic_s da_j +
+     * Bc_s S_j-dot (plus a world-fixed load's G_s w_j), PHI = Bc_s S_j + 2 Ic_s S_j-dot, U = Ic_s S_j.
      */
     private void reactionColumns(final int subtree, final int j)
-    {
-        subtreeRates(subtree, j);
-        bodies.compositeInertiaTimes(subtree, bodies.axis, 6 * j, products, U);
-        if (loads.worldLoads)
-        {
-            worldLoadShift(subtree, bodies.axis, 6 * j + 3, shift);
-            BaseFrameBodies.addInto(shift, 0, products, PSI, 6);
-        }
-    }
-
-    /** products[PSI] = Ic_s da_j + Bc_s S_j-dot and products[PHI] = Bc_s S_j + 2 Ic_s S_j-dot (base frame). */
-    private void subtreeRates(final int subtree, final int j)
     {
         final BaseFrameBodies b = bodies;
         final double[] x = products;
@@ -243,6 +211,12 @@ public final class InverseDynamicsDerivatives
         for (int c = 0; c < 6; c++)
         {
             x[PHI + c] += 2.0 * x[TEMP + c];
+        }
+        b.compositeInertiaTimes(subtree, b.axis, sj, x, U);
+        if (loads.worldLoads)
+        {
+            worldLoadShift(subtree, b.axis, sj + 3, scratch);
+            BaseFrameBodies.addInto(scratch, 0, x, PSI, 6);
         }
     }
 
@@ -302,8 +276,8 @@ public final class InverseDynamicsDerivatives
                     continue;
                 }
                 // row i: S_i . G_i w_j; row j (j above i): S_j . G_i w_i
-                worldLoadShift(i, b.axis, 6 * j + 3, shift);
-                dtauDq[ci * n + cj] += SpatialAlgebra.dot6(b.axis, 6 * i, shift, 0);
+                worldLoadShift(i, b.axis, 6 * j + 3, scratch);
+                dtauDq[ci * n + cj] += SpatialAlgebra.dot6(b.axis, 6 * i, scratch, 0);
                 if (j != i)
                 {
                     dtauDq[cj * n + ci] += SpatialAlgebra.dot6(b.axis, 6 * j, own, 0);
@@ -342,25 +316,6 @@ public final class InverseDynamicsDerivatives
         for (int r = 0; r < 6; r++)
         {
             out[r * bodies.dof + k] = from[offset + r];
-        }
-    }
-
-    /**
-     * Forward, after {@link BaseFrameBodies#placements}: body i's motion step
-     * ({@link BaseFrameBodies#motion}: v_i, S_i-dot, a_i and da_i, which every descendant reads), its
-     * own momentum and coupling and its wrench f_i = I_i a_i + v_i x* I_i v_i
-     * ({@link BaseFrameBodies#coupling}), less the external wrench f_ext,i.
-     */
-    private void bodyMotion(final int i, final double[] qd, final double[] qdd)
-    {
-        final BaseFrameBodies b = bodies;
-        final int s = 6 * i;
-        final double[] a = acceleration;
-        b.motion(i, qd, qdd, baseAcceleration, a, accelerationShift);
-        b.coupling(i, a, wrench);
-        if (loads.any())
-        {
-            loads.subtractInBase(i, b.rotation, b.position, scratch, wrench, s);
         }
     }
 

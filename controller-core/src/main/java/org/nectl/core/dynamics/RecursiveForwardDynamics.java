@@ -46,8 +46,6 @@ public final class RecursiveForwardDynamics
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
-     *
-     * @param model the compiled robot.
      */
     public RecursiveForwardDynamics(final CompiledModel model)
     {
@@ -64,10 +62,8 @@ public final class RecursiveForwardDynamics
     }
 
     /**
-     * Switches Coulomb and viscous joint friction on or off (default on); rotor inertia is always
-     * included. Real-time safe.
-     *
-     * @param enabled true to subtract Fs sign(qd) + Fv qd from the applied torques.
+     * Switches Coulomb and viscous joint friction, Fs sign(qd) + Fv qd subtracted from the applied
+     * torques, on or off (default on); rotor inertia is always included. Real-time safe.
      */
     public void jointFriction(final boolean enabled)
     {
@@ -75,14 +71,8 @@ public final class RecursiveForwardDynamics
     }
 
     /**
-     * Computes the joint accelerations. Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param tau applied joint torques or forces by coordinate, N m or N.
-     * @param qdd output joint accelerations, rad/s^2 or m/s^2.
-     * @return true on success; false if some H_j is not positive (massless end of a chain
-     *     without rotor inertia), qdd then undefined.
+     * {@link #compute(double[], double[], double[], AppliedLoads, BaseMotion, double[])} on a fixed
+     * base under the model's gravity and no external wrench. Real-time safe: allocates nothing.
      */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final double[] qdd)
     {
@@ -90,14 +80,8 @@ public final class RecursiveForwardDynamics
     }
 
     /**
-     * Computes the joint accelerations under the given loads. Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param tau applied joint torques or forces by coordinate, N m or N.
-     * @param loads gravity and external wrenches.
-     * @param qdd output joint accelerations, rad/s^2 or m/s^2.
-     * @return true on success; false if some H_j is not positive, qdd then undefined.
+     * {@link #compute(double[], double[], double[], AppliedLoads, BaseMotion, double[])} on a fixed
+     * base under the loads. Real-time safe: allocates nothing.
      */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final AppliedLoads loads, final double[] qdd)
     {
@@ -105,18 +89,16 @@ public final class RecursiveForwardDynamics
     }
 
     /**
-     * Computes the joint accelerations relative to a carried (moving) base: the base's measured
-     * angular velocity is the root's velocity and its angular acceleration and specific force the
-     * root's acceleration (Khalil 2010, §7.1), in the inertial frame that coincides with the base
-     * frame and moves with the base origin at this instant. Real-time safe: allocates nothing.
+     * Computes the joint accelerations qdd (rad/s^2 or m/s^2) from q, qd (rad, rad/s or m, m/s) and
+     * the applied joint torques or forces tau (N m or N), by coordinate, relative to a carried
+     * (moving) base: the base's measured angular velocity is the root's velocity and its angular
+     * acceleration and specific force the root's acceleration (Khalil 2010, §7.1), in the inertial
+     * frame that coincides with the base frame and moves with the base origin at this instant. The
+     * base's motion is in base coordinates, null for a fixed base under the loads' gravity (a carried
+     * base does not use it); world-fixed loads are in base coordinates. Real-time safe: allocates nothing.
      *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities relative to the base, rad/s or m/s.
-     * @param tau applied joint torques or forces by coordinate, N m or N.
-     * @param loads external wrenches (world-fixed ones in base coordinates); their gravity is not used.
-     * @param base the base's motion, base coordinates; null for a fixed base under the loads' gravity.
-     * @param qdd output joint accelerations relative to the base, rad/s^2 or m/s^2.
-     * @return true on success; false if some H_j is not positive, qdd then undefined.
+     * @return true on success; false if some H_j is not positive (massless end of a chain without
+     *     rotor inertia), qdd then undefined.
      */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final AppliedLoads loads,
         final BaseMotion base, final double[] qdd)
@@ -150,7 +132,8 @@ public final class RecursiveForwardDynamics
         final int s = 6 * i;
         bodies.velocity(i, qd);
         // gamma = S-dot qd (eq. 34)
-        final double rate = bodies.jointRate[i];
+        final int k = bodies.coordinate[i];
+        final double rate = k >= 0 ? qd[k] : 0.0;
         for (int c = 0; c < 6; c++)
         {
             velocityProduct[s + c] = bodies.axisRate[s + c] * rate;
