@@ -80,19 +80,11 @@ public final class TorqueSecondDerivative
     }
 
     /**
-     * Computes joint torques and their first and second time derivatives under the given gravity and
-     * body-fixed wrenches with their first and second rates (gravity constant in time). Real-time
-     * safe: allocates nothing.
+     * Computes the joint forces tau and their first and second time derivatives tauDot, tauDdot under
+     * the given gravity (constant in time) and body-fixed wrenches with their first and second rates;
+     * units as in {@link TorqueDerivative}, the snaps qdddd in rad/s^4 or m/s^4. Real-time safe:
+     * allocates nothing.
      *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities.
-     * @param qdd joint accelerations.
-     * @param qddd joint jerks.
-     * @param qdddd joint snaps (4th derivatives), rad/s^4 or m/s^4.
-     * @param loads gravity and body-fixed wrenches with their rates and second rates.
-     * @param tau output joint torques or forces, N m or N.
-     * @param tauDot output their first derivatives, N m/s or N/s.
-     * @param tauDdot output their second derivatives, N m/s^2 or N/s^2.
      * @throws IllegalArgumentException if the loads hold a world-fixed force or moment.
      */
     public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] qddd,
