@@ -73,13 +73,8 @@ final class NewtonEulerPasses
      * The root's motion, the initial condition of every Newton-Euler forward pass, body or base
      * frame (Khalil 2010, initialisation of eqs. 18-23, §7.1): a fixed base (null) at rest with
      * vdot_0 = -g; a carried base its measured omega_0, omegaDot_0 and specific force, which
-     * replaces the loads' gravity. Base coordinates. Real-time safe.
-     *
-     * @param loads the call's loads (their gravity).
-     * @param base the carried base's measured motion, or null for a fixed base.
-     * @param omega receives omega_0 at {@code io}.
-     * @param omegaDot receives omegaDot_0 at {@code iod}.
-     * @param acceleration receives vdot_0 at {@code ia}.
+     * replaces the loads' gravity. Written to omega at io, omegaDot at iod, acceleration at ia, base
+     * coordinates. Real-time safe.
      */
     static void rootMotion(final AppliedLoads loads, final BaseMotion base, final double[] omega, final int io,
         final double[] omegaDot, final int iod, final double[] acceleration, final int ia)
@@ -92,24 +87,16 @@ final class NewtonEulerPasses
         }
     }
 
-    /**
-     * The backward recursion continued to the base (Khalil 2010, §7.1): the wrench the base exerts on
-     * the tree in the last pass, the root bodies' reaction wrenches summed at the base origin.
-     * Real-time safe.
-     *
-     * @param wrench6 output: force (N) then moment about the base origin (N m), base frame.
-     */
+    /** As {@link InverseDynamics#baseWrench}: the backward recursion continued to the base. Real-time safe. */
     void baseWrench(final double[] wrench6)
     {
         System.arraycopy(wrench, 0, wrench6, 0, 6);
     }
 
-    /** Real-time safe. */
+    /** As {@link InverseDynamics#reactionWrench}. Real-time safe. */
     void reactionWrench(final int body, final double[] wrench6)
     {
-        final int s = WRENCH * (body + 1);
-        Vec3.copy(wrench, s, wrench6, 0);
-        Vec3.copy(wrench, s + 3, wrench6, 3);
+        System.arraycopy(wrench, WRENCH * (body + 1), wrench6, 0, 6);
     }
 
     /** Joint forces (RNEA). Real-time safe. */
@@ -119,12 +106,7 @@ final class NewtonEulerPasses
         compute(q, qd, qdd, null, loads, base, tau, null);
     }
 
-    /**
-     * Joint forces and, in the rate build, their rates (the base's jerks zero). Real-time safe.
-     *
-     * @param qddd joint jerks, read in the rate build only.
-     * @param tauDot output joint force rates, written in the rate build only.
-     */
+    /** Joint forces and, in the rate build only, their rates tauDot from jerks qddd (the base's zero). Real-time safe. */
     void compute(final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final AppliedLoads loads,
         final BaseMotion base, final double[] tau, final double[] tauDot)
     {
@@ -144,8 +126,7 @@ final class NewtonEulerPasses
      * On locals, each input read once and each result stored once: aliasing kernels and
      * non-inlined methods made the compiler reload inputs (docs/PERFORMANCE.md).
      * Over 80 lines on purpose: the motion step and its jerk step share one loop body (class comment).
-     *
-     * @param qddd joint jerks, read in the rate build only.
+     * The jerks qddd are read in the rate build only.
      */
     void motionPass(final double[] qd, final double[] qdd, final double[] qddd)
     {
@@ -525,5 +506,4 @@ final class NewtonEulerPasses
             }
         }
     }
-
 }
