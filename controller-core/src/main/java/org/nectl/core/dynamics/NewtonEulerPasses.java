@@ -413,13 +413,12 @@ final class NewtonEulerPasses
 
     /**
      * Leaves first, each body's joint force (eq. 31: projection on the joint axis plus rotor inertia
-     * and friction) and, with rates, its rate ((fdot + f x omega) . z or (ndot + n x omega) . z,
-     * eqs. 19-21, plus Ia qddd + Fv qdd), then its wrench and wrench rate summed into its parent
-     * (eqs. 28-30; 16-17): fdot_i += iR_j fdot_j; ndot_i += iR_j ndot_j + iP_j x iR_j fdot_j
-     * + iPdot_j x iR_j f_j, the rate sharing the rotation, iP_j and iR_j f_j with the step. A body's
-     * wrench is complete when it is reached (children have higher indices), so the projection reads
-     * it from registers. A root's parent is slot 0, the base ({@link #baseWrench}). Eq. 17 as
-     * derived, not as printed: the offset's rate multiplies the force itself (docs/VALIDATION.md).
+     * and friction) and, with rates, its rate (eqs. 19-21 plus Ia qddd + Fv qdd), then its wrench and
+     * wrench rate summed into its parent (eqs. 28-30; 16-17), the rate sharing the rotation, iP_j and
+     * iR_j f_j with the step. A body's wrench is complete when it is reached (children have higher
+     * indices), so the projection reads it from registers. A root's parent is slot 0, the base: its
+     * sums are the wrench the base exerts ({@link #baseWrench}, Khalil 2010, §7.1). Eq. 17 as derived,
+     * not as printed: the offset's rate multiplies the force itself (docs/VALIDATION.md).
      * Over 80 lines on purpose: the backward step and its rate share one loop body (class comment).
      */
     void backwardPass(final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauDot)
@@ -457,7 +456,6 @@ final class NewtonEulerPasses
                         + rotorInertia[k] * qddd[k] + model.frictionRate(k, qdd[k], friction);
                 }
             }
-            // a root's parent is slot 0, the base: its sums are the wrench the base exerts (Khalil 2010, §7.1)
             final int i = WRENCH * (parent[j] + 1);
             final int rj = 9 * j;
             final double r00 = r[rj];

@@ -13,8 +13,7 @@ import org.nectl.core.model.RobotModel;
  * techniques", ICINCO 2010, eqs. 18-31) is differentiated term by term with the Leibniz rule; a frame
  * change through {@code iR_j = P_j Rot(z, q_j)} is differentiated with {@code d/dt iR_j = iR_j [qd_j z]x}.
  * The angular acceleration is the component derivative of omega, so its jet is omega's jet shifted by
- * one. The external wrench is given by its body-frame components and their first and second
- * derivatives (what a body-mounted sensor differentiates).
+ * one. The external wrench and its rates are body-fixed ({@link AppliedLoads}).
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
@@ -136,7 +135,7 @@ public final class TorqueSecondDerivative
         rotateDown(j, work, 0, linearAcceleration, s);
     }
 
-    /** Sets {@link #rate} and {@link #rateDot} of body j's joint; @return whether it is revolute. */
+    /** Sets {@link #rate} and {@link #rateDot} of body j's joint; returns whether it is revolute. */
     private boolean jointRotationRates(final int j, final double[] qd, final double[] qdd)
     {
         final boolean revolute = model.sigma[j] == CompiledModel.REVOLUTE;
