@@ -201,8 +201,8 @@ public final class CompiledModel
 
     /**
      * Every joint transform iR_j, iP_j (class comment, {@link JointTransforms}) at q, written only where
-     * q moves it: the arrays must come from {@link #newJointRotations} and {@link #newJointPositions}.
-     * sineCosine is 2 doubles of scratch. Real-time safe.
+     * q moves it: elsewhere the arrays must hold the placements ({@link JointTransforms}). sineCosine
+     * is 2 doubles of scratch. Real-time safe.
      */
     void jointTransforms(final double[] q, final double[] rotation, final double[] position, final double[] sineCosine)
     {
@@ -220,18 +220,6 @@ public final class CompiledModel
                 Vec3.addScaledAxisZ(q[coordinate[j]], placementRotation, 9 * j, position, p);
             }
         }
-    }
-
-    /** @return a joint-rotation array for {@link #jointTransforms}, at q = 0. Not real-time safe. */
-    double[] newJointRotations()
-    {
-        return placementRotation.clone();
-    }
-
-    /** @return a joint-position array for {@link #jointTransforms}, at q = 0. Not real-time safe. */
-    double[] newJointPositions()
-    {
-        return placementTranslation.clone();
     }
 
     /**

@@ -17,12 +17,12 @@ final class JointTransforms
     /** sin q, cos q of the joint being updated. */
     private final double[] sineCosine = new double[2];
 
-    /** Not real-time safe: allocates the arrays. */
+    /** Not real-time safe: allocates the arrays at q = 0 (the placements, which stay where q moves nothing). */
     JointTransforms(final CompiledModel model)
     {
         this.model = model;
-        rotation = model.newJointRotations();
-        position = model.newJointPositions();
+        rotation = model.placementRotation.clone();
+        position = model.placementTranslation.clone();
     }
 
     /** Sets every joint transform to the joint positions q (by coordinate, rad or m). Real-time safe. */

@@ -37,8 +37,6 @@ public final class TorqueSecondDerivative
     private final double[][] moment;
     /** The call's body-fixed wrench jets (value, rate, second rate; 6 per body), body-frame components. */
     private final double[][] externalWrench = new double[ORDERS][];
-    /** The model's gravity and no wrench, for calls without loads. */
-    private final AppliedLoads noLoads;
     private final double[][] offset = new double[OFFSET_ORDERS][3];
     private final double[][] work = new double[ORDERS][3];
     private final double[][] cross = new double[ORDERS][3];
@@ -75,7 +73,6 @@ public final class TorqueSecondDerivative
         linearAcceleration = new double[ORDERS][slots];
         force = new double[ORDERS][slots];
         moment = new double[ORDERS][slots];
-        noLoads = new AppliedLoads(model);
     }
 
     /**
