@@ -2,25 +2,15 @@ package org.nectl.core.dynamics;
 
 /**
  * The measured motion of a carried (moving) robot base, as an IMU fixed at the base-frame origin
- * gives it. Every vector is expressed in <b>base coordinates</b> (the robot model's frame 0, which
- * moves with the carrier):
- * <ul>
- * <li>orientation: unit quaternion (w, x, y, z) of the base frame in the world frame, i.e. the
- * rotation wR_0 taking base components to world components; the world frame is the base frame at
- * rest, so the model's gravity vector is the world's;</li>
- * <li>angular velocity omega_0 of the base, rad/s;</li>
- * <li>angular acceleration omegaDot_0 of the base, rad/s^2;</li>
- * <li>specific force f = 0R_w (a_0 - g) of the base origin, m/s^2, where a_0 is the origin's
- * acceleration in the world and g the world's gravity: what an accelerometer at the origin reads.</li>
- * </ul>
- * The specific force is exactly the root initial condition vdot_0 - g of the Newton-Euler forward
+ * gives it, every vector in <b>base coordinates</b> (the model's frame 0, which moves with the
+ * carrier): the orientation, a unit quaternion (w, x, y, z) of wR_0 (the world frame is the base
+ * frame at rest, so the model's gravity is the world's); the angular velocity omega_0, rad/s; the
+ * angular acceleration omegaDot_0, rad/s^2; the specific force f = 0R_w (a_0 - g) of the base
+ * origin, m/s^2 (a_0 its world acceleration, g the world's gravity), what an accelerometer there
+ * reads: -g at rest. f is exactly the root initial condition vdot_0 - g of the Newton-Euler forward
  * pass in base coordinates (Khalil, "Dynamic modeling of robots using recursive Newton-Euler
- * techniques", ICINCO 2010, §7: the base's acceleration as initial condition, gravity entered as a
- * base acceleration), so the dynamics need neither the orientation nor the gravity vector. A base at
- * rest has f = -g (an accelerometer at rest reads +9.81 m/s^2 upwards).
- *
- * <p>An IMU not at the base origin reads f_imu = f + omegaDot x r + omega x (omega x r) at offset r;
- * the adapter subtracts the lever-arm terms before filling this value.
+ * techniques", ICINCO 2010, §7), so the dynamics need neither the orientation nor the gravity
+ * (docs/CONTROL.md, "Carried base"); an IMU off the origin: docs/ADAPTERS.md (lever-arm terms).
  *
  * <p>A mutable value, filled once per tick by its owner. Not thread safe. Every method is real-time
  * safe (allocates nothing) except the constructor.
