@@ -7,19 +7,16 @@ import java.util.Arrays;
  * passes for a tree (Khalil, "Dynamic modeling of robots using recursive Newton-Euler techniques",
  * ICINCO 2010, eqs. 13-31) and, in the rate build, their time derivatives (Guarino Lo Bianco,
  * "Evaluation of generalized force derivatives by means of a recursive Newton-Euler approach",
- * IEEE 2009, eqs. 3-21). Forward: the motion (eqs. 18-21) with the jerk step (eqs. 5, 8) in
- * {@link #motionPass}, the link wrenches (eqs. 22-23, 26-27) with their rates (eqs. 12-13) in
- * {@link #linkWrenchPass}; backward, in {@link #backwardPass}: the joint forces (eq. 31) and their
- * rates (eqs. 19-21), then the transmission (eqs. 28-30) with its rate (eqs. 16-17).
- * {@link InverseDynamics} and {@link BiasForces} run this class; {@link TorqueDerivative} runs
- * NewtonEulerRatePasses, this file compiled a second time with {@link #RATES} true (copied by
- * controller-core/pom.xml into target/generated-sources).
+ * IEEE 2009, eqs. 3-21): forward {@link #motionPass} and {@link #linkWrenchPass}, then
+ * {@link #backwardPass}, each with its equations. {@link InverseDynamics} and {@link BiasForces}
+ * run this class; {@link TorqueDerivative} runs NewtonEulerRatePasses, this file compiled a second
+ * time with {@link #RATES} true (copied by controller-core/pom.xml into target/generated-sources).
  *
  * <p>The rate terms sit in the step's loop bodies, after the step's own work, behind a
  * compile-time constant: they share the rotation, iP_j, omega_i x iP_j and its transport term,
  * omega x MS, J omega and J omegaDot with the step, and javac drops them from this class; per-body
  * methods (beyond C2's inlining limit), separate rate passes and a runtime flag were all slower
- * (docs/PERFORMANCE.md).
+ * (docs/PERFORMANCE.md, section "One Newton-Euler step").
  *
  * <p>Per-body values are stored per slot ({@link #motion}, {@link #wrench}); slot 0 is the base and
  * body j is slot j + 1, so a body and its parent are addressed alike. Every vector is expressed in
