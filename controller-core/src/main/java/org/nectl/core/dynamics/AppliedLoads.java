@@ -47,7 +47,7 @@ public final class AppliedLoads
     /** True once a world-fixed force, moment or rate is set, until {@link #clear}. */
     boolean worldLoads;
 
-    /** Scratch of {@link #resolveInBodyFrames}: every body's pose 0R_j (9 per body) and origin (3 per body). */
+    /** Scratch of {@link #resolveInBodyFrames}: every body's 0R_j (9 per body) and origin (3 per body). */
     private final double[] bodyRotation;
     private final double[] bodyOrigin;
     /**
@@ -57,11 +57,7 @@ public final class AppliedLoads
      */
     final double[] worldInBody;
 
-    /**
-     * No load, gravity the model's. Not real-time safe: allocates the arrays.
-     *
-     * @param model the compiled robot the loads are for.
-     */
+    /** No load on the given compiled robot, gravity the model's. Not real-time safe: allocates the arrays. */
     public AppliedLoads(final CompiledModel model)
     {
         this.model = model;
@@ -79,55 +75,26 @@ public final class AppliedLoads
         System.arraycopy(model.gravity, 0, gravity, 0, 3);
     }
 
-    /**
-     * Overrides the model's gravity for the calls given these loads.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     * @return this.
-     */
+    /** Overrides the model's gravity (base frame, m/s^2) for the calls given these loads. Returns this. */
     public AppliedLoads gravity(final double gx, final double gy, final double gz)
     {
-        gravity[0] = gx;
-        gravity[1] = gy;
-        gravity[2] = gz;
+        Vec3.set(gravity, 0, gx, gy, gz);
         return this;
     }
 
     /**
-     * Sets the body-fixed wrench applied ON a body BY the environment.
-     *
-     * @param body body index.
-     * @param fx force x, N, body frame.
-     * @param fy force y, N, body frame.
-     * @param fz force z, N, body frame.
-     * @param mx moment x about the body-frame origin, N m, body frame.
-     * @param my moment y about the body-frame origin, N m, body frame.
-     * @param mz moment z about the body-frame origin, N m, body frame.
-     * @return this.
+     * Sets the body-fixed wrench applied ON a body BY the environment: force (N), then moment about
+     * the body origin (N m), body frame. Returns this.
      */
     public AppliedLoads bodyWrench(
         final int body, final double fx, final double fy, final double fz, final double mx, final double my, final double mz)
     {
-        final int e = 6 * body;
-        bodyWrench[e] = fx;
-        bodyWrench[e + 1] = fy;
-        bodyWrench[e + 2] = fz;
-        bodyWrench[e + 3] = mx;
-        bodyWrench[e + 4] = my;
-        bodyWrench[e + 5] = mz;
+        SpatialAlgebra.set(bodyWrench, 6 * body, fx, fy, fz, mx, my, mz);
         bodyLoads = true;
         return this;
     }
 
-    /**
-     * Sets the time derivative of the body-frame components of a body-fixed wrench.
-     *
-     * @param body body index.
-     * @param six d/dt of (fx, fy, fz) in N/s then (mx, my, mz) in N m/s, body-frame components.
-     * @return this.
-     */
+    /** Sets d/dt of a body-fixed wrench's body-frame components: force (N/s), then moment (N m/s). Returns this. */
     public AppliedLoads bodyWrenchRate(final int body, final double... six)
     {
         System.arraycopy(six, 0, bodyWrenchRate, 6 * body, 6);
@@ -135,13 +102,7 @@ public final class AppliedLoads
         return this;
     }
 
-    /**
-     * Sets the second time derivative of the body-frame components of a body-fixed wrench.
-     *
-     * @param body body index.
-     * @param six d2/dt2 of (fx, fy, fz) in N/s^2 then (mx, my, mz) in N m/s^2, body-frame components.
-     * @return this.
-     */
+    /** Sets d2/dt2 of those components: force (N/s^2), then moment (N m/s^2). Returns this. */
     public AppliedLoads bodyWrenchSecondRate(final int body, final double... six)
     {
         System.arraycopy(six, 0, bodyWrenchSecondRate, 6 * body, 6);
@@ -150,57 +111,27 @@ public final class AppliedLoads
     }
 
     /**
-     * Sets the world-fixed force on a body (one per body; a later call replaces it).
-     *
-     * @param body body index.
-     * @param px x of the point of application, body frame, m.
-     * @param py y of the point, body frame, m.
-     * @param pz z of the point, body frame, m.
-     * @param fx force x, base frame, N.
-     * @param fy force y, base frame, N.
-     * @param fz force z, base frame, N.
-     * @return this.
+     * Sets the world-fixed force on a body (one per body; a later call replaces it): its point of
+     * application p (body frame, m) and the force f (base frame, N). Returns this.
      */
     public AppliedLoads worldForce(final int body, final double px, final double py, final double pz,
         final double fx, final double fy, final double fz)
     {
-        final int t = 3 * body;
-        worldPoint[t] = px;
-        worldPoint[t + 1] = py;
-        worldPoint[t + 2] = pz;
-        worldForce[t] = fx;
-        worldForce[t + 1] = fy;
-        worldForce[t + 2] = fz;
+        Vec3.set(worldPoint, 3 * body, px, py, pz);
+        Vec3.set(worldForce, 3 * body, fx, fy, fz);
         worldLoads = true;
         return this;
     }
 
-    /**
-     * Sets the world-fixed pure moment on a body.
-     *
-     * @param body body index.
-     * @param mx moment x, base frame, N m.
-     * @param my moment y, base frame, N m.
-     * @param mz moment z, base frame, N m.
-     * @return this.
-     */
+    /** Sets the world-fixed pure moment on a body, base frame, N m. Returns this. */
     public AppliedLoads worldMoment(final int body, final double mx, final double my, final double mz)
     {
-        final int t = 3 * body;
-        worldMoment[t] = mx;
-        worldMoment[t + 1] = my;
-        worldMoment[t + 2] = mz;
+        Vec3.set(worldMoment, 3 * body, mx, my, mz);
         worldLoads = true;
         return this;
     }
 
-    /**
-     * Sets the base-frame rates of a body's world-fixed force and moment.
-     *
-     * @param body body index.
-     * @param six d/dt of the force (N/s) then of the moment (N m/s), base frame.
-     * @return this.
-     */
+    /** Sets d/dt of a body's world-fixed force (N/s), then moment (N m/s), base frame. Returns this. */
     public AppliedLoads worldRate(final int body, final double... six)
     {
         System.arraycopy(six, 0, worldRate, 6 * body, 6);
@@ -208,11 +139,7 @@ public final class AppliedLoads
         return this;
     }
 
-    /**
-     * Removes every wrench and rate; the gravity stays as set.
-     *
-     * @return this.
-     */
+    /** Removes every wrench and rate; the gravity stays as set. Returns this. */
     public AppliedLoads clear()
     {
         Arrays.fill(bodyWrench, 0.0);
@@ -228,20 +155,13 @@ public final class AppliedLoads
         return this;
     }
 
-    /**
-     * @param axis 0, 1 or 2 for base-frame x, y, z.
-     * @return that component of the gravity these loads give, m/s^2. Real-time safe.
-     */
+    /** @return component axis (0-2 for x, y, z) of the gravity these loads give, base frame, m/s^2. */
     public double gravity(final int axis)
     {
         return gravity[axis];
     }
 
-    /**
-     * @param body body index.
-     * @param component 0-2 for the force (N), 3-5 for the moment about the body origin (N m), body frame.
-     * @return that component of the body-fixed wrench on the body. Real-time safe.
-     */
+    /** @return a component of the body-fixed wrench on a body: 0-2 force (N), 3-5 moment (N m), body frame. */
     public double bodyWrench(final int body, final int component)
     {
         return bodyWrench[6 * body + component];
@@ -254,10 +174,8 @@ public final class AppliedLoads
     }
 
     /**
-     * For the algorithms that take body-fixed wrenches only. Real-time safe.
-     *
-     * @param algorithm the refusing algorithm's name, for the message.
-     * @throws IllegalArgumentException if a world-fixed load is set.
+     * For the algorithms that take body-fixed wrenches only: throws IllegalArgumentException, naming
+     * the algorithm, if a world-fixed load is set.
      */
     public void requireBodyFixed(final String algorithm)
     {
@@ -289,12 +207,8 @@ public final class AppliedLoads
     }
 
     /**
-     * out -= every load on the body, as a wrench in the base frame about the base origin, given the
-     * body's pose in the base frame. Real-time safe.
-     *
-     * @param rotation 0R per body, 9 per body.
-     * @param position body origin in the base frame per body, 3 per body.
-     * @param scratch6 6 doubles of scratch.
+     * out -= every load on the body, as a wrench in the base frame about the base origin, given every
+     * body's pose in the base frame (0R, 9 per body; origin, 3 per body); scratch6 is 6 doubles.
      */
     void subtractInBase(final int body, final double[] rotation, final double[] position, final double[] scratch6,
         final double[] out, final int io)
@@ -312,7 +226,7 @@ public final class AppliedLoads
             // F and p x F + M, p = 0p + 0R c the point in the base frame
             final int t = 3 * body;
             Vec3.multiply(rotation, 9 * body, worldPoint, t, scratch6, 0);
-            Vec3.addScaled(1.0, position, t, scratch6, 0);
+            Vec3.add(position, t, scratch6, 0);
             Vec3.cross(scratch6, 0, worldForce, t, scratch6, 3);
             for (int c = 0; c < 3; c++)
             {

@@ -108,25 +108,13 @@ public final class CompiledModel
         placementTranslation = model.placementTranslations();
     }
 
-    /**
-     * Compiles a robot. Not real-time safe: allocates the arrays.
-     *
-     * @param model the robot.
-     * @return its compiled form.
-     */
+    /** Compiles a robot under gravity (0, 0, -9.81). Not real-time safe: allocates the arrays. */
     public static CompiledModel of(final RobotModel model)
     {
         return new CompiledModel(model, new double[] {0.0, 0.0, -9.81});
     }
 
-    /**
-     * The same robot compiled again under another gravity (default 0, 0, -9.81). Not real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     * @return the model with that gravity.
-     */
+    /** The same robot compiled again under another gravity, base frame, m/s^2. Not real-time safe. */
     public CompiledModel withGravity(final double gx, final double gy, final double gz)
     {
         return new CompiledModel(robot, new double[] {gx, gy, gz});
@@ -157,13 +145,9 @@ public final class CompiledModel
     }
 
     /**
-     * The joint force of body j's joint from the wrench transmitted to it, both components along
-     * the joint axis z of body j's frame (Khalil 2010, eq. 31 without the rotor and friction terms).
-     *
-     * @param j body index.
-     * @param forceZ z component of the transmitted force, N.
-     * @param momentZ z component of the transmitted moment, N m.
-     * @return momentZ for a revolute joint, forceZ for a prismatic one.
+     * The joint force of body j's joint from the z components (body j's frame: the joint axis) of the
+     * wrench transmitted to it, N and N m: momentZ if revolute, forceZ if prismatic (Khalil 2010,
+     * eq. 31 without the rotor and friction terms).
      */
     double jointForce(final int j, final double forceZ, final double momentZ)
     {
@@ -173,17 +157,8 @@ public final class CompiledModel
     /**
      * Body j's joint motion subspace S, the unit twist of its joint about the frame origin that the
      * axis is expressed in (Featherstone 2008, §4.4): (p x z, z) for a revolute joint, (z, 0) for a
-     * prismatic one; a fixed joint's entries are left as they are (zero). Real-time safe.
-     *
-     * @param j body index.
-     * @param zx x of the joint axis z.
-     * @param zy y of the joint axis z.
-     * @param zz z of the joint axis z.
-     * @param px x of the body origin p.
-     * @param py y of the body origin p.
-     * @param pz z of the body origin p.
-     * @param out receives S, linear then angular part, 6 values at offset.
-     * @param offset where S starts in out.
+     * prismatic one, with z the joint axis and p the body origin; written to out at offset, linear
+     * then angular part; a fixed joint's entries are left as they are (zero). Real-time safe.
      */
     void motionSubspace(final int j, final double zx, final double zy, final double zz,
         final double px, final double py, final double pz, final double[] out, final int offset)
@@ -207,13 +182,8 @@ public final class CompiledModel
 
     /**
      * Khalil's joint friction Fs sign(qd) + Fv qd with sign(0) = 0 ("Dynamic modeling of robots
-     * using recursive Newton-Euler techniques", ICINCO 2010, eq. 31): the one copy of the law.
-     * Real-time safe.
-     *
-     * @param k coordinate.
-     * @param qd joint velocity, rad/s or m/s.
-     * @param enabled false gives 0 (friction switched off).
-     * @return the friction torque or force, N m or N.
+     * using recursive Newton-Euler techniques", ICINCO 2010, eq. 31) of coordinate k, N m or N, or 0
+     * if not enabled: the one copy of the law. Real-time safe.
      */
     double friction(final int k, final double qd, final boolean enabled)
     {
@@ -230,15 +200,9 @@ public final class CompiledModel
     }
 
     /**
-     * Every joint transform at the given positions: iR_j and iP_j as in the class comment.
-     * Real-time safe.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param rotation output iR_j, 9 per body, row-major; columns are body j's axes in the parent
-     *     frame. Entries of fixed and prismatic joints must hold the placement (see {@link #newJointRotations}).
-     * @param position output iP_j, m, 3 per body; entries of fixed and revolute joints must hold the
-     *     placement (see {@link #newJointPositions}).
-     * @param sineCosine 2 doubles of scratch.
+     * Every joint transform iR_j, iP_j (class comment, {@link JointTransforms}) at q, written only where
+     * q moves it: elsewhere the arrays must hold the placements ({@link JointTransforms}). sineCosine
+     * is 2 doubles of scratch. Real-time safe.
      */
     void jointTransforms(final double[] q, final double[] rotation, final double[] position, final double[] sineCosine)
     {
@@ -256,18 +220,6 @@ public final class CompiledModel
                 Vec3.addScaledAxisZ(q[coordinate[j]], placementRotation, 9 * j, position, p);
             }
         }
-    }
-
-    /** @return a joint-rotation array for {@link #jointTransforms}, at q = 0. Not real-time safe. */
-    double[] newJointRotations()
-    {
-        return placementRotation.clone();
-    }
-
-    /** @return a joint-position array for {@link #jointTransforms}, at q = 0. Not real-time safe. */
-    double[] newJointPositions()
-    {
-        return placementTranslation.clone();
     }
 
     /**

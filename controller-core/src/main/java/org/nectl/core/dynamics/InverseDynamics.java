@@ -6,6 +6,8 @@ package org.nectl.core.dynamics;
  * pass over bodies in index order for velocities, accelerations and link wrenches, a backward pass
  * summing child wrenches into the parent, then projection on the joint axes plus rotor inertia and
  * friction. Gravity enters as base acceleration; fixed joints transmit wrenches and add no torque.
+ * Arrays are by coordinate: q in rad or m, qd in rad/s or m/s, qdd in rad/s^2 or m/s^2, the joint
+ * forces tau in N m or N.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
@@ -27,38 +29,23 @@ public final class InverseDynamics
     }
 
     /**
-     * Switches Coulomb and viscous joint friction on or off (default on); rotor inertia is always
+     * Switches the joint friction Fs sign(qd) + Fv qd on or off (default on); rotor inertia is always
      * included. Real-time safe.
-     *
-     * @param enabled true to add Fs sign(qd) + Fv qd to each joint torque.
      */
     public void jointFriction(final boolean enabled)
     {
         passes.friction = enabled;
     }
 
-    /**
-     * Computes the joint forces that produce the given motion. Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param qdd joint accelerations, rad/s^2 or m/s^2.
-     * @param tau output joint torques or forces by coordinate, N m or N.
-     */
+    /** Computes the joint forces tau that produce the given motion. Real-time safe: allocates nothing. */
     public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] tau)
     {
         passes.compute(q, qd, qdd, noLoads, null, tau);
     }
 
     /**
-     * Computes the joint forces that produce the given motion under the given loads. Real-time
-     * safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param qdd joint accelerations, rad/s^2 or m/s^2.
-     * @param loads gravity and the wrenches the environment applies on the bodies.
-     * @param tau output joint torques or forces by coordinate, N m or N.
+     * Computes the joint forces tau that produce the given motion under the given loads (gravity and
+     * the wrenches the environment applies on the bodies). Real-time safe: allocates nothing.
      */
     public void compute(final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final double[] tau)
     {
@@ -68,15 +55,8 @@ public final class InverseDynamics
     /**
      * Computes the joint forces that produce the given motion on a carried (moving) base: the base's
      * measured motion is the root initial condition of the forward pass (Khalil 2010, §7.1) and its
-     * specific force replaces the loads' gravity. Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param qdd joint accelerations relative to the base, rad/s^2 or m/s^2.
-     * @param loads the wrenches the environment applies on the bodies (world-fixed loads in base
-     *        coordinates); their gravity is not used.
-     * @param base the base's motion, base coordinates.
-     * @param tau output joint torques or forces by coordinate, N m or N.
+     * specific force replaces the loads' gravity (world-fixed loads are in base coordinates); qdd is
+     * relative to the base. Real-time safe: allocates nothing.
      */
     public void compute(
         final double[] q, final double[] qd, final double[] qdd, final AppliedLoads loads, final BaseMotion base,
@@ -88,9 +68,8 @@ public final class InverseDynamics
     /**
      * Reads the wrench the base exerts on the tree in the last {@link #compute}, the backward pass
      * continued to the base (Khalil 2010, §7.1): the sum of the root bodies' reaction wrenches. The
-     * wrench the tree exerts on its carrier is its opposite. Real-time safe.
-     *
-     * @param wrench6 output: force (N) then moment about the base origin (N m), base frame.
+     * wrench the tree exerts on its carrier is its opposite. Written to wrench6: force (N), then
+     * moment about the base origin (N m), base frame. Real-time safe.
      */
     public void baseWrench(final double[] wrench6)
     {
@@ -99,10 +78,8 @@ public final class InverseDynamics
 
     /**
      * Reads the reaction wrench of the last {@link #compute}: the wrench the parent exerts on the
-     * body through its joint. Real-time safe.
-     *
-     * @param body body index.
-     * @param wrench6 output: force (N) then moment about the body-frame origin (N m), body frame.
+     * body through its joint. Written to wrench6: force (N), then moment about the body origin (N m),
+     * body frame. Real-time safe.
      */
     public void reactionWrench(final int body, final double[] wrench6)
     {

@@ -17,19 +17,15 @@ final class JointTransforms
     /** sin q, cos q of the joint being updated. */
     private final double[] sineCosine = new double[2];
 
-    /** Not real-time safe: allocates the arrays. */
+    /** Not real-time safe: allocates the arrays at q = 0 (the placements, which stay where q moves nothing). */
     JointTransforms(final CompiledModel model)
     {
         this.model = model;
-        rotation = model.newJointRotations();
-        position = model.newJointPositions();
+        rotation = model.placementRotation.clone();
+        position = model.placementTranslation.clone();
     }
 
-    /**
-     * Sets every joint transform to the given positions. Real-time safe.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     */
+    /** Sets every joint transform to the joint positions q (by coordinate, rad or m). Real-time safe. */
     void update(final double[] q)
     {
         model.jointTransforms(q, rotation, position, sineCosine);
@@ -37,10 +33,8 @@ final class JointTransforms
 
     /**
      * Every body's pose in the base frame from these joint transforms, parents first:
-     * 0R_i = 0R_p pR_i, 0p_i = 0p_p + 0R_p pp_i, on locals, each result stored once. Real-time safe.
-     *
-     * @param rot receives 0R_i, 9 per body, row-major (columns = body axes in the base frame).
-     * @param org receives 0p_i, the body origin in the base frame, m, 3 per body.
+     * 0R_i = 0R_p pR_i (into rot, 9 per body, row-major, columns = body axes in the base frame),
+     * 0p_i = 0p_p + 0R_p pp_i (into org, m, 3 per body), on locals, each result stored once. Real-time safe.
      */
     void basePoses(final double[] rot, final double[] org)
     {

@@ -7,19 +7,16 @@ import java.util.Arrays;
  * passes for a tree (Khalil, "Dynamic modeling of robots using recursive Newton-Euler techniques",
  * ICINCO 2010, eqs. 13-31) and, in the rate build, their time derivatives (Guarino Lo Bianco,
  * "Evaluation of generalized force derivatives by means of a recursive Newton-Euler approach",
- * IEEE 2009, eqs. 3-21). Forward: the motion (eqs. 18-21) with the jerk step (eqs. 5, 8) in
- * {@link #motionPass}, the link wrenches (eqs. 22-23, 26-27) with their rates (eqs. 12-13) in
- * {@link #linkWrenchPass}; backward, in {@link #backwardPass}: the joint forces (eq. 31) and their
- * rates (eqs. 19-21), then the transmission (eqs. 28-30) with its rate (eqs. 16-17).
- * {@link InverseDynamics} and {@link BiasForces} run this class; {@link TorqueDerivative} runs
- * NewtonEulerRatePasses, this file compiled a second time with {@link #RATES} true (copied by
- * controller-core/pom.xml into target/generated-sources).
+ * IEEE 2009, eqs. 3-21): forward {@link #motionPass} and {@link #linkWrenchPass}, then
+ * {@link #backwardPass}, each with its equations. {@link InverseDynamics} and {@link BiasForces}
+ * run this class; {@link TorqueDerivative} runs NewtonEulerRatePasses, this file compiled a second
+ * time with {@link #RATES} true (copied by controller-core/pom.xml into target/generated-sources).
  *
  * <p>The rate terms sit in the step's loop bodies, after the step's own work, behind a
  * compile-time constant: they share the rotation, iP_j, omega_i x iP_j and its transport term,
  * omega x MS, J omega and J omegaDot with the step, and javac drops them from this class; per-body
  * methods (beyond C2's inlining limit), separate rate passes and a runtime flag were all slower
- * (docs/PERFORMANCE.md).
+ * (docs/PERFORMANCE.md, section "One Newton-Euler step").
  *
  * <p>Per-body values are stored per slot ({@link #motion}, {@link #wrench}); slot 0 is the base and
  * body j is slot j + 1, so a body and its parent are addressed alike. Every vector is expressed in
@@ -73,13 +70,8 @@ final class NewtonEulerPasses
      * The root's motion, the initial condition of every Newton-Euler forward pass, body or base
      * frame (Khalil 2010, initialisation of eqs. 18-23, §7.1): a fixed base (null) at rest with
      * vdot_0 = -g; a carried base its measured omega_0, omegaDot_0 and specific force, which
-     * replaces the loads' gravity. Base coordinates. Real-time safe.
-     *
-     * @param loads the call's loads (their gravity).
-     * @param base the carried base's measured motion, or null for a fixed base.
-     * @param omega receives omega_0 at {@code io}.
-     * @param omegaDot receives omegaDot_0 at {@code iod}.
-     * @param acceleration receives vdot_0 at {@code ia}.
+     * replaces the loads' gravity. Written to omega at io, omegaDot at iod, acceleration at ia, base
+     * coordinates. Real-time safe.
      */
     static void rootMotion(final AppliedLoads loads, final BaseMotion base, final double[] omega, final int io,
         final double[] omegaDot, final int iod, final double[] acceleration, final int ia)
@@ -92,24 +84,16 @@ final class NewtonEulerPasses
         }
     }
 
-    /**
-     * The backward recursion continued to the base (Khalil 2010, §7.1): the wrench the base exerts on
-     * the tree in the last pass, the root bodies' reaction wrenches summed at the base origin.
-     * Real-time safe.
-     *
-     * @param wrench6 output: force (N) then moment about the base origin (N m), base frame.
-     */
+    /** As {@link InverseDynamics#baseWrench}: the backward recursion continued to the base. Real-time safe. */
     void baseWrench(final double[] wrench6)
     {
         System.arraycopy(wrench, 0, wrench6, 0, 6);
     }
 
-    /** Real-time safe. */
+    /** As {@link InverseDynamics#reactionWrench}. Real-time safe. */
     void reactionWrench(final int body, final double[] wrench6)
     {
-        final int s = WRENCH * (body + 1);
-        Vec3.copy(wrench, s, wrench6, 0);
-        Vec3.copy(wrench, s + 3, wrench6, 3);
+        System.arraycopy(wrench, WRENCH * (body + 1), wrench6, 0, 6);
     }
 
     /** Joint forces (RNEA). Real-time safe. */
@@ -119,12 +103,7 @@ final class NewtonEulerPasses
         compute(q, qd, qdd, null, loads, base, tau, null);
     }
 
-    /**
-     * Joint forces and, in the rate build, their rates (the base's jerks zero). Real-time safe.
-     *
-     * @param qddd joint jerks, read in the rate build only.
-     * @param tauDot output joint force rates, written in the rate build only.
-     */
+    /** Joint forces and, in the rate build only, their rates tauDot from jerks qddd (the base's zero). Real-time safe. */
     void compute(final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final AppliedLoads loads,
         final BaseMotion base, final double[] tau, final double[] tauDot)
     {
@@ -144,8 +123,7 @@ final class NewtonEulerPasses
      * On locals, each input read once and each result stored once: aliasing kernels and
      * non-inlined methods made the compiler reload inputs (docs/PERFORMANCE.md).
      * Over 80 lines on purpose: the motion step and its jerk step share one loop body (class comment).
-     *
-     * @param qddd joint jerks, read in the rate build only.
+     * The jerks qddd are read in the rate build only.
      */
     void motionPass(final double[] qd, final double[] qdd, final double[] qddd)
     {
@@ -432,13 +410,12 @@ final class NewtonEulerPasses
 
     /**
      * Leaves first, each body's joint force (eq. 31: projection on the joint axis plus rotor inertia
-     * and friction) and, with rates, its rate ((fdot + f x omega) . z or (ndot + n x omega) . z,
-     * eqs. 19-21, plus Ia qddd + Fv qdd), then its wrench and wrench rate summed into its parent
-     * (eqs. 28-30; 16-17): fdot_i += iR_j fdot_j; ndot_i += iR_j ndot_j + iP_j x iR_j fdot_j
-     * + iPdot_j x iR_j f_j, the rate sharing the rotation, iP_j and iR_j f_j with the step. A body's
-     * wrench is complete when it is reached (children have higher indices), so the projection reads
-     * it from registers. A root's parent is slot 0, the base ({@link #baseWrench}). Eq. 17 as
-     * derived, not as printed: the offset's rate multiplies the force itself (docs/VALIDATION.md).
+     * and friction) and, with rates, its rate (eqs. 19-21 plus Ia qddd + Fv qdd), then its wrench and
+     * wrench rate summed into its parent (eqs. 28-30; 16-17), the rate sharing the rotation, iP_j and
+     * iR_j f_j with the step. A body's wrench is complete when it is reached (children have higher
+     * indices), so the projection reads it from registers. A root's parent is slot 0, the base: its
+     * sums are the wrench the base exerts ({@link #baseWrench}, Khalil 2010, §7.1). Eq. 17 as derived,
+     * not as printed: the offset's rate multiplies the force itself (docs/VALIDATION.md).
      * Over 80 lines on purpose: the backward step and its rate share one loop body (class comment).
      */
     void backwardPass(final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauDot)
@@ -476,7 +453,6 @@ final class NewtonEulerPasses
                         + rotorInertia[k] * qddd[k] + model.frictionRate(k, qdd[k], friction);
                 }
             }
-            // a root's parent is slot 0, the base: its sums are the wrench the base exerts (Khalil 2010, §7.1)
             final int i = WRENCH * (parent[j] + 1);
             final int rj = 9 * j;
             final double r00 = r[rj];
@@ -525,5 +501,4 @@ final class NewtonEulerPasses
             }
         }
     }
-
 }

@@ -21,10 +21,8 @@ final class RankTwoInertia
     }
 
     /**
-     * @param inertia 3x3 row-major inertia about the centre of mass (symmetrised here).
-     * @param factors receives g then k, 6 values.
-     * @param at offset of g in {@code factors}.
-     * @return lambda, the smallest principal moment, kg m^2.
+     * Splits a 3x3 row-major inertia about the centre of mass (symmetrised here): writes g then k to
+     * factors at offset at; returns lambda, the smallest principal moment, kg m^2.
      */
     static double split(final double[] inertia, final double[] factors, final int at)
     {
@@ -42,13 +40,10 @@ final class RankTwoInertia
             throw new IllegalArgumentException("no principal axes for the inertia " + Arrays.toString(inertia));
         }
         final double[] moments = new double[3];
+        int smallest = 0;
         for (int e = 0; e < 3; e++)
         {
             moments[e] = eigen.getEigenvalue(e).real;
-        }
-        int smallest = 0;
-        for (int e = 1; e < 3; e++)
-        {
             if (moments[e] < moments[smallest])
             {
                 smallest = e;

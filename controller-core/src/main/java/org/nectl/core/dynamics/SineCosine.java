@@ -2,18 +2,12 @@ package org.nectl.core.dynamics;
 
 /**
  * Sine and cosine of one angle together, for the joint rotations: one argument reduction and two
- * polynomials that share x^2, instead of two full {@link Math#sin} and {@link Math#cos} calls.
- * Within 1 ulp of {@code Math.sin} and {@code Math.cos} (see {@code SineCosineTest}).
- *
- * <p>Method: Cody-Waite reduction x = n pi/2 + r with pi/2 split into three parts, r kept as a
- * head and a tail (r + y, |r| &lt;= pi/4); minimax polynomials for sin and cos on [-pi/4, pi/4];
- * the two results swapped and signed by the quadrant n mod 4. The constants are those of fdlibm
- * (Sun Microsystems, 1993): the split of pi/2 from e_rem_pio2.c (pio2_1, pio2_2, pio2_2t), the
- * polynomial coefficients from k_sin.c (S1-S6) and k_cos.c (C1-C6), each written here by its bit
- * pattern. Arguments the reduction cannot handle exactly go to {@code Math}: |x| &gt;= 2^20, NaN,
- * infinities, and x so close to a non-zero multiple of pi/2 (|r| &lt; 2^-40) that the reduction's
- * absolute error (below 2^-100) would matter. |x| &lt; 2^-27 gives (x, 1), which is what rounding
- * sin and cos gives there, and keeps the sign of -0.
+ * polynomials that share x^2, instead of two full {@link Math#sin} and {@link Math#cos} calls; within
+ * 1 ulp of them ({@code SineCosineTest}). The method, the arguments handed to {@code Math} (see the
+ * constants) and the measurements: docs/PERFORMANCE.md, "Second round: sin/cos". The constants are
+ * fdlibm's (Sun Microsystems, 1993), each written by its bit pattern: the split of pi/2 from
+ * e_rem_pio2.c (pio2_1, pio2_2, pio2_2t), the polynomial coefficients from k_sin.c (S1-S6) and
+ * k_cos.c (C1-C6).
  *
  * <p>Real-time safe: allocates nothing, no locks.
  */
@@ -53,13 +47,7 @@ final class SineCosine
     {
     }
 
-    /**
-     * Writes sin x to {@code out[at]} and cos x to {@code out[at + 1]}. Real-time safe.
-     *
-     * @param x angle, rad.
-     * @param out output array.
-     * @param at index of the sine; the cosine follows it.
-     */
+    /** Writes sin x (x in rad) to {@code out[at]} and cos x to {@code out[at + 1]}. Real-time safe. */
     static void of(final double x, final double[] out, final int at)
     {
         final double abs = Math.abs(x);

@@ -34,29 +34,6 @@ public final class SpatialAlgebra
         return Vec3.dot(a, ia, b, ib) + Vec3.dot(a, ia + 3, b, ib + 3);
     }
 
-    /** out = a x b, motion cross product: (wa x vb + va x wb, wa x wb). Inputs read once into locals. */
-    public static void crossMotion(final double[] a, final int ia, final double[] b, final int ib, final double[] out, final int io)
-    {
-        final double vx = a[ia];
-        final double vy = a[ia + 1];
-        final double vz = a[ia + 2];
-        final double wx = a[ia + 3];
-        final double wy = a[ia + 4];
-        final double wz = a[ia + 5];
-        final double bvx = b[ib];
-        final double bvy = b[ib + 1];
-        final double bvz = b[ib + 2];
-        final double bwx = b[ib + 3];
-        final double bwy = b[ib + 4];
-        final double bwz = b[ib + 5];
-        out[io] = wy * bvz - wz * bvy + vy * bwz - vz * bwy;
-        out[io + 1] = wz * bvx - wx * bvz + vz * bwx - vx * bwz;
-        out[io + 2] = wx * bvy - wy * bvx + vx * bwy - vy * bwx;
-        out[io + 3] = wy * bwz - wz * bwy;
-        out[io + 4] = wz * bwx - wx * bwz;
-        out[io + 5] = wx * bwy - wy * bwx;
-    }
-
     /** out = m x* f, force cross product: (wm x f, wm x n + vm x f). Inputs read once into locals; out may not alias f. */
     public static void crossForce(final double[] m, final int im, final double[] f, final int jf, final double[] out, final int io)
     {

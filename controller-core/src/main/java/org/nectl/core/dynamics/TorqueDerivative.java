@@ -13,6 +13,7 @@ package org.nectl.core.dynamics;
  * in the body frame; angular and linear jerk are the inertial derivatives of angular and linear
  * acceleration. The external wrench rate, in contrast, is given as the derivative of its body-frame
  * components (what a body-mounted sensor differentiates); it is converted with d/dt = rate + omega x.
+ * Units are those of {@link InverseDynamics}; qddd in rad/s^3 or m/s^3, tauDot in N m/s or N/s.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
@@ -34,27 +35,15 @@ public final class TorqueDerivative
     }
 
     /**
-     * Switches Coulomb and viscous joint friction on or off (default on); rotor inertia is always
-     * included. The Coulomb term's derivative is taken as zero (exact away from qd = 0).
-     * Real-time safe.
-     *
-     * @param enabled true to include friction.
+     * Switches the joint friction on or off (default on); rotor inertia is always included. The
+     * Coulomb term's derivative is taken as zero (exact away from qd = 0). Real-time safe.
      */
     public void jointFriction(final boolean enabled)
     {
         passes.friction = enabled;
     }
 
-    /**
-     * Computes joint torques and their time derivatives. Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities.
-     * @param qdd joint accelerations.
-     * @param qddd joint jerks, rad/s^3 or m/s^3.
-     * @param tau output joint torques or forces by coordinate, N m or N.
-     * @param tauDot output their time derivatives, N m/s or N/s.
-     */
+    /** Computes the joint forces tau and their time derivatives tauDot. Real-time safe: allocates nothing. */
     public void compute(
         final double[] q, final double[] qd, final double[] qdd, final double[] qddd, final double[] tau, final double[] tauDot)
     {
@@ -62,16 +51,8 @@ public final class TorqueDerivative
     }
 
     /**
-     * Computes joint torques and their time derivatives under the given loads and load rates.
-     * Gravity is constant in time. Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities.
-     * @param qdd joint accelerations.
-     * @param qddd joint jerks, rad/s^3 or m/s^3.
-     * @param loads gravity, external wrenches and their rates.
-     * @param tau output joint torques or forces by coordinate, N m or N.
-     * @param tauDot output their time derivatives, N m/s or N/s.
+     * As {@link #compute(double[], double[], double[], double[], double[], double[])} under the given
+     * gravity (constant in time), external wrenches and their rates. Real-time safe: allocates nothing.
      */
     public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] qddd,
         final AppliedLoads loads, final double[] tau, final double[] tauDot)

@@ -11,8 +11,7 @@ package org.nectl.core.dynamics;
  * techniques", ICINCO 2010, eqs. 18-31) is differentiated term by term with the Leibniz rule; a frame
  * change through {@code iR_j = P_j Rot(z, q_j)} is differentiated with {@code d/dt iR_j = iR_j [qd_j z]x}.
  * The angular acceleration is the component derivative of omega, so its jet is omega's jet shifted by
- * one. The external wrench is given by its body-frame components and their first and second
- * derivatives (what a body-mounted sensor differentiates).
+ * one. The external wrench and its rates are body-fixed ({@link AppliedLoads}).
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
@@ -36,8 +35,6 @@ public final class TorqueSecondDerivative
     private final double[][] moment;
     /** The call's body-fixed wrench jets (value, rate, second rate; 6 per body), body-frame components. */
     private final double[][] externalWrench = new double[ORDERS][];
-    /** The model's gravity and no wrench, for calls without loads. */
-    private final AppliedLoads noLoads;
     private final double[][] offset = new double[OFFSET_ORDERS][3];
     private final double[][] work = new double[ORDERS][3];
     private final double[][] cross = new double[ORDERS][3];
@@ -63,23 +60,14 @@ public final class TorqueSecondDerivative
         linearAcceleration = new double[ORDERS][slots];
         force = new double[ORDERS][slots];
         moment = new double[ORDERS][slots];
-        noLoads = new AppliedLoads(model);
     }
 
     /**
-     * Computes joint torques and their first and second time derivatives under the given gravity and
-     * body-fixed wrenches with their first and second rates (gravity constant in time). Real-time
-     * safe: allocates nothing.
+     * Computes the joint forces tau and their first and second time derivatives tauDot, tauDdot under
+     * the given gravity (constant in time) and body-fixed wrenches with their first and second rates;
+     * units as in {@link TorqueDerivative}, the snaps qdddd in rad/s^4 or m/s^4. Real-time safe:
+     * allocates nothing.
      *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities.
-     * @param qdd joint accelerations.
-     * @param qddd joint jerks.
-     * @param qdddd joint snaps (4th derivatives), rad/s^4 or m/s^4.
-     * @param loads gravity and body-fixed wrenches with their rates and second rates.
-     * @param tau output joint torques or forces, N m or N.
-     * @param tauDot output their first derivatives, N m/s or N/s.
-     * @param tauDdot output their second derivatives, N m/s^2 or N/s^2.
      * @throws IllegalArgumentException if the loads hold a world-fixed force or moment.
      */
     public void compute(final double[] q, final double[] qd, final double[] qdd, final double[] qddd,
@@ -131,7 +119,7 @@ public final class TorqueSecondDerivative
         rotateDown(j, work, 0, linearAcceleration, s);
     }
 
-    /** Sets {@link #rate} and {@link #rateDot} of body j's joint; @return whether it is revolute. */
+    /** Sets {@link #rate} and {@link #rateDot} of body j's joint; returns whether it is revolute. */
     private boolean jointRotationRates(final int j, final double[] qd, final double[] qdd)
     {
         final boolean revolute = model.sigma[j] == CompiledModel.REVOLUTE;

@@ -123,5 +123,4 @@ final class Vec3
         out[io + 1] = m[im + 1] * x + m[im + 4] * y + m[im + 7] * z;
         out[io + 2] = m[im + 2] * x + m[im + 5] * y + m[im + 8] * z;
     }
-
 }

@@ -125,7 +125,8 @@ class MixedInverseDynamicsControllerTest
             final SplittableRandom rnd = new SplittableRandom(seed);
             final Case c = Case.draw(rnd, model);
             final double[] a = RandomRobots.vector(rnd, 3, 6.0);
-            final BaseMotion translating = new BaseMotion().orientation(0.6, 0.0, 0.8, 0.0).worldAcceleration(a, GRAVITY);
+            final BaseMotion translating =
+                new BaseMotion().orientation(0.6, 0.0, 0.8, 0.0).worldAcceleration(a[0], a[1], a[2], GRAVITY);
             final double[] onBase = new double[n];
             assertEquals(ControlStatus.OK, controller(model, unlimited(n)).compute(c.q, c.theta, c.qd, c.thetad, c.reference,
                 translating, onBase));

@@ -22,7 +22,7 @@ class BaseMotionTest
     {
         // rolled 90 degrees about world x: the base's y axis points up, so the accelerometer reads +g on y
         final double h = Math.sqrt(0.5);
-        final BaseMotion rolled = new BaseMotion().orientation(h, h, 0.0, 0.0).worldAcceleration(new double[3], GRAVITY);
+        final BaseMotion rolled = new BaseMotion().orientation(h, h, 0.0, 0.0).worldAcceleration(0.0, 0.0, 0.0, GRAVITY);
         assertEquals(0.0, rolled.specificForce(0), 1e-15);
         assertEquals(9.81, rolled.specificForce(1), 1e-14);
         assertEquals(0.0, rolled.specificForce(2), 1e-14);

@@ -132,7 +132,7 @@ class CarriedBaseMomentumTest
             // q_z(a) q_x(b)
             return new BaseMotion().orientation(ch * cg, ch * sg, sh * sg, sh * cg)
                 .angularVelocity(w[0], w[1], w[2]).angularAcceleration(wd[0], wd[1], wd[2])
-                .worldAcceleration(acceleration, gravity);
+                .worldAcceleration(acceleration[0], acceleration[1], acceleration[2], gravity);
         }
 
         private static double value(final double[] c, final double t)

@@ -189,7 +189,8 @@ class CarriedBaseMixedDynamicsTest
             final int ne = model.elasticCount();
             final SplittableRandom rnd = new SplittableRandom(seed);
             final double[] a = RandomRobots.vector(rnd, 3, 6.0);
-            final BaseMotion base = new BaseMotion().orientation(0.6, 0.8, 0.0, 0.0).worldAcceleration(a, GRAVITY);
+            final BaseMotion base =
+                new BaseMotion().orientation(0.6, 0.8, 0.0, 0.0).worldAcceleration(a[0], a[1], a[2], GRAVITY);
             final double gx = -base.specificForce(0);
             final double gy = -base.specificForce(1);
             final double gz = -base.specificForce(2);
@@ -456,7 +457,8 @@ class CarriedBaseMixedDynamicsTest
             final SplittableRandom rnd = new SplittableRandom(seed);
             final double[] a = RandomRobots.vector(rnd, 3, 3.0);
             final double[] equivalent = {GRAVITY[0] - a[0], GRAVITY[1] - a[1], GRAVITY[2] - a[2]};
-            final BaseMotionProfile accelerating = (timeS, gravity, out) -> out.atRest(gravity).worldAcceleration(a, gravity);
+            final BaseMotionProfile accelerating =
+                (timeS, gravity, out) -> out.atRest(gravity).worldAcceleration(a[0], a[1], a[2], gravity);
             final MixedArmSimulator carried = new MixedArmSimulator(model, 1_000_000L, 2);
             carried.baseMotion(accelerating);
             final MixedArmSimulator underGravity = new MixedArmSimulator(model, 1_000_000L, 2);

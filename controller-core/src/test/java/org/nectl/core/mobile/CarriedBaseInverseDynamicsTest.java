@@ -52,7 +52,7 @@ class CarriedBaseInverseDynamicsTest
             final CarriedBaseInverseDynamics carried = new CarriedBaseInverseDynamics(CompiledModel.of(robot));
             final InverseDynamics equivalent = new InverseDynamics(
                 CompiledModel.of(robot).withGravity(GRAVITY[0] - a[0], GRAVITY[1] - a[1], GRAVITY[2] - a[2]));
-            final BaseMotion translating = new BaseMotion().atRest(GRAVITY).worldAcceleration(a, GRAVITY);
+            final BaseMotion translating = new BaseMotion().atRest(GRAVITY).worldAcceleration(a[0], a[1], a[2], GRAVITY);
             final double[] expected = new double[robot.dof()];
             final double[] actual = new double[robot.dof()];
             for (int n = 0; n < SAMPLES; n++)
