@@ -34,31 +34,24 @@ public final class CholeskyForwardDynamics
 
     /**
      * Not real-time safe: allocates the workspace and the decomposition, sized from the model.
-     *
-     * @param model the compiled robot.
      */
     public CholeskyForwardDynamics(final CompiledModel model)
     {
-        final int n = model.dof();
         massMatrix = new MassMatrix(model);
         biasForces = new BiasForces(model);
-        solver = new CholeskySolver(n);
+        solver = new CholeskySolver(model.dof());
         noLoads = new AppliedLoads(model);
     }
 
-    /**
-     * Switches Coulomb and viscous joint friction on or off (default on); rotor inertia is always
-     * included. Real-time safe.
-     *
-     * @param enabled true to subtract Fs sign(qd) + Fv qd from the applied torques.
-     */
+    /** Joint friction on or off, as {@link BiasForces#jointFriction}; rotor inertia is always included. */
     public void jointFriction(final boolean enabled)
     {
         biasForces.jointFriction(enabled);
     }
 
     /**
-     * Computes the joint accelerations. Real-time safe: allocates nothing.
+     * Computes the joint accelerations under the model's gravity, no wrench. Real-time safe:
+     * allocates nothing.
      *
      * @param q joint positions by coordinate, rad or m.
      * @param qd joint velocities, rad/s or m/s.
@@ -71,16 +64,7 @@ public final class CholeskyForwardDynamics
         return compute(q, qd, tau, noLoads, qdd);
     }
 
-    /**
-     * Computes the joint accelerations under the given loads. Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param tau applied joint torques or forces by coordinate, N m or N.
-     * @param loads gravity and external wrenches.
-     * @param qdd output joint accelerations, rad/s^2 or m/s^2.
-     * @return true on success; false if M(q) is not positive definite, qdd then unchanged.
-     */
+    /** As {@link #compute(double[], double[], double[], double[])} under the given gravity and external wrenches. */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final AppliedLoads loads, final double[] qdd)
     {
         massMatrix.compute(q, solver.matrix());
