@@ -98,10 +98,7 @@ public final class GeneralizedMomentum
             final int r = 9 * j;
             if (i < 0)
             {
-                for (int c = 0; c < 6; c++)
-                {
-                    velocity[s + c] = 0.0;
-                }
+                SpatialAlgebra.set(velocity, s, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
             }
             else
             {

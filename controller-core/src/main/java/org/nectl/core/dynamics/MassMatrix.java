@@ -93,8 +93,6 @@ public final class MassMatrix
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
-     *
-     * @param tree the compiled robot.
      */
     public MassMatrix(final CompiledModel tree)
     {
@@ -140,26 +138,20 @@ public final class MassMatrix
                 compositeMass[links.parent[k]] += compositeMass[k];
             }
         }
-        branched = branched(links.parent);
         sineCosine = new double[2 * count];
-        for (int k = 0; k < count; k++)
-        {
-            sineCosine[2 * k + 1] = 1.0;
-        }
         compositeFirstMoment = new double[3 * count];
         compositeInertia = new double[6 * count];
         shiftFirstMoment = new double[3 * count];
         shiftInertia = new double[6 * count];
+        boolean offChain = false;
         for (int k = 0; k < count; k++)
         {
+            sineCosine[2 * k + 1] = 1.0;
             shiftTerms(k);
+            // in a chain every link's parent is the link before it
+            offChain |= links.parent[k] != k - 1;
         }
-    }
-
-    /** @return number of generalised coordinates: M is dof x dof. */
-    public int dof()
-    {
-        return links.count;
+        branched = offChain;
     }
 
     /**
@@ -424,19 +416,5 @@ public final class MassMatrix
     private static boolean near(final double value, final double target)
     {
         return Math.abs(value - target) <= EXACT;
-    }
-
-    /** @return true if two links lie on different branches (neither supports the other). */
-    private static boolean branched(final int[] parent)
-    {
-        for (int k = 0; k < parent.length; k++)
-        {
-            // in a chain every link's parent is the link before it
-            if (parent[k] != k - 1)
-            {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -36,12 +36,7 @@ final class MovingLinks
     /** Inertia about the link origin, link axes, kg m^2, 9 each, row-major. */
     final double[] inertia;
 
-    /**
-     * Not real-time safe: allocates.
-     *
-     * @param tree the model's bodies.
-     * @param model the robot (placements).
-     */
+    /** Not real-time safe: allocates. */
     MovingLinks(final CompiledModel tree)
     {
         count = tree.dof;
