@@ -6,26 +6,19 @@ import org.nectl.core.model.RobotModel;
  * The gravity torques g(q) of tau = M qdd + C qd + g: the joint torques that hold the robot still
  * against gravity alone (no external wrench, no friction). With qd = 0 and qdd = 0 every body's
  * spatial acceleration is the base's (-g, 0), so the wrench across joint i is the subtree's
- * composite inertia times it: F_i = (m_c (-g), h_c x (-g)) about body i's origin, and
- * g_i = S_i . F_i (the Newton-Euler recursion of Khalil, "Dynamic modeling of robots using
+ * composite inertia times it: F_i = (m_c (-g), h_c x (-g)), in the base frame about its origin,
+ * and g_i = S_i . F_i (the Newton-Euler recursion of Khalil, "Dynamic modeling of robots using
  * recursive Newton-Euler techniques", ICINCO 2010, eqs. 13-31, collapsed to composite mass and
- * first moment). Taken in body i's frame, where S_i is z: a forward pass carries -g into each
- * body's frame, a backward pass each subtree's first moment into its parent's; subtree masses are
- * constants. No inertia tensors, no base-frame poses. {@link GeneralizedMomentum} runs these passes
- * on its own joint transforms. Gravity is the compiled model's ({@link CompiledModel#withGravity}).
+ * first moment). One forward and one backward pass, no inertia tensors. Gravity is the compiled
+ * model's ({@link CompiledModel#withGravity}).
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
 public final class GravityTorques
 {
-    private final CompiledModel model;
-    private final JointTransforms joints;
-    /** -g in the base frame, then in each body's frame, m/s^2, 3 per body. */
-    private final double[] gravityAcceleration;
-    /** Subtree mass, kg. */
-    private final double[] compositeMass;
-    /** Subtree first moment about the body origin, body frame, kg m, 3 per body. */
-    private final double[] compositeFirstMoment;
+    private final BaseFrameBodies bodies;
+    private final double[] baseAcceleration = new double[3];
+    private final double[] wrench = new double[6];
 
     /**
      * Compiles the model for this instance alone; share one {@link CompiledModel} between
@@ -43,24 +36,10 @@ public final class GravityTorques
      */
     public GravityTorques(final CompiledModel model)
     {
-        this(model, new JointTransforms(model));
-    }
-
-    /** For a caller that updates the shared joint transforms itself. Not real-time safe. */
-    GravityTorques(final CompiledModel model, final JointTransforms joints)
-    {
-        this.model = model;
-        this.joints = joints;
-        gravityAcceleration = new double[3 * model.bodyCount];
-        compositeMass = model.mass.clone();
-        for (int j = model.bodyCount - 1; j >= 0; j--)
-        {
-            if (model.parent[j] >= 0)
-            {
-                compositeMass[model.parent[j]] += compositeMass[j];
-            }
-        }
-        compositeFirstMoment = new double[3 * model.bodyCount];
+        bodies = new BaseFrameBodies(model);
+        baseAcceleration[0] = -model.gravity[0];
+        baseAcceleration[1] = -model.gravity[1];
+        baseAcceleration[2] = -model.gravity[2];
     }
 
     /**
@@ -71,51 +50,49 @@ public final class GravityTorques
      */
     public void compute(final double[] q, final double[] gravityTorque)
     {
-        joints.update(q);
-        fromJointTransforms(model.gravity, gravityTorque);
+        bodies.placements(q);
+        compositeMasses();
+        jointTorques(gravityTorque);
     }
 
-    /** g under gravity g (base frame, m/s^2) at the joint transforms' last update. Real-time safe. */
-    void fromJointTransforms(final double[] gravity, final double[] gravityTorque)
+    /** Backward pass: subtree mass and first moment about the base origin. */
+    private void compositeMasses()
     {
-        final double[] a = gravityAcceleration;
-        for (int j = 0; j < model.bodyCount; j++)
+        System.arraycopy(bodies.mass, 0, bodies.compositeMass, 0, bodies.bodyCount);
+        System.arraycopy(bodies.firstMoment, 0, bodies.compositeFirstMoment, 0, 3 * bodies.bodyCount);
+        for (int i = bodies.bodyCount - 1; i >= 0; i--)
         {
-            final int i = model.parent[j];
-            if (i < 0)
+            final int p = bodies.parent[i];
+            if (p >= 0)
             {
-                a[3 * j] = -gravity[0];
-                a[3 * j + 1] = -gravity[1];
-                a[3 * j + 2] = -gravity[2];
-                Vec3.multiplyTransposed(joints.rotation, 9 * j, a, 3 * j, a, 3 * j);
-            }
-            else
-            {
-                Vec3.multiplyTransposed(joints.rotation, 9 * j, a, 3 * i, a, 3 * j);
+                bodies.compositeMass[p] += bodies.compositeMass[i];
+                bodies.compositeFirstMoment[3 * p] += bodies.compositeFirstMoment[3 * i];
+                bodies.compositeFirstMoment[3 * p + 1] += bodies.compositeFirstMoment[3 * i + 1];
+                bodies.compositeFirstMoment[3 * p + 2] += bodies.compositeFirstMoment[3 * i + 2];
             }
         }
-        final double[] h = compositeFirstMoment;
-        System.arraycopy(model.firstMoment, 0, h, 0, h.length);
-        for (int j = model.bodyCount - 1; j >= 0; j--)
+    }
+
+    /** g_i = S_i . (m_c a0, h_c x a0) with a0 = -g. */
+    private void jointTorques(final double[] gravityTorque)
+    {
+        final double ax = baseAcceleration[0];
+        final double ay = baseAcceleration[1];
+        final double az = baseAcceleration[2];
+        for (int k = 0; k < bodies.dof; k++)
         {
-            final int t = 3 * j;
-            final int k = model.coordinate[j];
-            if (k >= 0)
-            {
-                // S . (m a, h x a): the z moment for S = (0, z), the z force for S = (z, 0)
-                gravityTorque[k] = model.sigma[j] == CompiledModel.REVOLUTE ? h[t] * a[t + 1] - h[t + 1] * a[t]
-                    : compositeMass[j] * a[t + 2];
-            }
-            final int i = model.parent[j];
-            if (i >= 0)
-            {
-                // h_i += iR_j h_j + m_j iP_j
-                Vec3.multiply(joints.rotation, 9 * j, h, t, h, t);
-                for (int c = 0; c < 3; c++)
-                {
-                    h[3 * i + c] += h[t + c] + compositeMass[j] * joints.position[t + c];
-                }
-            }
+            final int i = bodies.bodyOfCoordinate[k];
+            final double m = bodies.compositeMass[i];
+            final double hx = bodies.compositeFirstMoment[3 * i];
+            final double hy = bodies.compositeFirstMoment[3 * i + 1];
+            final double hz = bodies.compositeFirstMoment[3 * i + 2];
+            wrench[0] = m * ax;
+            wrench[1] = m * ay;
+            wrench[2] = m * az;
+            wrench[3] = hy * az - hz * ay;
+            wrench[4] = hz * ax - hx * az;
+            wrench[5] = hx * ay - hy * ax;
+            gravityTorque[k] = SpatialAlgebra.dot6(bodies.axis, 6 * i, wrench, 0);
         }
     }
 }
