@@ -5,11 +5,10 @@ import org.nectl.core.model.RobotModel;
 /**
  * Forward dynamics qdd = M(q)^-1 (tau - h(q, qd)) (Khalil, "Dynamic modeling of robots using
  * recursive Newton-Euler techniques", ICINCO 2010, eq. 8 and §3.3.1) with M from
- * {@link MassMatrix}, h from {@link BiasForces} and the solve by EJML's Cholesky decomposition
- * M = L L^T, factorised in place in storage preallocated at construction. O(n^3) in the number of
- * joints, against O(n) for {@link RecursiveForwardDynamics}; kept as the second, independent
- * formulation and for small robots where the dense solve is cheap. Gravity, external wrench and
- * friction conventions are those of {@link InverseDynamics}.
+ * {@link MassMatrix}, h from {@link BiasForces} and the solve M = L L^T by {@link CholeskySolver}.
+ * O(n^3) in the number of joints, against O(n) for {@link RecursiveForwardDynamics}; kept as the
+ * second, independent formulation and for small robots where the dense solve is cheap. Gravity,
+ * external wrench and friction conventions are those of {@link InverseDynamics}.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */

@@ -109,10 +109,10 @@ public final class MassMatrix
         final int[] upper = {0, 1, 2, 4, 5, 8};
         for (int k = 0; k < count; k++)
         {
-            kind[k] = kindOf(placement, 9 * k);
             // Rot(x, alpha) (y, z) = (c y - s z, s y + c z), c and s in {0, +-1}
             final double c = Math.rint(placement[9 * k + 8]);
             final double s = Math.rint(placement[9 * k + 7]);
+            kind[k] = kindOf(placement, 9 * k, c, s);
             final boolean kept = c != 0.0;
             yTarget[k] = kept ? 1 : 2;
             ySign[k] = kept ? c : s;
@@ -381,36 +381,22 @@ public final class MassMatrix
         }
     }
 
-    /** @return the placement kind of the row-major placement rotation P at p[o]. */
-    private static int kindOf(final double[] placement, final int o)
+    /**
+     * @return the placement kind of the row-major placement rotation P at p[o]; c and s are its
+     * entries (2, 2) and (2, 1) rounded, Rot(x, alpha) being [[1, 0, 0], [0, c, -s], [0, s, c]].
+     */
+    private static int kindOf(final double[] p, final int o, final double c, final double s)
     {
-        final double[] p = Arrays.copyOfRange(placement, o, o + 9);
-        final boolean xFixed = near(p[0], 1.0) && near(p[1], 0.0) && near(p[2], 0.0) && near(p[3], 0.0)
-            && near(p[6], 0.0);
-        if (!xFixed)
+        if (!(near(p[o], 1.0) && near(p[o + 1], 0.0) && near(p[o + 2], 0.0) && near(p[o + 3], 0.0) && near(p[o + 6], 0.0)))
         {
             return GENERAL;
         }
-        // Rot(x, alpha) = [[1, 0, 0], [0, c, -s], [0, s, c]]
-        final double c = p[8];
-        final double s = p[7];
-        if (near(c, 1.0) && near(s, 0.0) && near(p[4], 1.0) && near(p[5], 0.0))
+        if (Math.abs(c) + Math.abs(s) != 1.0 || !near(p[o + 4], c) || !near(p[o + 5], -s) || !near(p[o + 7], s)
+            || !near(p[o + 8], c))
         {
-            return X0;
+            return TWIST;
         }
-        if (near(c, 0.0) && near(s, 1.0) && near(p[4], 0.0) && near(p[5], -1.0))
-        {
-            return X90;
-        }
-        if (near(c, 0.0) && near(s, -1.0) && near(p[4], 0.0) && near(p[5], 1.0))
-        {
-            return X270;
-        }
-        if (near(c, -1.0) && near(s, 0.0) && near(p[4], -1.0) && near(p[5], 0.0))
-        {
-            return X180;
-        }
-        return TWIST;
+        return c == 1.0 ? X0 : c == -1.0 ? X180 : s == 1.0 ? X90 : X270;
     }
 
     private static boolean near(final double value, final double target)
