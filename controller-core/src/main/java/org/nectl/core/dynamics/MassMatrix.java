@@ -117,13 +117,7 @@ public final class MassMatrix
             yTarget[k] = kept ? 1 : 2;
             ySign[k] = kept ? c : s;
             zSign[k] = kept ? c : -s;
-            // P^T t, the rows of P^T being the columns of P
-            final double[] t = links.placementTranslation;
-            for (int a = 0; a < 3; a++)
-            {
-                offsetAtZero[3 * k + a] = placement[9 * k + a] * t[3 * k] + placement[9 * k + 3 + a] * t[3 * k + 1]
-                    + placement[9 * k + 6 + a] * t[3 * k + 2];
-            }
+            Vec3.multiplyTransposed(placement, 9 * k, links.placementTranslation, 3 * k, offsetAtZero, 3 * k);
             for (int e = 0; e < 6; e++)
             {
                 inertiaUpper[6 * k + e] = links.inertia[9 * k + upper[e]];

@@ -125,24 +125,15 @@ final class MovingLinks
         final int k)
     {
         final double m = tree.mass[b];
+        final int t = 3 * b;
         final double[] rotated = new double[3];
-        final double[] p = new double[3];
-        double along = 0.0;
-        double squared = 0.0;
-        for (int row = 0; row < 3; row++)
-        {
-            p[row] = translations[3 * b + row];
-            for (int e = 0; e < 3; e++)
-            {
-                rotated[row] += rotations[9 * b + 3 * row + e] * tree.firstMoment[3 * b + e];
-            }
-            along += p[row] * rotated[row];
-            squared += p[row] * p[row];
-        }
+        Vec3.multiply(rotations, 9 * b, tree.firstMoment, t, rotated, 0);
+        final double diagonal = m * Vec3.dot(translations, t, translations, t) + 2.0 * Vec3.dot(translations, t, rotated, 0);
         mass[k] += m;
         for (int row = 0; row < 3; row++)
         {
-            firstMoment[3 * k + row] += rotated[row] + m * p[row];
+            final double pr = translations[t + row];
+            firstMoment[3 * k + row] += rotated[row] + m * pr;
             for (int col = 0; col < 3; col++)
             {
                 double turned = 0.0;
@@ -154,9 +145,9 @@ final class MovingLinks
                             * rotations[9 * b + 3 * col + f];
                     }
                 }
-                final double diagonal = row == col ? m * squared + 2.0 * along : 0.0;
-                inertia[9 * k + 3 * row + col] += turned + diagonal
-                    - (m * p[row] * p[col] + p[row] * rotated[col] + rotated[row] * p[col]);
+                final double pc = translations[t + col];
+                inertia[9 * k + 3 * row + col] += turned + (row == col ? diagonal : 0.0)
+                    - (m * pr * pc + pr * rotated[col] + rotated[row] * pc);
             }
         }
     }
