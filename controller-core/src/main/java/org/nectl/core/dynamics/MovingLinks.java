@@ -105,12 +105,8 @@ final class MovingLinks
         }
         for (int row = 0; row < 3; row++)
         {
-            for (int col = 0; col < 3; col++)
-            {
-                r[3 * row + col] = toLinkRotation[9 * p + 3 * row] * rotations[9 * b + col]
-                    + toLinkRotation[9 * p + 3 * row + 1] * rotations[9 * b + 3 + col]
-                    + toLinkRotation[9 * p + 3 * row + 2] * rotations[9 * b + 6 + col];
-            }
+            // row of A B = B^T (row of A)
+            Vec3.multiplyTransposed(rotations, 9 * b, toLinkRotation, 9 * p + 3 * row, r, 3 * row);
         }
         Vec3.multiply(toLinkRotation, 9 * p, translations, 3 * b, t, 0);
         Vec3.add(toLinkTranslation, 3 * p, t, 0);
