@@ -74,13 +74,22 @@ public final class GravityTorques
     /** g_i = S_i . (m_c a0, h_c x a0) with a0 = -g. */
     private void jointTorques(final double[] gravityTorque)
     {
-        final double[] a0 = baseAcceleration;
+        final double ax = baseAcceleration[0];
+        final double ay = baseAcceleration[1];
+        final double az = baseAcceleration[2];
         for (int k = 0; k < bodies.dof; k++)
         {
             final int i = bodies.bodyOfCoordinate[k];
             final double m = bodies.compositeMass[i];
-            Vec3.set(wrench, 0, m * a0[0], m * a0[1], m * a0[2]);
-            Vec3.cross(bodies.compositeFirstMoment, 3 * i, a0, 0, wrench, 3);
+            final double hx = bodies.compositeFirstMoment[3 * i];
+            final double hy = bodies.compositeFirstMoment[3 * i + 1];
+            final double hz = bodies.compositeFirstMoment[3 * i + 2];
+            wrench[0] = m * ax;
+            wrench[1] = m * ay;
+            wrench[2] = m * az;
+            wrench[3] = hy * az - hz * ay;
+            wrench[4] = hz * ax - hx * az;
+            wrench[5] = hx * ay - hy * ax;
             gravityTorque[k] = SpatialAlgebra.dot6(bodies.axis, 6 * i, wrench, 0);
         }
     }
