@@ -67,8 +67,6 @@ public final class MassMatrix
     private final double[] sineCosine;
     /** Composite mass per link, kg: constant, since a subtree's mass does not move. */
     private final double[] compositeMass;
-    /** Inertia about the link origin, upper triangle (xx, xy, xz, yy, yz, zz) per link, link frame. */
-    private final double[] inertiaUpper;
     /** Composite first moment per link, own frame, kg m, 3 per link. */
     private final double[] compositeFirstMoment;
     /** Composite inertia about the own origin, own frame, upper triangle, 6 per link. */
@@ -105,8 +103,6 @@ public final class MassMatrix
         ySign = new double[count];
         zSign = new double[count];
         offsetAtZero = new double[3 * count];
-        inertiaUpper = new double[6 * count];
-        final int[] upper = {0, 1, 2, 4, 5, 8};
         for (int k = 0; k < count; k++)
         {
             // Rot(x, alpha) (y, z) = (c y - s z, s y + c z), c and s in {0, +-1}
@@ -118,10 +114,6 @@ public final class MassMatrix
             ySign[k] = kept ? c : s;
             zSign[k] = kept ? c : -s;
             Vec3.multiplyTransposed(placement, 9 * k, links.placementTranslation, 3 * k, offsetAtZero, 3 * k);
-            for (int e = 0; e < 6; e++)
-            {
-                inertiaUpper[6 * k + e] = links.inertia[9 * k + upper[e]];
-            }
         }
         offset = offsetAtZero.clone();
         compositeMass = links.mass.clone();
@@ -220,7 +212,7 @@ public final class MassMatrix
         final double[] sc = sineCosine;
         final double[] t = offset;
         System.arraycopy(links.firstMoment, 0, h, 0, h.length);
-        System.arraycopy(inertiaUpper, 0, j, 0, j.length);
+        System.arraycopy(links.inertia, 0, j, 0, j.length);
         for (int i = links.count - 1; i >= 0; i--)
         {
             if (parent[i] < 0)

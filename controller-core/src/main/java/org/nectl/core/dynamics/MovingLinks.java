@@ -33,7 +33,7 @@ final class MovingLinks
     final double[] mass;
     /** First moment about the link origin, link axes, kg m, 3 each. */
     final double[] firstMoment;
-    /** Inertia about the link origin, link axes, kg m^2, 9 each, row-major. */
+    /** Inertia about the link origin, link axes, kg m^2, upper triangle (xx, xy, xz, yy, yz, zz), 6 each. */
     final double[] inertia;
 
     /** Not real-time safe: allocates. */
@@ -47,7 +47,7 @@ final class MovingLinks
         placementTranslation = new double[3 * count];
         mass = new double[count];
         firstMoment = new double[3 * count];
-        inertia = new double[9 * count];
+        inertia = new double[6 * count];
         final double[] rotations = tree.placementRotation;
         final double[] translations = tree.placementTranslation;
         final int bodies = tree.bodyCount;
@@ -130,7 +130,7 @@ final class MovingLinks
         {
             final double pr = translations[t + row];
             firstMoment[3 * k + row] += rotated[row] + m * pr;
-            for (int col = 0; col < 3; col++)
+            for (int col = row; col < 3; col++)
             {
                 double turned = 0.0;
                 for (int e = 0; e < 3; e++)
@@ -142,7 +142,7 @@ final class MovingLinks
                     }
                 }
                 final double pc = translations[t + col];
-                inertia[9 * k + 3 * row + col] += turned + (row == col ? diagonal : 0.0)
+                inertia[6 * k + (row == 0 ? col : row == 1 ? 2 + col : 5)] += turned + (row == col ? diagonal : 0.0)
                     - (m * pr * pc + pr * rotated[col] + rotated[row] * pc);
             }
         }
