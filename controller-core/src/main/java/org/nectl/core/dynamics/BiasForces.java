@@ -19,8 +19,6 @@ public final class BiasForces
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
-     *
-     * @param model the compiled robot.
      */
     public BiasForces(final CompiledModel model)
     {
@@ -29,18 +27,14 @@ public final class BiasForces
         zeroAcceleration = new double[model.dof()];
     }
 
-    /**
-     * Switches Coulomb and viscous joint friction on or off (default on). Real-time safe.
-     *
-     * @param enabled true to include Fs sign(qd) + Fv qd in h.
-     */
+    /** Switches Coulomb and viscous joint friction Fs sign(qd) + Fv qd in h on or off (default on). Real-time safe. */
     public void jointFriction(final boolean enabled)
     {
         passes.friction = enabled;
     }
 
     /**
-     * Computes h(q, qd). Real-time safe: allocates nothing.
+     * Computes h(q, qd) under the model's gravity, no wrench. Real-time safe: allocates nothing.
      *
      * @param q joint positions by coordinate, rad or m.
      * @param qd joint velocities, rad/s or m/s.
@@ -51,14 +45,7 @@ public final class BiasForces
         compute(q, qd, noLoads, bias);
     }
 
-    /**
-     * Computes h(q, qd) under the given loads. Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param loads gravity and external wrenches.
-     * @param bias output by coordinate, N m or N.
-     */
+    /** As {@link #compute(double[], double[], double[])} under the given gravity and external wrenches. */
     public void compute(final double[] q, final double[] qd, final AppliedLoads loads, final double[] bias)
     {
         passes.compute(q, qd, zeroAcceleration, loads, null, bias);
@@ -69,11 +56,9 @@ public final class BiasForces
      * initial condition ({@link InverseDynamics#compute(double[], double[], double[], AppliedLoads,
      * BaseMotion, double[])} at qdd = 0). Real-time safe: allocates nothing.
      *
-     * @param q joint positions by coordinate, rad or m.
      * @param qd joint velocities relative to the base, rad/s or m/s.
      * @param loads external wrenches (world-fixed ones in base coordinates); their gravity is not used.
      * @param base the base's motion, base coordinates.
-     * @param bias output by coordinate, N m or N.
      */
     public void compute(final double[] q, final double[] qd, final AppliedLoads loads, final BaseMotion base,
         final double[] bias)

@@ -3,11 +3,10 @@ package org.nectl.core.dynamics;
 /**
  * Forward dynamics qdd = M(q)^-1 (tau - h(q, qd)) (Khalil, "Dynamic modeling of robots using
  * recursive Newton-Euler techniques", ICINCO 2010, eq. 8 and §3.3.1) with M from
- * {@link MassMatrix}, h from {@link BiasForces} and the solve by EJML's Cholesky decomposition
- * M = L L^T, factorised in place in storage preallocated at construction. O(n^3) in the number of
- * joints, against O(n) for {@link RecursiveForwardDynamics}; kept as the second, independent
- * formulation and for small robots where the dense solve is cheap. Gravity, external wrench and
- * friction conventions are those of {@link InverseDynamics}.
+ * {@link MassMatrix}, h from {@link BiasForces} and the solve M = L L^T by {@link CholeskySolver}.
+ * O(n^3) in the number of joints, against O(n) for {@link RecursiveForwardDynamics}; kept as the
+ * second, independent formulation and for small robots where the dense solve is cheap. Gravity,
+ * external wrench and friction conventions are those of {@link InverseDynamics}.
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */
@@ -21,31 +20,24 @@ public final class CholeskyForwardDynamics
 
     /**
      * Not real-time safe: allocates the workspace and the decomposition, sized from the model.
-     *
-     * @param model the compiled robot.
      */
     public CholeskyForwardDynamics(final CompiledModel model)
     {
-        final int n = model.dof();
         massMatrix = new MassMatrix(model);
         biasForces = new BiasForces(model);
-        solver = new CholeskySolver(n);
+        solver = new CholeskySolver(model.dof());
         noLoads = new AppliedLoads(model);
     }
 
-    /**
-     * Switches Coulomb and viscous joint friction on or off (default on); rotor inertia is always
-     * included. Real-time safe.
-     *
-     * @param enabled true to subtract Fs sign(qd) + Fv qd from the applied torques.
-     */
+    /** Joint friction on or off, as {@link BiasForces#jointFriction}; rotor inertia is always included. */
     public void jointFriction(final boolean enabled)
     {
         biasForces.jointFriction(enabled);
     }
 
     /**
-     * Computes the joint accelerations. Real-time safe: allocates nothing.
+     * Computes the joint accelerations under the model's gravity, no wrench. Real-time safe:
+     * allocates nothing.
      *
      * @param q joint positions by coordinate, rad or m.
      * @param qd joint velocities, rad/s or m/s.
@@ -58,16 +50,7 @@ public final class CholeskyForwardDynamics
         return compute(q, qd, tau, noLoads, qdd);
     }
 
-    /**
-     * Computes the joint accelerations under the given loads. Real-time safe: allocates nothing.
-     *
-     * @param q joint positions by coordinate, rad or m.
-     * @param qd joint velocities, rad/s or m/s.
-     * @param tau applied joint torques or forces by coordinate, N m or N.
-     * @param loads gravity and external wrenches.
-     * @param qdd output joint accelerations, rad/s^2 or m/s^2.
-     * @return true on success; false if M(q) is not positive definite, qdd then unchanged.
-     */
+    /** As {@link #compute(double[], double[], double[], double[])} under the given gravity and external wrenches. */
     public boolean compute(final double[] q, final double[] qd, final double[] tau, final AppliedLoads loads, final double[] qdd)
     {
         massMatrix.compute(q, solver.matrix());

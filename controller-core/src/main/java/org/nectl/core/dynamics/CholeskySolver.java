@@ -19,11 +19,7 @@ public final class CholeskySolver
     private final DMatrixRMaj solution;
     private final LinearSolverChol_DDRM solver;
 
-    /**
-     * Not real-time safe: allocates the matrices and the decomposition.
-     *
-     * @param n the system size.
-     */
+    /** Not real-time safe: allocates the n x n system and the decomposition. */
     public CholeskySolver(final int n)
     {
         matrix = new DMatrixRMaj(n, n);
@@ -53,7 +49,8 @@ public final class CholeskySolver
     }
 
     /**
-     * Factorises A (in place) and solves for x. Real-time safe: allocates nothing.
+     * Factorises A (in place) and solves for x. Real-time safe: allocates nothing (EJML's
+     * decomposition and triangular solves work in the storage sized at construction).
      *
      * @return false if A is not positive definite; x is then unchanged.
      */

@@ -20,8 +20,6 @@ public final class GravityTorques
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
-     *
-     * @param model the compiled robot.
      */
     public GravityTorques(final CompiledModel model)
     {
@@ -55,9 +53,7 @@ public final class GravityTorques
             if (p >= 0)
             {
                 bodies.compositeMass[p] += bodies.compositeMass[i];
-                bodies.compositeFirstMoment[3 * p] += bodies.compositeFirstMoment[3 * i];
-                bodies.compositeFirstMoment[3 * p + 1] += bodies.compositeFirstMoment[3 * i + 1];
-                bodies.compositeFirstMoment[3 * p + 2] += bodies.compositeFirstMoment[3 * i + 2];
+                Vec3.add(bodies.compositeFirstMoment, 3 * i, bodies.compositeFirstMoment, 3 * p);
             }
         }
     }

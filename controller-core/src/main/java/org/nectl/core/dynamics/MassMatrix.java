@@ -65,8 +65,6 @@ public final class MassMatrix
     private final double[] sineCosine;
     /** Composite mass per link, kg: constant, since a subtree's mass does not move. */
     private final double[] compositeMass;
-    /** Inertia about the link origin, upper triangle (xx, xy, xz, yy, yz, zz) per link, link frame. */
-    private final double[] inertiaUpper;
     /** Composite first moment per link, own frame, kg m, 3 per link. */
     private final double[] compositeFirstMoment;
     /** Composite inertia about the own origin, own frame, upper triangle, 6 per link. */
@@ -80,8 +78,6 @@ public final class MassMatrix
 
     /**
      * Not real-time safe: allocates the workspace, sized from the model.
-     *
-     * @param tree the compiled robot.
      */
     public MassMatrix(final CompiledModel tree)
     {
@@ -94,29 +90,17 @@ public final class MassMatrix
         ySign = new double[count];
         zSign = new double[count];
         offsetAtZero = new double[3 * count];
-        inertiaUpper = new double[6 * count];
-        final int[] upper = {0, 1, 2, 4, 5, 8};
         for (int k = 0; k < count; k++)
         {
-            kind[k] = kindOf(placement, 9 * k);
             // Rot(x, alpha) (y, z) = (c y - s z, s y + c z), c and s in {0, +-1}
             final double c = Math.rint(placement[9 * k + 8]);
             final double s = Math.rint(placement[9 * k + 7]);
+            kind[k] = kindOf(placement, 9 * k, c, s);
             final boolean kept = c != 0.0;
             yTarget[k] = kept ? 1 : 2;
             ySign[k] = kept ? c : s;
             zSign[k] = kept ? c : -s;
-            // P^T t, the rows of P^T being the columns of P
-            final double[] t = links.placementTranslation;
-            for (int a = 0; a < 3; a++)
-            {
-                offsetAtZero[3 * k + a] = placement[9 * k + a] * t[3 * k] + placement[9 * k + 3 + a] * t[3 * k + 1]
-                    + placement[9 * k + 6 + a] * t[3 * k + 2];
-            }
-            for (int e = 0; e < 6; e++)
-            {
-                inertiaUpper[6 * k + e] = links.inertia[9 * k + upper[e]];
-            }
+            Vec3.multiplyTransposed(placement, 9 * k, links.placementTranslation, 3 * k, offsetAtZero, 3 * k);
         }
         offset = offsetAtZero.clone();
         compositeMass = links.mass.clone();
@@ -127,26 +111,20 @@ public final class MassMatrix
                 compositeMass[links.parent[k]] += compositeMass[k];
             }
         }
-        branched = branched(links.parent);
         sineCosine = new double[2 * count];
-        for (int k = 0; k < count; k++)
-        {
-            sineCosine[2 * k + 1] = 1.0;
-        }
         compositeFirstMoment = new double[3 * count];
         compositeInertia = new double[6 * count];
         shiftFirstMoment = new double[3 * count];
         shiftInertia = new double[6 * count];
+        boolean offChain = false;
         for (int k = 0; k < count; k++)
         {
+            sineCosine[2 * k + 1] = 1.0;
             shiftTerms(k);
+            // in a chain every link's parent is the link before it
+            offChain |= links.parent[k] != k - 1;
         }
-    }
-
-    /** @return number of generalised coordinates: M is dof x dof. */
-    public int dof()
-    {
-        return links.count;
+        branched = offChain;
     }
 
     /**
@@ -221,7 +199,7 @@ public final class MassMatrix
         final double[] sc = sineCosine;
         final double[] t = offset;
         System.arraycopy(links.firstMoment, 0, h, 0, h.length);
-        System.arraycopy(inertiaUpper, 0, j, 0, j.length);
+        System.arraycopy(links.inertia, 0, j, 0, j.length);
         for (int i = links.count - 1; i >= 0; i--)
         {
             if (parent[i] < 0)
@@ -376,54 +354,26 @@ public final class MassMatrix
         }
     }
 
-    /** @return the placement kind of the row-major placement rotation P at p[o]. */
-    private static int kindOf(final double[] placement, final int o)
+    /**
+     * @return the placement kind of the row-major placement rotation P at p[o]; c and s are its
+     * entries (2, 2) and (2, 1) rounded, Rot(x, alpha) being [[1, 0, 0], [0, c, -s], [0, s, c]].
+     */
+    private static int kindOf(final double[] p, final int o, final double c, final double s)
     {
-        final double[] p = Arrays.copyOfRange(placement, o, o + 9);
-        final boolean xFixed = near(p[0], 1.0) && near(p[1], 0.0) && near(p[2], 0.0) && near(p[3], 0.0)
-            && near(p[6], 0.0);
-        if (!xFixed)
+        if (!(near(p[o], 1.0) && near(p[o + 1], 0.0) && near(p[o + 2], 0.0) && near(p[o + 3], 0.0) && near(p[o + 6], 0.0)))
         {
             return GENERAL;
         }
-        // Rot(x, alpha) = [[1, 0, 0], [0, c, -s], [0, s, c]]
-        final double c = p[8];
-        final double s = p[7];
-        if (near(c, 1.0) && near(s, 0.0) && near(p[4], 1.0) && near(p[5], 0.0))
+        if (Math.abs(c) + Math.abs(s) != 1.0 || !near(p[o + 4], c) || !near(p[o + 5], -s) || !near(p[o + 7], s)
+            || !near(p[o + 8], c))
         {
-            return X0;
+            return TWIST;
         }
-        if (near(c, 0.0) && near(s, 1.0) && near(p[4], 0.0) && near(p[5], -1.0))
-        {
-            return X90;
-        }
-        if (near(c, 0.0) && near(s, -1.0) && near(p[4], 0.0) && near(p[5], 1.0))
-        {
-            return X270;
-        }
-        if (near(c, -1.0) && near(s, 0.0) && near(p[4], -1.0) && near(p[5], 0.0))
-        {
-            return X180;
-        }
-        return TWIST;
+        return c == 1.0 ? X0 : c == -1.0 ? X180 : s == 1.0 ? X90 : X270;
     }
 
     private static boolean near(final double value, final double target)
     {
         return Math.abs(value - target) <= EXACT;
-    }
-
-    /** @return true if two links lie on different branches (neither supports the other). */
-    private static boolean branched(final int[] parent)
-    {
-        for (int k = 0; k < parent.length; k++)
-        {
-            // in a chain every link's parent is the link before it
-            if (parent[k] != k - 1)
-            {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -33,15 +33,10 @@ final class MovingLinks
     final double[] mass;
     /** First moment about the link origin, link axes, kg m, 3 each. */
     final double[] firstMoment;
-    /** Inertia about the link origin, link axes, kg m^2, 9 each, row-major. */
+    /** Inertia about the link origin, link axes, kg m^2, upper triangle (xx, xy, xz, yy, yz, zz), 6 each. */
     final double[] inertia;
 
-    /**
-     * Not real-time safe: allocates.
-     *
-     * @param tree the model's bodies.
-     * @param model the robot (placements).
-     */
+    /** Not real-time safe: allocates. */
     MovingLinks(final CompiledModel tree)
     {
         count = tree.dof;
@@ -52,7 +47,7 @@ final class MovingLinks
         placementTranslation = new double[3 * count];
         mass = new double[count];
         firstMoment = new double[3 * count];
-        inertia = new double[9 * count];
+        inertia = new double[6 * count];
         final double[] rotations = tree.placementRotation;
         final double[] translations = tree.placementTranslation;
         final int bodies = tree.bodyCount;
@@ -110,12 +105,8 @@ final class MovingLinks
         }
         for (int row = 0; row < 3; row++)
         {
-            for (int col = 0; col < 3; col++)
-            {
-                r[3 * row + col] = toLinkRotation[9 * p + 3 * row] * rotations[9 * b + col]
-                    + toLinkRotation[9 * p + 3 * row + 1] * rotations[9 * b + 3 + col]
-                    + toLinkRotation[9 * p + 3 * row + 2] * rotations[9 * b + 6 + col];
-            }
+            // row of A B = B^T (row of A)
+            Vec3.multiplyTransposed(rotations, 9 * b, toLinkRotation, 9 * p + 3 * row, r, 3 * row);
         }
         Vec3.multiply(toLinkRotation, 9 * p, translations, 3 * b, t, 0);
         Vec3.add(toLinkTranslation, 3 * p, t, 0);
@@ -130,25 +121,16 @@ final class MovingLinks
         final int k)
     {
         final double m = tree.mass[b];
+        final int t = 3 * b;
         final double[] rotated = new double[3];
-        final double[] p = new double[3];
-        double along = 0.0;
-        double squared = 0.0;
-        for (int row = 0; row < 3; row++)
-        {
-            p[row] = translations[3 * b + row];
-            for (int e = 0; e < 3; e++)
-            {
-                rotated[row] += rotations[9 * b + 3 * row + e] * tree.firstMoment[3 * b + e];
-            }
-            along += p[row] * rotated[row];
-            squared += p[row] * p[row];
-        }
+        Vec3.multiply(rotations, 9 * b, tree.firstMoment, t, rotated, 0);
+        final double diagonal = m * Vec3.dot(translations, t, translations, t) + 2.0 * Vec3.dot(translations, t, rotated, 0);
         mass[k] += m;
         for (int row = 0; row < 3; row++)
         {
-            firstMoment[3 * k + row] += rotated[row] + m * p[row];
-            for (int col = 0; col < 3; col++)
+            final double pr = translations[t + row];
+            firstMoment[3 * k + row] += rotated[row] + m * pr;
+            for (int col = row; col < 3; col++)
             {
                 double turned = 0.0;
                 for (int e = 0; e < 3; e++)
@@ -159,9 +141,9 @@ final class MovingLinks
                             * rotations[9 * b + 3 * col + f];
                     }
                 }
-                final double diagonal = row == col ? m * squared + 2.0 * along : 0.0;
-                inertia[9 * k + 3 * row + col] += turned + diagonal
-                    - (m * p[row] * p[col] + p[row] * rotated[col] + rotated[row] * p[col]);
+                final double pc = translations[t + col];
+                inertia[6 * k + (row == 0 ? col : row == 1 ? 2 + col : 5)] += turned + (row == col ? diagonal : 0.0)
+                    - (m * pr * pc + pr * rotated[col] + rotated[row] * pc);
             }
         }
     }
