@@ -60,7 +60,7 @@ public class ExternalTorqueObserverBenchmark
         n = robot.dof();
         final double[] gains = new double[n];
         Arrays.fill(gains, 50.0);
-        observer = new ExternalTorqueObserver(robot, gains, 1_000_000L, true);
+        observer = new ExternalTorqueObserver(compiled, gains, 1_000_000L, true);
         massMatrix = new MassMatrix(compiled);
         coriolisMatrix = new CoriolisMatrix(compiled);
         gravityTorques = new GravityTorques(compiled);

@@ -52,7 +52,7 @@ public class MassMatrixBenchmark
         final CompiledModel compiled = CompiledModel.of(robot);
         n = robot.dof();
         massMatrix = new MassMatrix(compiled);
-        inverseDynamics = new InverseDynamics(compiled.withGravity(0, 0, 0));
+        inverseDynamics = new InverseDynamics(CompiledModel.of(robot, 0, 0, 0));
         inverseDynamics.jointFriction(false);
         states = new RandomStates(n, 42);
         m = new double[n * n];

@@ -40,7 +40,7 @@ public final class ObserverTickCost
         final RandomStates states = new RandomStates(n, 42);
         final double[] gains = new double[n];
         Arrays.fill(gains, 50.0);
-        final ExternalTorqueObserver observer = new ExternalTorqueObserver(model, gains, 1_000_000L, true);
+        final ExternalTorqueObserver observer = new ExternalTorqueObserver(compiled, gains, 1_000_000L, true);
         final InverseDynamics rnea = new InverseDynamics(compiled);
         final MassMatrix massMatrix = new MassMatrix(compiled);
         final CoriolisMatrix coriolisMatrix = new CoriolisMatrix(compiled);

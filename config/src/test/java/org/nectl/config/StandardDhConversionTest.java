@@ -104,7 +104,7 @@ final class StandardDhConversionTest
         final double gx = 2.5;
         final double gy = -9.81;
         final InverseDynamics rnea = new InverseDynamics(
-            CompiledModel.of(RobotDescriptions.load(shipped("two-link-rr.yaml"))).withGravity(gx, gy, 0.0));
+            CompiledModel.of(RobotDescriptions.load(shipped("two-link-rr.yaml")), gx, gy, 0.0));
         final SplittableRandom rnd = new SplittableRandom(2020);
         final double[] tau = new double[2];
         for (int sample = 0; sample < 200; sample++)
@@ -145,7 +145,7 @@ final class StandardDhConversionTest
         final double gy = -3.0;
         final double gz = -9.81;
         final InverseDynamics rnea = new InverseDynamics(
-            CompiledModel.of(RobotDescriptions.load(shipped("two-link-pr.yaml"))).withGravity(0.0, gy, gz));
+            CompiledModel.of(RobotDescriptions.load(shipped("two-link-pr.yaml")), 0.0, gy, gz));
         final SplittableRandom rnd = new SplittableRandom(2021);
         final double[] tau = new double[2];
         for (int sample = 0; sample < 200; sample++)
@@ -172,7 +172,7 @@ final class StandardDhConversionTest
             final RandomStandardDh robot = new RandomStandardDh(seed);
             final Path file = dir.resolve("random-" + seed + ".yaml");
             Files.writeString(file, robot.yaml());
-            final InverseDynamics rnea = new InverseDynamics(CompiledModel.of(RobotDescriptions.load(file)).withGravity(g[0], g[1], g[2]));
+            final InverseDynamics rnea = new InverseDynamics(CompiledModel.of(RobotDescriptions.load(file), g[0], g[1], g[2]));
             final SplittableRandom rnd = new SplittableRandom(seed * 104729);
             final int n = robot.links();
             final double[] tau = new double[n];

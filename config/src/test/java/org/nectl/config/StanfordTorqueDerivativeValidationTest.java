@@ -115,7 +115,7 @@ class StanfordTorqueDerivativeValidationTest
 
     private static double[] maxBackwardDifferenceError(final RobotModel model, final TimeLaw law, final double samplingTimeS)
     {
-        final TorqueDerivative dynamics = new TorqueDerivative(CompiledModel.of(model).withGravity(0, 0, -9.81));
+        final TorqueDerivative dynamics = new TorqueDerivative(CompiledModel.of(model, 0, 0, -9.81));
         final int n = model.dof();
         final double[][] state = new double[4][n];
         final double[] s = new double[4];

@@ -65,7 +65,7 @@ public final class SimulatedArmWarmUp
         final Function<SimulatedArmConfig, SimulatedArm> arms)
     {
         final double[] g = config.gravity();
-        return run(model, config, periods, arms, new TreeLawDynamics(CompiledModel.of(model).withGravity(g[0], g[1], g[2])));
+        return run(model, config, periods, arms, new TreeLawDynamics(CompiledModel.of(model, g[0], g[1], g[2])));
     }
 
     /**

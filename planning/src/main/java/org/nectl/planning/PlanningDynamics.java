@@ -33,7 +33,7 @@ public final class PlanningDynamics
     public PlanningDynamics(final RobotModel model, final double[] gravity)
     {
         this.model = model;
-        final CompiledModel compiled = CompiledModel.of(model).withGravity(gravity[0], gravity[1], gravity[2]);
+        final CompiledModel compiled = CompiledModel.of(model, gravity[0], gravity[1], gravity[2]);
         derivatives = new InverseDynamicsDerivatives(compiled);
         inverseDynamics = new InverseDynamics(compiled);
         torqueDerivative = new TorqueDerivative(compiled);

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import org.nectl.config.YamlField;
 import org.nectl.core.control.ReferenceBlend;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -30,7 +31,7 @@ final class ReferenceBlendReader
      */
     static ReferenceBlend.Settings read(final Optional<YamlField> section, final RobotModel model, final long periodNs)
     {
-        final ReferenceBlend.Settings d = ReferenceBlend.Settings.defaults(model, periodNs);
+        final ReferenceBlend.Settings d = ReferenceBlend.Settings.defaults(CompiledModel.of(model), periodNs);
         section.ifPresent(s -> s.mapping(KEYS));
         final double maxPole = ReferenceBlend.MAX_POLE_TIMES_PERIOD / (periodNs * 1e-9);
         final double pole = section.flatMap(s -> s.optional("pole")).map(f -> pole(f, maxPole)).orElse(d.pole());

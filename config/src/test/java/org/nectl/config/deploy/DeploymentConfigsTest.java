@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nectl.config.DescriptionException;
 import org.nectl.config.ShippedRobots;
 import org.nectl.core.control.ReferenceBlend;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.runtime.CarriedBaseSettings;
 import org.nectl.core.runtime.ControlLaw;
 import org.nectl.core.runtime.CycleSettings;
@@ -106,7 +107,7 @@ final class DeploymentConfigsTest
     void theReferenceBlendTakesTheDefaultsOrTheWrittenPoleAndBounds() throws IOException
     {
         final DeploymentConfig defaults = DeploymentConfigs.load(TestDeployments.write(dir, "model: arm.yaml\n"));
-        final ReferenceBlend.Settings expected = ReferenceBlend.Settings.defaults(defaults.model(), defaults.periodNs());
+        final ReferenceBlend.Settings expected = ReferenceBlend.Settings.defaults(CompiledModel.of(defaults.model()), defaults.periodNs());
         assertEquals(expected.pole(), defaults.referenceBlend().pole());
         assertArrayEquals(expected.accelerationMax(), defaults.referenceBlend().accelerationMax());
         assertArrayEquals(expected.jerkMax(), defaults.referenceBlend().jerkMax());

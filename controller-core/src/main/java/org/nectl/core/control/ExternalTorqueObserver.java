@@ -2,10 +2,8 @@ package org.nectl.core.control;
 
 import java.util.Arrays;
 
-import org.nectl.core.dynamics.AppliedLoads;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.GeneralizedMomentum;
-import org.nectl.core.model.RobotModel;
 
 /**
  * Estimates the joint torques of external forces by the generalized-momentum observer of De Luca
@@ -34,9 +32,8 @@ public final class ExternalTorqueObserver
     private final double periodS;
     private final double[] gain;
     private final boolean modelFriction;
+    /** p, C^T qd, g and tau_f under the compiled model's gravity. */
     private final GeneralizedMomentum terms;
-    /** The gravity for {@link #terms}. */
-    private final AppliedLoads loads;
     private final double[] momentum;
     private final double[] coriolisTransposedTimesQd;
     private final double[] gravityTorque;
@@ -51,14 +48,14 @@ public final class ExternalTorqueObserver
     /**
      * Not real-time safe: allocates the workspace.
      *
-     * @param model the robot.
+     * @param model the compiled robot, its gravity the one g is taken under: share the control law's.
      * @param gainPerSecond K_O per coordinate, 1/s, each in (0, 1/period).
      * @param periodNs update period, ns.
      * @param modelFriction true to take the model's joint friction out of the estimate.
      * @throws IllegalArgumentException if a gain is out of range or of the wrong count.
      */
     public ExternalTorqueObserver(
-        final RobotModel model, final double[] gainPerSecond, final long periodNs, final boolean modelFriction)
+        final CompiledModel model, final double[] gainPerSecond, final long periodNs, final boolean modelFriction)
     {
         dof = model.dof();
         if (gainPerSecond.length != dof)
@@ -76,9 +73,7 @@ public final class ExternalTorqueObserver
         }
         gain = gainPerSecond.clone();
         this.modelFriction = modelFriction;
-        final CompiledModel compiled = CompiledModel.of(model);
-        terms = new GeneralizedMomentum(compiled);
-        loads = new AppliedLoads(compiled);
+        terms = new GeneralizedMomentum(model);
         momentum = new double[dof];
         coriolisTransposedTimesQd = new double[dof];
         gravityTorque = new double[dof];
@@ -86,18 +81,6 @@ public final class ExternalTorqueObserver
         previousBeta = new double[dof];
         predictedMomentum = new double[dof];
         residual = new double[dof];
-    }
-
-    /**
-     * Sets the gravity vector (default 0, 0, -9.81). Real-time safe.
-     *
-     * @param gx x component in the base frame, m/s^2.
-     * @param gy y component in the base frame, m/s^2.
-     * @param gz z component in the base frame, m/s^2.
-     */
-    public void gravity(final double gx, final double gy, final double gz)
-    {
-        loads.gravity(gx, gy, gz);
     }
 
     /**
@@ -134,7 +117,7 @@ public final class ExternalTorqueObserver
     public void update(final double[] q, final double[] qd, final double[] tauApplied, final int periods)
     {
         final double elapsedS = periods * periodS;
-        terms.compute(q, qd, loads, momentum, coriolisTransposedTimesQd, gravityTorque, friction);
+        terms.compute(q, qd, momentum, coriolisTransposedTimesQd, gravityTorque, friction);
         if (!started)
         {
             started = true;

@@ -88,11 +88,11 @@ public final class ReferenceBlend
          * jerk bound {@link #jerkFromTorqueRate} with {@link #DEFAULT_TORQUE_RATE_SHARE}. Not
          * real-time safe.
          *
-         * @param model the robot.
+         * @param model the compiled robot (its gravity plays no part): share the control law's.
          * @param periodNs the control period, ns.
          * @return the settings.
          */
-        public static Settings defaults(final RobotModel model, final long periodNs)
+        public static Settings defaults(final CompiledModel model, final long periodNs)
         {
             final double[] unbounded = new double[model.dof()];
             Arrays.fill(unbounded, Double.POSITIVE_INFINITY);
@@ -107,15 +107,17 @@ public final class ReferenceBlend
          * largest over {@value #JERK_POSES} seeded random poses within the position limits (each
          * clamped to +-pi). Infinite if no joint has a torque-rate limit. Not real-time safe.
          *
-         * @param model the robot (its mass matrix includes the rotor inertias).
+         * @param compiled the compiled robot (its mass matrix includes the rotor inertias; its gravity
+         *     plays no part).
          * @param share share of the torque-rate limits, (0, 1].
          * @return J per joint, all equal.
          */
-        public static double[] jerkFromTorqueRate(final RobotModel model, final double share)
+        public static double[] jerkFromTorqueRate(final CompiledModel compiled, final double share)
         {
+            final RobotModel model = compiled.robot();
             final int n = model.dof();
             final double[] largestRow = new double[n];
-            final MassMatrix massMatrix = new MassMatrix(CompiledModel.of(model));
+            final MassMatrix massMatrix = new MassMatrix(compiled);
             final double[] m = new double[n * n];
             final double[] q = new double[n];
             final SplittableRandom random = new SplittableRandom(JERK_POSE_SEED);

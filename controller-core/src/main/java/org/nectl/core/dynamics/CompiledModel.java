@@ -111,13 +111,13 @@ public final class CompiledModel
     /** Compiles a robot under gravity (0, 0, -9.81). Not real-time safe: allocates the arrays. */
     public static CompiledModel of(final RobotModel model)
     {
-        return new CompiledModel(model, new double[] {0.0, 0.0, -9.81});
+        return of(model, 0.0, 0.0, -9.81);
     }
 
-    /** The same robot compiled again under another gravity, base frame, m/s^2. Not real-time safe. */
-    public CompiledModel withGravity(final double gx, final double gy, final double gz)
+    /** Compiles a robot under the given gravity, base frame, m/s^2. Not real-time safe: allocates the arrays. */
+    public static CompiledModel of(final RobotModel model, final double gx, final double gy, final double gz)
     {
-        return new CompiledModel(robot, new double[] {gx, gy, gz});
+        return new CompiledModel(model, new double[] {gx, gy, gz});
     }
 
     /** @return the robot this was compiled from. */

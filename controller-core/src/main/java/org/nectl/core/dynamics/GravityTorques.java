@@ -8,7 +8,7 @@ package org.nectl.core.dynamics;
  * and g_i = S_i . F_i (the Newton-Euler recursion of Khalil, "Dynamic modeling of robots using
  * recursive Newton-Euler techniques", ICINCO 2010, eqs. 13-31, collapsed to composite mass and
  * first moment). One forward and one backward pass, no inertia tensors. Gravity is the compiled
- * model's ({@link CompiledModel#withGravity}).
+ * model's ({@link CompiledModel#of(org.nectl.core.model.RobotModel, double, double, double)}).
  *
  * <p>Not thread safe: use one instance per thread. {@link #compute} is real-time safe.
  */

@@ -211,8 +211,8 @@ public final class ControlCycle
         final ReferenceTimeScaling.Settings timeScalingSettings,
         final MixedLawSettings mixedLaw)
     {
-        this(model, settings, safety, timeScalingSettings, mixedLaw,
-            ReferenceBlend.Settings.defaults(model, settings.periodNs()));
+        this(compile(model, settings), settings, safety, timeScalingSettings, mixedLaw, null,
+            CollisionSettings.defaults(model.dof()), null);
     }
 
     /**
@@ -292,15 +292,34 @@ public final class ControlCycle
         final CollisionSettings collisionSettings,
         final ClosedLoopModel closedLoop)
     {
+        this(compile(model, settings), settings, safety, timeScalingSettings, mixedLaw, blendSettings, collisionSettings,
+            closedLoop);
+    }
+
+    /**
+     * As the public constructors, from the controlled joints compiled once under the configured
+     * gravity: every rigid-body algorithm and law of the cycle shares {@code dynamics}.
+     *
+     * @param blendSettings the blend's tuning, or null for {@link ReferenceBlend.Settings#defaults} of {@code dynamics}.
+     */
+    private ControlCycle(
+        final CompiledModel dynamics,
+        final CycleSettings settings,
+        final SafetySettings safety,
+        final ReferenceTimeScaling.Settings timeScalingSettings,
+        final MixedLawSettings mixedLaw,
+        final ReferenceBlend.Settings blendSettings,
+        final CollisionSettings collisionSettings,
+        final ClosedLoopModel closedLoop)
+    {
+        final RobotModel model = dynamics.robot();
         dof = model.dof();
         if (mixedLaw.model().dof() != dof)
         {
             throw new IllegalArgumentException("the drives' robot has " + mixedLaw.model().dof() + " joints, the robot " + dof);
         }
         this.settings = settings;
-        // one compiled model, under the configured gravity, for every rigid-body algorithm of the cycle
         final double[] g = settings.gravity();
-        final CompiledModel dynamics = CompiledModel.of(model).withGravity(g[0], g[1], g[2]);
         final LawDynamicsSource laws = new LawDynamicsSource(dynamics, closedLoop, g);
         treeLaws = closedLoop == null;
         computedTorque = new ComputedTorqueController(laws.create(), settings.kp(), settings.kd());
@@ -321,7 +340,8 @@ public final class ControlCycle
         stateMonitor = new StateMonitor(model, settings, safety);
         referenceMonitor = new ReferenceMonitor(model, settings.periodNs());
         streamMonitor = new ReferenceMonitor(model, settings.periodNs());
-        blend = new ReferenceBlend(model, blendSettings, settings.periodNs());
+        blend = new ReferenceBlend(model, blendSettings != null ? blendSettings
+            : ReferenceBlend.Settings.defaults(dynamics, settings.periodNs()), settings.periodNs());
         streamStepLimit = new double[dof];
         for (int j = 0; j < dof; j++)
         {
@@ -370,12 +390,8 @@ public final class ControlCycle
             throw new IllegalArgumentException("need " + dof + " collision thresholds, got " + collisionSettings.thresholdNm().length);
         }
         observer = mixed == null && treeLaws
-            ? new ExternalTorqueObserver(model, collisionSettings.observerGain(), settings.periodNs(), collisionSettings.modelFriction())
+            ? new ExternalTorqueObserver(dynamics, collisionSettings.observerGain(), settings.periodNs(), collisionSettings.modelFriction())
             : null;
-        if (observer != null)
-        {
-            observer.gravity(g[0], g[1], g[2]);
-        }
         externalTorque = observer == null ? new double[dof] : observer.externalTorque();
         appliedTorqueSum = new double[dof];
         reflexTarget = new double[dof];
@@ -402,13 +418,11 @@ public final class ControlCycle
         private PreparedModel(final RobotModel model, final CycleSettings settings, final CollisionSettings collision)
         {
             this.model = model;
-            final double[] g = settings.gravity();
-            final CompiledModel dynamics = CompiledModel.of(model).withGravity(g[0], g[1], g[2]);
+            final CompiledModel dynamics = compile(model, settings);
             computedTorque = new ComputedTorqueController(dynamics, settings.kp(), settings.kd());
             pdGravity = new PdGravityController(dynamics, settings.pdKp(), settings.pdKd());
             computedTorque.frictionFeedforward(settings.frictionFeedforward());
-            observer = new ExternalTorqueObserver(model, collision.observerGain(), settings.periodNs(), collision.modelFriction());
-            observer.gravity(g[0], g[1], g[2]);
+            observer = new ExternalTorqueObserver(dynamics, collision.observerGain(), settings.periodNs(), collision.modelFriction());
             carriedBase = new CarriedBaseCompensation.Dynamics(dynamics);
         }
 
@@ -481,6 +495,16 @@ public final class ControlCycle
     public boolean modelChanging()
     {
         return incoming != null;
+    }
+
+    /**
+     * The one compilation of a model for a cycle: under the configured gravity, shared by the laws,
+     * the trajectory clock, the observer, the base compensation and the blend's default bounds.
+     */
+    private static CompiledModel compile(final RobotModel model, final CycleSettings settings)
+    {
+        final double[] g = settings.gravity();
+        return CompiledModel.of(model, g[0], g[1], g[2]);
     }
 
     /**

@@ -174,7 +174,7 @@ class ComputedTorqueControllerTest
         Arrays.fill(kp, 100.0);
         Arrays.fill(kd, 20.0);
         final ComputedTorqueController weightless =
-            new ComputedTorqueController(CompiledModel.of(model).withGravity(0.0, 0.0, 0.0), kp, kd);
+            new ComputedTorqueController(CompiledModel.of(model, 0.0, 0.0, 0.0), kp, kd);
         weightless.compute(q, zero, q, zero, zero, zero, out.tau, out.tauFf, out.tauFfRate);
         assertEquals(0.0, maxAbs(out.tau), 1e-12);
         assertEquals(0.0, maxAbs(out.tauFf), 1e-12);

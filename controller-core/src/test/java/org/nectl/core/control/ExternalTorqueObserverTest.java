@@ -132,7 +132,7 @@ final class ExternalTorqueObserverTest
     void updateAllocatesNothing()
     {
         final RobotModel model = RandomRobots.robot(3, DOF, false, RandomRobots.Joints.REVOLUTE, true);
-        final ExternalTorqueObserver observer = new ExternalTorqueObserver(model, gains(), PERIOD_NS, true);
+        final ExternalTorqueObserver observer = new ExternalTorqueObserver(CompiledModel.of(model), gains(), PERIOD_NS, true);
         final SplittableRandom rnd = new SplittableRandom(3);
         final double[] q = RandomRobots.vector(rnd, DOF, 1.0);
         final double[] qd = RandomRobots.vector(rnd, DOF, 1.0);
@@ -148,7 +148,7 @@ final class ExternalTorqueObserverTest
         final double[] gains = gains();
         gains[2] = 1000.0;
         final IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(
-            IllegalArgumentException.class, () -> new ExternalTorqueObserver(model, gains, PERIOD_NS, true));
+            IllegalArgumentException.class, () -> new ExternalTorqueObserver(CompiledModel.of(model), gains, PERIOD_NS, true));
         assertEquals("observer gain of joint 2 is 1000.0 1/s; it must be > 0 and below 1/period = 1000.0 1/s",
             refused.getMessage());
     }
@@ -211,7 +211,7 @@ final class ExternalTorqueObserverTest
             plant.state(start, new double[n]);
             plant.jointFriction(friction);
             controller = ControlFixtures.controller(model, 400.0);
-            observer = new ExternalTorqueObserver(model, gains(), PERIOD_NS, friction);
+            observer = new ExternalTorqueObserver(CompiledModel.of(model), gains(), PERIOD_NS, friction);
             tau = new double[n];
             qRef = new double[n];
             qdRef = new double[n];

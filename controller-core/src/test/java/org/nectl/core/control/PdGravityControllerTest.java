@@ -60,7 +60,7 @@ class PdGravityControllerTest
         final double[] kd = new double[n];
         Arrays.fill(kp, 50.0);
         Arrays.fill(kd, 5.0);
-        final PdGravityController controller = new PdGravityController(CompiledModel.of(model).withGravity(0.0, 0.0, 0.0), kp, kd);
+        final PdGravityController controller = new PdGravityController(CompiledModel.of(model, 0.0, 0.0, 0.0), kp, kd);
         final SplittableRandom rnd = new SplittableRandom(77);
         final double[] q = RandomRobots.vector(rnd, n, 2.0);
         final double[] qd = RandomRobots.vector(rnd, n, 2.0);

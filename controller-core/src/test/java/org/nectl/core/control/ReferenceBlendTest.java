@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.JointLimits;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.RandomRobots;
@@ -76,7 +77,7 @@ class ReferenceBlendTest
     @Test
     void absorbingKeepsTheReferenceWhereItIsAndResetDropsTheOffset()
     {
-        final ReferenceBlend blend = new ReferenceBlend(MODEL, ReferenceBlend.Settings.defaults(MODEL, PERIOD_NS), PERIOD_NS);
+        final ReferenceBlend blend = new ReferenceBlend(MODEL, ReferenceBlend.Settings.defaults(CompiledModel.of(MODEL), PERIOD_NS), PERIOD_NS);
         final double[] reference = {0.1, 0.2, 0.3};
         final double[] source = {0.11, 0.19, 0.3};
         final double[] zero = new double[3];
@@ -96,8 +97,8 @@ class ReferenceBlendTest
     @Test
     void theDefaultPoleIsThirtyOrATenthOfTheSamplingRateIfThatIsSlower()
     {
-        assertEquals(30.0, ReferenceBlend.Settings.defaults(MODEL, PERIOD_NS).pole());
-        assertEquals(10.0, ReferenceBlend.Settings.defaults(MODEL, 10 * PERIOD_NS).pole(), 1e-12);
+        assertEquals(30.0, ReferenceBlend.Settings.defaults(CompiledModel.of(MODEL), PERIOD_NS).pole());
+        assertEquals(10.0, ReferenceBlend.Settings.defaults(CompiledModel.of(MODEL), 10 * PERIOD_NS).pole(), 1e-12);
     }
 
     @Test

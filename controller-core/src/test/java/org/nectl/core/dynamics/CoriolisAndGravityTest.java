@@ -30,7 +30,7 @@ final class CoriolisAndGravityTest
             final SplittableRandom rnd = new SplittableRandom(seed * 3 + 2);
             final double[] q = RandomRobots.vector(rnd, model.dof(), Math.PI);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
-            final CompiledModel weighted = CompiledModel.of(model).withGravity(g[0], g[1], g[2]);
+            final CompiledModel weighted = CompiledModel.of(model, g[0], g[1], g[2]);
             final GravityTorques gravity = new GravityTorques(weighted);
             final MechanicalEnergy energy = new MechanicalEnergy(weighted);
             final double[] actual = new double[model.dof()];
@@ -58,7 +58,7 @@ final class CoriolisAndGravityTest
             final double[] qd = RandomRobots.vector(rnd, n, 2);
             final double[] g = RandomRobots.vector(rnd, 3, 10);
             final InverseDynamics rnea = new InverseDynamics(compiled);
-            final GravityTorques gravity = new GravityTorques(compiled.withGravity(g[0], g[1], g[2]));
+            final GravityTorques gravity = new GravityTorques(CompiledModel.of(model, g[0], g[1], g[2]));
             final BiasForces bias = new BiasForces(compiled);
             final AppliedLoads loads = new AppliedLoads(compiled).gravity(g[0], g[1], g[2]);
             final double[] expected = new double[n];

@@ -53,7 +53,7 @@ final class GeneralizedMomentumTest
                     expectedCtqd[i] += c[j * n + i] * qd[j];
                 }
             }
-            final GravityTorques gravityTorques = new GravityTorques(compiled.withGravity(g[0], g[1], g[2]));
+            final GravityTorques gravityTorques = new GravityTorques(CompiledModel.of(model, g[0], g[1], g[2]));
             final double[] expectedG = new double[n];
             gravityTorques.compute(q, expectedG);
             assertClose(expectedP, p, 1e-12, "seed " + seed + ": p vs M qd");

@@ -65,7 +65,7 @@ class InverseDynamicsTest
     {
         final long seed = 11;
         final SplittableRandom rnd = new SplittableRandom(seed);
-        final InverseDynamics rnea = new InverseDynamics(CompiledModel.of(twoLinkArm(JointActuation.NONE)).withGravity(0.0, -G, 0.0));
+        final InverseDynamics rnea = new InverseDynamics(CompiledModel.of(twoLinkArm(JointActuation.NONE), 0.0, -G, 0.0));
         final double[] tau = new double[2];
         double worst = 0.0;
         for (int n = 0; n < 200; n++)
@@ -93,7 +93,7 @@ class InverseDynamicsTest
         final double fs = 1.3;
         final double fv = 0.7;
         final InverseDynamics rnea = new InverseDynamics(
-            CompiledModel.of(twoLinkArm(new JointActuation(ia, fs, fv))).withGravity(0.0, -G, 0.0));
+            CompiledModel.of(twoLinkArm(new JointActuation(ia, fs, fv)), 0.0, -G, 0.0));
         final double[] q = {0.3, -1.2};
         final double[] qd = {0.0, -2.0};
         final double[] qdd = {1.5, 0.5};
@@ -387,7 +387,7 @@ class InverseDynamicsTest
             final SplittableRandom rnd = new SplittableRandom(seed);
             final RobotModel model = RandomRobots.any(seed);
             final double[] g = RandomRobots.vector(rnd, 3, 10.0);
-            final CompiledModel weighted = CompiledModel.of(model).withGravity(g[0], g[1], g[2]);
+            final CompiledModel weighted = CompiledModel.of(model, g[0], g[1], g[2]);
             final MechanicalEnergy energy = new MechanicalEnergy(weighted);
             final InverseDynamics rnea = new InverseDynamics(weighted);
             rnea.jointFriction(false);

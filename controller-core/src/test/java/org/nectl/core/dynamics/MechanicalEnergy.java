@@ -14,7 +14,7 @@ import org.nectl.core.model.RobotModel;
 public final class MechanicalEnergy
 {
     private final WorldKinematics kinematics;
-    /** Gravity of the compiled model ({@link CompiledModel#withGravity}), base frame, m/s^2. */
+    /** Gravity of the compiled model ({@link CompiledModel#of(org.nectl.core.model.RobotModel, double, double, double)}), base frame, m/s^2. */
     private final double[] gravity;
     private final double[] angular = new double[3];
     private final double[] linear = new double[3];

@@ -51,7 +51,7 @@ class CarriedBaseInverseDynamicsTest
             final double[] a = RandomRobots.vector(rnd, 3, 6.0);
             final CarriedBaseInverseDynamics carried = new CarriedBaseInverseDynamics(CompiledModel.of(robot));
             final InverseDynamics equivalent = new InverseDynamics(
-                CompiledModel.of(robot).withGravity(GRAVITY[0] - a[0], GRAVITY[1] - a[1], GRAVITY[2] - a[2]));
+                CompiledModel.of(robot, GRAVITY[0] - a[0], GRAVITY[1] - a[1], GRAVITY[2] - a[2]));
             final BaseMotion translating = new BaseMotion().atRest(GRAVITY).worldAcceleration(a[0], a[1], a[2], GRAVITY);
             final double[] expected = new double[robot.dof()];
             final double[] actual = new double[robot.dof()];

@@ -106,7 +106,7 @@ class FreeBaseDynamicsTest
             BasePose.rotation(pose, r);
             // 0R_w g with g = (0, 0, -9.81): minus 9.81 times the third row of wR_0
             final InverseDynamics fixed = new InverseDynamics(
-                CompiledModel.of(fixedRobot).withGravity(-9.81 * r[6], -9.81 * r[7], -9.81 * r[8]));
+                CompiledModel.of(fixedRobot, -9.81 * r[6], -9.81 * r[7], -9.81 * r[8]));
             final FreeBaseInverseDynamics inverse = new FreeBaseInverseDynamics(robot);
             final int n = robot.dof();
             final double[] expected = new double[n];

@@ -15,6 +15,7 @@ import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.CollisionSettings;
@@ -113,7 +114,7 @@ class GoughStewartControlCycleTest
             final int n = active.dof();
             cycle = new ControlCycle(active, CycleSettings.defaults(n, PERIOD_NS), SafetySettings.defaults(n),
                 ReferenceTimeScaling.Settings.defaults(), MixedLawSettings.defaults(ElasticRobotModel.rigid(active)),
-                ReferenceBlend.Settings.defaults(active, PERIOD_NS), CollisionSettings.defaults(n), chain);
+                ReferenceBlend.Settings.defaults(CompiledModel.of(active), PERIOD_NS), CollisionSettings.defaults(n), chain);
             plant = new ClosedLoopSimulator(chain);
             torque = new double[n];
             measure();

@@ -8,6 +8,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.dynamics.CompiledModel;
+import org.nectl.core.dynamics.GravityTorques;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.RandomRobots;
 
@@ -109,6 +111,63 @@ final class CollisionCycleTest
         final int joint = h.cycle.lastCollisionJoint();
         System.out.printf("retract: joint %d, tau_ext %.2f N m, reference moved %.4f rad from the pose at detection%n",
             joint, h.cycle.lastCollisionTorque(), h.cycle.referenceQ()[joint] - push.q[joint]);
+    }
+
+    /**
+     * The observer must take g(q) under the cycle's configured gravity, as the laws do: holding a
+     * random pose at rest under a tilted gravity (a tilted mounting), the estimate stays at zero, on
+     * the cycle's first model and on one set by a model change. An observer under the default
+     * gravity would report g_tilted(q) - g_default(q), printed as the mismatch.
+     */
+    @Test
+    void underAConfiguredGravityTheEstimateAtRestStaysZeroBeforeAndAfterAModelChange()
+    {
+        final double[] tilted = {3.0, -2.0, -9.0};
+        final RobotModel model = RandomRobots.robot(6, DOF, false, RandomRobots.Joints.REVOLUTE, false);
+        final CycleSettings d = CycleSettings.defaults(DOF, CycleHarness.PERIOD_NS);
+        final CycleSettings settings = new CycleSettings(d.periodNs(), d.kp(), d.kd(), d.pdKp(), d.pdKd(), tilted,
+            d.heartbeatTimeoutNs(), d.maxMissingStates(), d.commandTimeoutNs(), d.positionMargin(), d.maxSaturatedTicks(),
+            d.frictionFeedforward());
+        final CycleHarness h = new CycleHarness(model, settings, SafetySettings.defaults(DOF));
+        h.arm.gravity(tilted[0], tilted[1], tilted[2]);
+        final double[] pose = RandomRobots.vector(new SplittableRandom(6), DOF, 1.0);
+        h.arm.reset(pose, new double[DOF]);
+        h.run(1);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.enable(null));
+        final double first = largestEstimate(h, 500);
+        assertEquals(ControlCycle.ACCEPTED, h.cycle.changeModel(h.cycle.prepareModel(model), 50_000_000L));
+        final double changed = largestEstimate(h, 500);
+        assertEquals(1, h.cycle.modelChanges());
+
+        final double[] tiltedG = new double[DOF];
+        final double[] defaultG = new double[DOF];
+        new GravityTorques(CompiledModel.of(model, tilted[0], tilted[1], tilted[2])).compute(pose, tiltedG);
+        new GravityTorques(CompiledModel.of(model)).compute(pose, defaultG);
+        double mismatch = 0.0;
+        for (int j = 0; j < DOF; j++)
+        {
+            mismatch = Math.max(mismatch, Math.abs(tiltedG[j] - defaultG[j]));
+        }
+        System.out.printf("tilted gravity, at rest: largest |tau_ext| %.2e N m on the first model, %.2e N m after the change;"
+            + " an observer under the default gravity would see up to %.2f N m%n", first, changed, mismatch);
+        assertTrue(mismatch > 1.0, "the tilt changes g(q) by " + mismatch + " N m only");
+        assertTrue(first < 1e-3, "first model: largest |tau_ext| " + first + " N m");
+        assertTrue(changed < 1e-3, "after the model change: largest |tau_ext| " + changed + " N m");
+        assertEquals(0, h.cycle.faults(), Faults.describe(h.cycle.faults()));
+    }
+
+    private static double largestEstimate(final CycleHarness h, final int ticks)
+    {
+        double largest = 0.0;
+        for (int tick = 0; tick < ticks; tick++)
+        {
+            h.run(1);
+            for (final double r : h.cycle.externalTorque())
+            {
+                largest = Math.max(largest, Math.abs(r));
+            }
+        }
+        return largest;
     }
 
     /** When the push began, and the measured pose and estimate at the tick of the detection. */

@@ -4,6 +4,7 @@ import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.ReferenceBlend;
 import org.nectl.core.control.ReferenceTimeScaling;
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
@@ -36,7 +37,7 @@ final class CycleHarness
         this.model = model;
         arm = new ArmSimulator(model, PERIOD_NS, 4);
         cycle = new ControlCycle(model, settings, safety, ReferenceTimeScaling.Settings.defaults(),
-            MixedLawSettings.defaults(ElasticRobotModel.rigid(model)), ReferenceBlend.Settings.defaults(model, PERIOD_NS),
+            MixedLawSettings.defaults(ElasticRobotModel.rigid(model)), ReferenceBlend.Settings.defaults(CompiledModel.of(model), PERIOD_NS),
             collision);
         arm.reset(new double[model.dof()], new double[model.dof()]);
     }

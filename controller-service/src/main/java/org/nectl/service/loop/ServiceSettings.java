@@ -183,7 +183,7 @@ public record ServiceSettings(
         final ControlLaw law, final SafetySettings safety, final MixedLawSettings mixedLaw)
     {
         this(model, cycle, mode, loopThread, aeron, link, planner, telemetry, law, safety,
-            mixedLaw, DEFAULT_LOCKSTEP_LIVENESS_NS, ReferenceBlend.Settings.defaults(model, cycle.periodNs()));
+            mixedLaw, DEFAULT_LOCKSTEP_LIVENESS_NS, ReferenceBlend.Settings.defaults(CompiledModel.of(model), cycle.periodNs()));
     }
 
     /**

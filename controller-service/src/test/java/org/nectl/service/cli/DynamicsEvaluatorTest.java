@@ -45,7 +45,7 @@ class DynamicsEvaluatorTest
                 + ",\"gravity\":" + Arrays.toString(gravity) + "}";
             final JsonNode reply = mapper.readTree(new DynamicsEvaluator(model, true).evaluate(request));
 
-            final TorqueDerivative direct = new TorqueDerivative(CompiledModel.of(model).withGravity(gravity[0], gravity[1], gravity[2]));
+            final TorqueDerivative direct = new TorqueDerivative(CompiledModel.of(model, gravity[0], gravity[1], gravity[2]));
             final double[] tau = new double[n];
             final double[] tauDot = new double[n];
             direct.compute(q, qd, qdd, qddd, tau, tauDot);
