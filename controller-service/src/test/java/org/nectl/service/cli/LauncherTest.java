@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
 
@@ -88,6 +89,38 @@ final class LauncherTest
         assertFalse(launch().contains("development keys"));
         assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(elsewhere)));
         assertEquals("rwxrwxr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(elsewhere.getParent())));
+    }
+
+    @Test
+    void linesPipedIntoACommandThatNeedsABuildFirstReachTheCommand() throws Exception
+    {
+        // a source newer than the jar makes the launcher build; this build reads all it is given
+        final Path source = checkout.resolve("controller-service/src/main/java/Example.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, "class Example {}");
+        Files.setLastModifiedTime(checkout.resolve("controller-service/target/nectl.jar"),
+            FileTime.fromMillis(Files.getLastModifiedTime(source).toMillis() - 60_000));
+        final Path mvnw = checkout.resolve("mvnw");
+        Files.writeString(mvnw, "#!/usr/bin/env bash\ncat > /dev/null\ntouch controller-service/target/nectl.jar\n");
+        // the command: a java that writes back what it reads
+        final Path bin = Files.createDirectory(temp.resolve("bin"));
+        final Path java = bin.resolve("java");
+        Files.writeString(java, "#!/usr/bin/env bash\ncat\n");
+        for (final Path script : new Path[] {mvnw, java})
+        {
+            Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        final Path in = Files.writeString(temp.resolve("states.jsonl"), "{\"q\":[0.1]}\n{\"q\":[0.2]}\n");
+        final Path out = temp.resolve("out");
+        final Path err = temp.resolve("err");
+        final ProcessBuilder builder = new ProcessBuilder("bash", checkout.resolve("scripts/nectl").toString(), "dynamics")
+            .redirectInput(in.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        final Process process = builder.start();
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the launcher ends");
+
+        assertTrue(Files.readString(err).contains("nectl: building"), "the launcher built first: " + Files.readString(err));
+        assertEquals(Files.readString(in), Files.readString(out), "every piped line reached the command");
     }
 
     /** A 0644 copy of the keys outside the checkout, the target of a link. */
