@@ -39,7 +39,13 @@ public final class MixedBiasForces
      */
     public MixedBiasForces(final ElasticRobotModel model)
     {
-        bodies = new UnifiedBodies(model);
+        this(new UnifiedBodies(model));
+    }
+
+    /** @param bodies the robot's unified bodies, shared with the caller's other algorithms. */
+    MixedBiasForces(final UnifiedBodies bodies)
+    {
+        this.bodies = bodies;
         newtonEuler = new BiasForces(bodies.compiledTree);
         loads = new AppliedLoads(bodies.compiledTree);
         final int t = bodies.treeDof();

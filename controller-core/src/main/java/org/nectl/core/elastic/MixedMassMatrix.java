@@ -32,7 +32,13 @@ public final class MixedMassMatrix
      */
     public MixedMassMatrix(final ElasticRobotModel model)
     {
-        bodies = new UnifiedBodies(model);
+        this(new UnifiedBodies(model));
+    }
+
+    /** @param bodies the robot's unified bodies, shared with the caller's other algorithms. */
+    MixedMassMatrix(final UnifiedBodies bodies)
+    {
+        this.bodies = bodies;
         crba = new MassMatrix(bodies.compiledTree);
         treeMatrix = new double[bodies.treeDof() * bodies.treeDof()];
         treePositions = new double[bodies.treeDof()];

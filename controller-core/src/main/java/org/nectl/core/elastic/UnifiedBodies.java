@@ -37,7 +37,8 @@ import org.nectl.core.model.Transforms;
  * tree coordinate phi = eta q is then a constraint, not a freedom, which recursive forward dynamics
  * enforces ({@link RecursiveMixedForwardDynamics}).
  *
- * <p>Not thread safe (scratch arrays). Mapping methods are real-time safe.
+ * <p>Never written after construction, so the algorithms of one robot share one instance (one tree
+ * built and compiled). Mapping methods are real-time safe.
  */
 final class UnifiedBodies
 {
