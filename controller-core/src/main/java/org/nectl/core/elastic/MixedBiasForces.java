@@ -42,8 +42,12 @@ public final class MixedBiasForces
         this(new UnifiedBodies(model));
     }
 
-    /** @param bodies the robot's unified bodies, shared with the caller's other algorithms. */
-    MixedBiasForces(final UnifiedBodies bodies)
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param bodies the robot's unified bodies, shared with its other mixed algorithms.
+     */
+    public MixedBiasForces(final UnifiedBodies bodies)
     {
         this.bodies = bodies;
         newtonEuler = new BiasForces(bodies.compiledTree);

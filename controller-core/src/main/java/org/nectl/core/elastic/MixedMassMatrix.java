@@ -35,8 +35,12 @@ public final class MixedMassMatrix
         this(new UnifiedBodies(model));
     }
 
-    /** @param bodies the robot's unified bodies, shared with the caller's other algorithms. */
-    MixedMassMatrix(final UnifiedBodies bodies)
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param bodies the robot's unified bodies, shared with its other mixed algorithms.
+     */
+    public MixedMassMatrix(final UnifiedBodies bodies)
     {
         this.bodies = bodies;
         crba = new MassMatrix(bodies.compiledTree);
