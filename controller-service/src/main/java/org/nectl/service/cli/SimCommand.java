@@ -249,7 +249,8 @@ final class SimCommand implements Callable<Integer>
             final CompiledModel rigid = closedLoop == null && !mujoco && robot.elasticCount() == 0
                 ? CompiledModel.of(model, g[0], g[1], g[2]) : null;
             arm = closedLoop != null ? new SimulatedArm(closedLoop, config)
-                : mujoco ? new SimulatedArm(model, config, plant) : rigid != null ? new SimulatedArm(rigid, config)
+                : mujoco ? new SimulatedArm(model, config, plant)
+                : rigid != null ? new SimulatedArm(rigid, config)
                 : new SimulatedArm(robot, config);
             physics = closedLoop != null ? CLOSED_CHAIN_PHYSICS : mujoco ? describeMujoco(scene, plant) : "nectl's forward dynamics, RK4";
             if (brakeAfterMs < watchdogMs)
@@ -273,7 +274,8 @@ final class SimCommand implements Callable<Integer>
             {
                 final long startNs = System.nanoTime();
                 final boolean finite = closedLoop != null ? SimulatedArmWarmUp.run(closedLoop, config, warmupPeriods)
-                    : mujoco ? warmUpMujoco(model, config) : rigid != null ? SimulatedArmWarmUp.run(rigid, config, warmupPeriods)
+                    : mujoco ? warmUpMujoco(model, config)
+                    : rigid != null ? SimulatedArmWarmUp.run(rigid, config, warmupPeriods)
                     : SimulatedArmWarmUp.run(robot, config, warmupPeriods);
                 System.err.printf(Locale.ROOT, "nectl sim: physics warmed up: %d powered periods of a copy in %.0f ms%s%n",
                     warmupPeriods, (System.nanoTime() - startNs) / 1e6, finite ? "" : " (the copy's physics failed)");
