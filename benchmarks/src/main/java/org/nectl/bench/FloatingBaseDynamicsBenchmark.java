@@ -52,9 +52,10 @@ public class FloatingBaseDynamicsBenchmark
     public void setUp()
     {
         final RobotModel robot = BenchmarkModel.load(model);
-        inverse = new FreeBaseInverseDynamics(robot);
-        direct = new FreeBaseForwardDynamics(robot);
-        fixedBase = new InverseDynamics(CompiledModel.of(robot));
+        final CompiledModel compiled = CompiledModel.of(robot);
+        inverse = new FreeBaseInverseDynamics(compiled);
+        direct = new FreeBaseForwardDynamics(compiled);
+        fixedBase = new InverseDynamics(compiled);
         states = new RandomStates(robot.dof(), 42);
         joints = new double[robot.dof()];
     }

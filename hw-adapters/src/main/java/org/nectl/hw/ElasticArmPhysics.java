@@ -3,6 +3,7 @@ package org.nectl.hw;
 import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.RestingMotorPositions;
+import org.nectl.core.elastic.UnifiedBodies;
 import org.nectl.core.simulation.MixedArmSimulator;
 
 /**
@@ -23,11 +24,12 @@ final class ElasticArmPhysics implements ArmPhysics
     ElasticArmPhysics(final ElasticRobotModel model, final SimulatedArmConfig config)
     {
         final int elastic = model.elasticCount();
-        simulator = new MixedArmSimulator(model, config.periodNs(), config.substeps());
+        final UnifiedBodies bodies = UnifiedBodies.of(model);
+        simulator = new MixedArmSimulator(bodies, config.periodNs(), config.substeps());
         final double[] gravity = config.gravity();
         simulator.gravity(gravity[0], gravity[1], gravity[2]);
         final double[] q = config.initialQ();
-        simulator.reset(q, RestingMotorPositions.compute(model, q, gravity), new double[model.dof()], new double[elastic]);
+        simulator.reset(q, RestingMotorPositions.compute(bodies, q, gravity), new double[model.dof()], new double[elastic]);
         config.baseMotion().ifPresent(simulator::baseMotion);
         elasticCoordinates = new int[elastic];
         int mask = 0;

@@ -3,6 +3,7 @@ package org.nectl.hw;
 import java.util.Arrays;
 
 import org.nectl.core.dynamics.BaseMotion;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
 
@@ -17,9 +18,11 @@ final class RigidArmPhysics implements ArmPhysics
     private final double[] bodyWrench;
     private final double[] oneBody = new double[6];
 
-    RigidArmPhysics(final RobotModel model, final SimulatedArmConfig config)
+    /** @param compiled the robot, compiled under any gravity: the configuration's replaces it. */
+    RigidArmPhysics(final CompiledModel compiled, final SimulatedArmConfig config)
     {
-        simulator = new ArmSimulator(model, config.periodNs(), config.substeps());
+        final RobotModel model = compiled.robot();
+        simulator = new ArmSimulator(compiled, config.periodNs(), config.substeps());
         wrenches = config.externalWrenches().toArray(new AppliedWrench[0]);
         wrenchComponents = new double[6 * wrenches.length];
         for (int w = 0; w < wrenches.length; w++)

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.nectl.core.closedloop.ActiveJoints;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.dynamics.BaseMotion;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
@@ -92,7 +93,19 @@ public final class SimulatedArm
     public SimulatedArm(final ElasticRobotModel robot, final SimulatedArmConfig config)
     {
         this(robot.links(), config, robot.elasticCount() > 0 ? new ElasticArmPhysics(robot, checkedElastic(robot, config))
-            : new RigidArmPhysics(robot.links(), checked(robot.links(), config)));
+            : new RigidArmPhysics(CompiledModel.of(robot.links()), checked(robot.links(), config)));
+    }
+
+    /**
+     * Builds a rigid arm as {@link #SimulatedArm(ElasticRobotModel, SimulatedArmConfig)} does, on a
+     * robot the caller has compiled and shares with its other algorithms. Not real-time safe.
+     *
+     * @param model the simulated robot, rigid, compiled under any gravity (the configuration's is used).
+     * @param config settings, copied.
+     */
+    public SimulatedArm(final CompiledModel model, final SimulatedArmConfig config)
+    {
+        this(model.robot(), config, new RigidArmPhysics(model, checked(model.robot(), config)));
     }
 
     /**

@@ -283,7 +283,8 @@ public final class SimulatedArmConfig
         return initialQ.clone();
     }
 
-    double[] gravity()
+    /** @return the gravity, base frame, m/s^2, 3 values (a copy): the one to compile the simulated robot under. */
+    public double[] gravity()
     {
         return gravity.clone();
     }

@@ -47,7 +47,27 @@ public final class SimulatedArmWarmUp
      */
     public static boolean run(final ElasticRobotModel robot, final SimulatedArmConfig config, final int periods)
     {
+        if (robot.elasticCount() == 0)
+        {
+            final double[] g = config.gravity();
+            return run(CompiledModel.of(robot.links(), g[0], g[1], g[2]), config, periods);
+        }
         return run(robot.links(), config, periods, copy -> new SimulatedArm(robot, copy));
+    }
+
+    /**
+     * Steps a powered copy of a rigid arm, commanding the gravity torque of its current pose each
+     * period; the copy's physics and the holding torques share the caller's compiled robot.
+     *
+     * @param model the simulated robot, rigid, compiled under the configuration's gravity.
+     * @param config the live arm's settings; only period, substeps, torque limits, initial pose and
+     *     gravity are used.
+     * @param periods periods to step, at least 1.
+     * @return the copy's state at the end is finite.
+     */
+    public static boolean run(final CompiledModel model, final SimulatedArmConfig config, final int periods)
+    {
+        return run(model.robot(), config, periods, copy -> new SimulatedArm(model, copy), new TreeLawDynamics(model));
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
 import org.nectl.core.testing.AllocationMeter;
@@ -215,6 +216,31 @@ class SimulatedArmTest
             arm.sample(sample);
         }, 10_000, 20_000);
         assertEquals(0L, bytes, "bytes allocated over 20000 steps");
+    }
+
+    @Test
+    void anArmOnASharedCompiledRobotMovesExactlyAsOneBuiltFromTheRobot()
+    {
+        final SimulatedArmConfig tilted = config().gravity(1.5, -2.0, -9.5).initialQ(0.3, -0.2, 0.1, 0.4);
+        final SimulatedArm own = new SimulatedArm(MODEL, tilted);
+        // Compiled without gravity: the configuration's must replace it.
+        final SimulatedArm shared = new SimulatedArm(CompiledModel.of(MODEL, 0.0, 0.0, 0.0), tilted);
+        final double[] tau = {0.4, -0.3, 0.2, -0.1};
+        final double[] expected = new double[4];
+        final double[] actual = new double[4];
+        for (int period = 1; period <= 50; period++)
+        {
+            own.command(tau, DriveMode.TORQUE, true);
+            shared.command(tau, DriveMode.TORQUE, true);
+            own.step();
+            shared.step();
+            own.truePositions(expected);
+            shared.truePositions(actual);
+            assertArrayEquals(expected, actual, 0.0, "period " + period);
+        }
+        assertNotEquals(0.3, actual[0], "the arm moved");
+        final double[] g = tilted.gravity();
+        assertTrue(SimulatedArmWarmUp.run(CompiledModel.of(MODEL, g[0], g[1], g[2]), tilted, 200));
     }
 
     private static SimulatedArmConfig config()

@@ -107,18 +107,19 @@ public final class ElasticJointInverseDynamics
      */
     public ElasticJointInverseDynamics(final ElasticRobotModel model)
     {
-        this(model, false);
+        this(new UnifiedBodies(model), model, false);
     }
 
     /**
+     * @param bodies the robot's unified bodies, shared with the caller's other algorithms.
      * @param model the robot.
      * @param forwardMode false: rigid joints and all rotors driven (inverse dynamics, §6.3); true:
      *     every link coordinate and elastic rotor free, tied rotors folded into their joints (direct
      *     dynamics, §6.2; see {@link #foldsEveryTiedRotor}).
      */
-    private ElasticJointInverseDynamics(final ElasticRobotModel model, final boolean forwardMode)
+    private ElasticJointInverseDynamics(final UnifiedBodies bodies, final ElasticRobotModel model, final boolean forwardMode)
     {
-        bodies = new UnifiedBodies(model);
+        this.bodies = bodies;
         springs = new SpringTorques(model);
         final RobotModel tree = bodies.tree;
         count = tree.bodyCount();
@@ -190,19 +191,20 @@ public final class ElasticJointInverseDynamics
     }
 
     /**
+     * @param bodies the robot's unified bodies, shared with the caller.
      * @param model the robot.
      * @return the same three passes as direct dynamics (Khalil 2010 §6.2: every coordinate free),
      *     for robots whose tied rotors all sit on their joint's link or its parent.
      * @throws IllegalArgumentException if a rotor tied to a rigid joint is mounted elsewhere.
      */
-    static ElasticJointInverseDynamics directDynamics(final ElasticRobotModel model)
+    static ElasticJointInverseDynamics directDynamics(final UnifiedBodies bodies, final ElasticRobotModel model)
     {
-        if (!foldsEveryTiedRotor(new UnifiedBodies(model)))
+        if (!foldsEveryTiedRotor(bodies))
         {
             throw new IllegalArgumentException("robot '" + model.links().name() + "': a rigid joint's rotor is mounted"
                 + " neither on its joint's link nor on that link's parent");
         }
-        return new ElasticJointInverseDynamics(model, true);
+        return new ElasticJointInverseDynamics(bodies, model, true);
     }
 
     /**

@@ -39,7 +39,17 @@ public final class MixedBiasForces
      */
     public MixedBiasForces(final ElasticRobotModel model)
     {
-        bodies = new UnifiedBodies(model);
+        this(new UnifiedBodies(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param bodies the robot's unified bodies, shared with its other mixed algorithms.
+     */
+    public MixedBiasForces(final UnifiedBodies bodies)
+    {
+        this.bodies = bodies;
         newtonEuler = new BiasForces(bodies.compiledTree);
         loads = new AppliedLoads(bodies.compiledTree);
         final int t = bodies.treeDof();

@@ -37,8 +37,9 @@ public final class MixedForwardDynamics
     public MixedForwardDynamics(final ElasticRobotModel model)
     {
         this.model = model;
-        massMatrix = new MixedMassMatrix(model);
-        biasForces = new MixedBiasForces(model);
+        final UnifiedBodies bodies = new UnifiedBodies(model);
+        massMatrix = new MixedMassMatrix(bodies);
+        biasForces = new MixedBiasForces(bodies);
         springs = new SpringTorques(model);
         spring = new double[model.elasticCount()];
         solver = new CholeskySolver(massMatrix.size());

@@ -48,7 +48,18 @@ public final class MixedInverseDynamics
      */
     public MixedInverseDynamics(final ElasticRobotModel model)
     {
-        bodies = new UnifiedBodies(model);
+        this(new UnifiedBodies(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param bodies the robot's unified bodies, shared with its other mixed algorithms.
+     */
+    public MixedInverseDynamics(final UnifiedBodies bodies)
+    {
+        final ElasticRobotModel model = bodies.robot;
+        this.bodies = bodies;
         newtonEuler = new InverseDynamics(bodies.compiledTree);
         loads = new AppliedLoads(bodies.compiledTree);
         springs = new SpringTorques(model);

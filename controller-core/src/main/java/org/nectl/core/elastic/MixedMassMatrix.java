@@ -32,7 +32,17 @@ public final class MixedMassMatrix
      */
     public MixedMassMatrix(final ElasticRobotModel model)
     {
-        bodies = new UnifiedBodies(model);
+        this(new UnifiedBodies(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param bodies the robot's unified bodies, shared with its other mixed algorithms.
+     */
+    public MixedMassMatrix(final UnifiedBodies bodies)
+    {
+        this.bodies = bodies;
         crba = new MassMatrix(bodies.compiledTree);
         treeMatrix = new double[bodies.treeDof() * bodies.treeDof()];
         treePositions = new double[bodies.treeDof()];

@@ -71,12 +71,23 @@ public final class RecursiveMixedForwardDynamics
      */
     public RecursiveMixedForwardDynamics(final ElasticRobotModel model)
     {
-        bodies = new UnifiedBodies(model);
+        this(new UnifiedBodies(model));
+    }
+
+    /**
+     * Not real-time safe: allocates the workspace.
+     *
+     * @param bodies the robot's unified bodies, shared with its other mixed algorithms.
+     */
+    public RecursiveMixedForwardDynamics(final UnifiedBodies bodies)
+    {
+        final ElasticRobotModel model = bodies.robot;
+        this.bodies = bodies;
         articulated = new RecursiveForwardDynamics(bodies.compiledTree);
         loads = new AppliedLoads(bodies.compiledTree);
         noGravity = new AppliedLoads(bodies.compiledTree).gravity(0.0, 0.0, 0.0);
         final boolean fold = bodies.coupledRotors.length > 0 && ElasticJointInverseDynamics.foldsEveryTiedRotor(bodies);
-        folded = fold ? ElasticJointInverseDynamics.directDynamics(model) : null;
+        folded = fold ? ElasticJointInverseDynamics.directDynamics(bodies, model) : null;
         inverseInertia = new RecursiveForwardDynamics(bodies.compiledTree);
         inverseInertia.jointFriction(false);
         final int m = fold ? 0 : bodies.coupledRotors.length;

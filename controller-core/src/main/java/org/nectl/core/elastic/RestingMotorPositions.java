@@ -22,11 +22,24 @@ public final class RestingMotorPositions
      */
     public static double[] compute(final ElasticRobotModel model, final double[] q, final double[] gravity)
     {
+        return compute(new UnifiedBodies(model), q, gravity);
+    }
+
+    /**
+     * @param bodies the robot's unified bodies, shared with its other mixed algorithms; its elastic
+     *     joints have positive stiffness.
+     * @param q link positions by coordinate, rad or m.
+     * @param gravity gravity in the base frame, m/s^2.
+     * @return theta by elastic index (reflected), rad or m.
+     */
+    public static double[] compute(final UnifiedBodies bodies, final double[] q, final double[] gravity)
+    {
+        final ElasticRobotModel model = bodies.robot;
         final int dof = model.dof();
         final int elastic = model.elasticCount();
         final double[] jointTorque = new double[dof];
         final double[] theta = new double[elastic];
-        final MixedInverseDynamics dynamics = new MixedInverseDynamics(model);
+        final MixedInverseDynamics dynamics = new MixedInverseDynamics(bodies);
         dynamics.gravity(gravity[0], gravity[1], gravity[2]);
         dynamics.compute(q, theta, new double[dof], new double[elastic], new double[dof], new double[elastic], jointTorque,
             new double[elastic]);

@@ -37,10 +37,14 @@ import org.nectl.core.model.Transforms;
  * tree coordinate phi = eta q is then a constraint, not a freedom, which recursive forward dynamics
  * enforces ({@link RecursiveMixedForwardDynamics}).
  *
- * <p>Not thread safe (scratch arrays). Mapping methods are real-time safe.
+ * <p>The elastic counterpart of {@link CompiledModel}: never written after construction, so the
+ * algorithms of one robot share one instance ({@link #of}), the tree built and compiled once.
+ * Immutable, thread safe. Mapping methods are real-time safe.
  */
-final class UnifiedBodies
+public final class UnifiedBodies
 {
+    /** The mixed robot these bodies unify. */
+    final ElasticRobotModel robot;
     /** The rigid tree: the links, then one leaf body per rotor. */
     final RobotModel tree;
     /** {@link #tree} compiled once for every rigid-body algorithm run on it. */
@@ -59,6 +63,7 @@ final class UnifiedBodies
     /** Not real-time safe: builds the tree. */
     UnifiedBodies(final ElasticRobotModel model)
     {
+        robot = model;
         final RobotModel links = model.links();
         dof = model.dof();
         elasticCount = model.elasticCount();
@@ -108,6 +113,24 @@ final class UnifiedBodies
         source = sources.stream().mapToInt(Integer::intValue).toArray();
         scale = scales.stream().mapToDouble(Double::doubleValue).toArray();
         coupledRotors = coupled.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * Builds and compiles the unified bodies of a robot, to share between its mixed algorithms. Not
+     * real-time safe.
+     *
+     * @param model the robot.
+     * @return its unified bodies.
+     */
+    public static UnifiedBodies of(final ElasticRobotModel model)
+    {
+        return new UnifiedBodies(model);
+    }
+
+    /** @return the mixed robot these bodies unify. */
+    public ElasticRobotModel robot()
+    {
+        return robot;
     }
 
     private static boolean foldedIntoJoint(final ElasticRobotModel model, final int k)

@@ -3,7 +3,6 @@ package org.nectl.core.mobile;
 import org.nectl.core.dynamics.BaseFrameTree;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.SpatialAlgebra;
-import org.nectl.core.model.RobotModel;
 
 /**
  * The total spatial momentum and the kinetic energy of a floating-base robot, summed body by body
@@ -21,12 +20,12 @@ public final class FloatingBaseMomentum
     /**
      * Not real-time safe: allocates the workspace.
      *
-     * @param model a robot with a floating base.
+     * @param model the compiled robot, with a floating base.
      * @throws IllegalArgumentException for a fixed base.
      */
-    public FloatingBaseMomentum(final RobotModel model)
+    public FloatingBaseMomentum(final CompiledModel model)
     {
-        tree = new BaseFrameTree(CompiledModel.of(model));
+        tree = new BaseFrameTree(model);
     }
 
     /**

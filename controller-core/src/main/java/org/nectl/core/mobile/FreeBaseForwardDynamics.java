@@ -56,12 +56,13 @@ public final class FreeBaseForwardDynamics
     /**
      * Not real-time safe: allocates the workspace.
      *
-     * @param model a robot with a floating base ({@link RobotModel#floatingBase()}).
+     * @param model the compiled robot, with a floating base ({@link RobotModel#floatingBase()}); its gravity
+     *     is not used (each call gives the world's).
      * @throws IllegalArgumentException for a fixed base.
      */
-    public FreeBaseForwardDynamics(final RobotModel model)
+    public FreeBaseForwardDynamics(final CompiledModel model)
     {
-        tree = new BaseFrameTree(CompiledModel.of(model));
+        tree = new BaseFrameTree(model);
         final int n = tree.bodyCount();
         articulatedInertia = new double[SQUARE * n];
         bias = new double[6 * n];

@@ -59,15 +59,15 @@ public final class FreeBaseInverseDynamics
     /**
      * Not real-time safe: allocates the workspace.
      *
-     * @param model a robot with a floating base ({@link RobotModel#floatingBase()}).
+     * @param model the compiled robot, with a floating base ({@link RobotModel#floatingBase()}); its gravity
+     *     is not used (each call gives the world's).
      * @throws IllegalArgumentException for a fixed base.
      */
-    public FreeBaseInverseDynamics(final RobotModel model)
+    public FreeBaseInverseDynamics(final CompiledModel model)
     {
-        final CompiledModel compiled = CompiledModel.of(model);
-        tree = new BaseFrameTree(compiled);
-        rnea = new InverseDynamics(compiled);
-        noLoads = new AppliedLoads(compiled);
+        tree = new BaseFrameTree(model);
+        rnea = new InverseDynamics(model);
+        noLoads = new AppliedLoads(model);
     }
 
     /**

@@ -60,7 +60,8 @@ public final class ArmSimulator
     private BaseMotionProfile baseProfile;
     private CarriedBaseForwardDynamics carriedDynamics;
     private final BaseMotion baseMotion = new BaseMotion();
-    private final double[] gravity = {0.0, 0.0, -9.81};
+    /** Gravity, base frame, m/s^2, as the loads give it: what a base at rest feels ({@link #baseMotionAt}). */
+    private final double[] gravity = new double[3];
     private final CompiledModel compiled;
     private boolean friction = true;
 
@@ -74,6 +75,19 @@ public final class ArmSimulator
      */
     public ArmSimulator(final RobotModel model, final long periodNs, final int substeps)
     {
+        this(CompiledModel.of(model), periodNs, substeps);
+    }
+
+    /**
+     * Not real-time safe: allocates the state and the workspace. Starts at rest at q = 0, time 0,
+     * zero torque, under the compiled model's gravity, joint friction on.
+     *
+     * @param model the compiled robot, shared with the caller's other algorithms on it.
+     * @param periodNs control period over which one {@link #step} integrates, ns, positive.
+     * @param substeps Runge-Kutta steps per period, at least 1.
+     */
+    public ArmSimulator(final CompiledModel model, final long periodNs, final int substeps)
+    {
         if (periodNs <= 0)
         {
             throw new IllegalArgumentException("period must be positive, got " + periodNs + " ns");
@@ -82,9 +96,13 @@ public final class ArmSimulator
         {
             throw new IllegalArgumentException("substeps must be at least 1, got " + substeps);
         }
-        compiled = CompiledModel.of(model);
+        compiled = model;
         forwardDynamics = new RecursiveForwardDynamics(compiled);
         loads = new AppliedLoads(compiled);
+        for (int axis = 0; axis < 3; axis++)
+        {
+            gravity[axis] = loads.gravity(axis);
+        }
         dof = model.dof();
         this.periodNs = periodNs;
         this.substeps = substeps;

@@ -7,6 +7,7 @@ import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.RecursiveMixedForwardDynamics;
+import org.nectl.core.elastic.UnifiedBodies;
 import org.nectl.core.mobile.BaseMotionProfile;
 
 /**
@@ -77,13 +78,27 @@ public final class MixedArmSimulator
      */
     public MixedArmSimulator(final ElasticRobotModel model, final long periodNs, final int substeps)
     {
+        this(UnifiedBodies.of(model), periodNs, substeps);
+    }
+
+    /**
+     * Not real-time safe: allocates the state and the workspace. Starts as
+     * {@link #MixedArmSimulator(ElasticRobotModel, long, int)} does.
+     *
+     * @param bodies the robot's unified bodies, shared with the caller's other mixed algorithms on it.
+     * @param periodNs control period one {@link #step} integrates, ns, positive.
+     * @param substeps Runge-Kutta steps per period, at least 1.
+     */
+    public MixedArmSimulator(final UnifiedBodies bodies, final long periodNs, final int substeps)
+    {
+        final ElasticRobotModel model = bodies.robot();
         if (periodNs <= 0 || substeps < 1)
         {
             throw new IllegalArgumentException("period " + periodNs + " ns must be positive and substeps "
                 + substeps + " at least 1");
         }
         this.model = model;
-        forwardDynamics = new RecursiveMixedForwardDynamics(model);
+        forwardDynamics = new RecursiveMixedForwardDynamics(bodies);
         poses = new BaseFramePoses(CompiledModel.of(model.links()));
         dof = model.dof();
         elastic = model.elasticCount();

@@ -33,8 +33,9 @@ class FreeBaseDynamicsTest
         for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final RobotModel robot = FloatingRobots.robot(seed, 1 + (int)(seed % 12), seed % 2 == 0, true);
-            final FreeBaseInverseDynamics inverse = new FreeBaseInverseDynamics(robot);
-            final FreeBaseForwardDynamics direct = new FreeBaseForwardDynamics(robot);
+            final CompiledModel compiled = CompiledModel.of(robot);
+            final FreeBaseInverseDynamics inverse = new FreeBaseInverseDynamics(compiled);
+            final FreeBaseForwardDynamics direct = new FreeBaseForwardDynamics(compiled);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final int n = robot.dof();
             final double[] baseAcceleration = new double[6];
@@ -66,7 +67,7 @@ class FreeBaseDynamicsTest
         for (long seed = 1; seed <= ROBOTS; seed++)
         {
             final RobotModel robot = FloatingRobots.robot(seed, 1 + (int)(seed % 12), seed % 2 == 1, true);
-            final FreeBaseInverseDynamics inverse = new FreeBaseInverseDynamics(robot);
+            final FreeBaseInverseDynamics inverse = new FreeBaseInverseDynamics(CompiledModel.of(robot));
             final SplittableRandom rnd = new SplittableRandom(seed);
             final int n = robot.dof();
             final double[] pose = FloatingRobots.pose(rnd);
@@ -107,7 +108,7 @@ class FreeBaseDynamicsTest
             // 0R_w g with g = (0, 0, -9.81): minus 9.81 times the third row of wR_0
             final InverseDynamics fixed = new InverseDynamics(
                 CompiledModel.of(fixedRobot, -9.81 * r[6], -9.81 * r[7], -9.81 * r[8]));
-            final FreeBaseInverseDynamics inverse = new FreeBaseInverseDynamics(robot);
+            final FreeBaseInverseDynamics inverse = new FreeBaseInverseDynamics(CompiledModel.of(robot));
             final int n = robot.dof();
             final double[] expected = new double[n];
             final double[] actual = new double[n];
@@ -140,7 +141,7 @@ class FreeBaseDynamicsTest
     void aFixedBaseRobotIsRefused()
     {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> new FreeBaseForwardDynamics(RandomRobots.any(3)));
+            () -> new FreeBaseForwardDynamics(CompiledModel.of(RandomRobots.any(3))));
         assertTrue(e.getMessage().contains("has a fixed base; floating-base dynamics need a floating one"), e.getMessage());
     }
 
@@ -148,8 +149,9 @@ class FreeBaseDynamicsTest
     void inverseAndDirectDynamicsAllocateNothing()
     {
         final RobotModel robot = FloatingRobots.robot(7, 12, true, true);
-        final FreeBaseInverseDynamics inverse = new FreeBaseInverseDynamics(robot);
-        final FreeBaseForwardDynamics direct = new FreeBaseForwardDynamics(robot);
+        final CompiledModel compiled = CompiledModel.of(robot);
+        final FreeBaseInverseDynamics inverse = new FreeBaseInverseDynamics(compiled);
+        final FreeBaseForwardDynamics direct = new FreeBaseForwardDynamics(compiled);
         final SplittableRandom rnd = new SplittableRandom(7);
         final int n = robot.dof();
         final double[] pose = FloatingRobots.pose(rnd);

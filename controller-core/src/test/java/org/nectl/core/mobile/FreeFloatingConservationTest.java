@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.RandomRobots;
 
@@ -38,9 +39,10 @@ class FreeFloatingConservationTest
     private static void check(final long seed, final boolean driven)
     {
         final RobotModel robot = FloatingRobots.robot(seed, 8, seed % 2 == 0, false);
-        final FreeBaseForwardDynamics dynamics = new FreeBaseForwardDynamics(robot);
+        final CompiledModel compiled = CompiledModel.of(robot);
+        final FreeBaseForwardDynamics dynamics = new FreeBaseForwardDynamics(compiled);
         final FloatingBaseSimulator simulator = new FloatingBaseSimulator(robot, dynamics, new double[3]);
-        final FloatingBaseMomentum momentum = new FloatingBaseMomentum(robot);
+        final FloatingBaseMomentum momentum = new FloatingBaseMomentum(compiled);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final int n = robot.dof();
         final double[] pose = FloatingRobots.pose(rnd);

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.mobile.BasePose;
 import org.nectl.core.mobile.FreeBaseForwardDynamics;
 import org.nectl.core.mobile.FreeBaseInverseDynamics;
@@ -56,8 +57,9 @@ final class FloatingBaseDynamicsEvaluator
         final double[] twist, final double[] acceleration)
     {
         this.model = model;
-        inverse = new FreeBaseInverseDynamics(model);
-        direct = new FreeBaseForwardDynamics(model);
+        final CompiledModel compiled = CompiledModel.of(model);
+        inverse = new FreeBaseInverseDynamics(compiled);
+        direct = new FreeBaseForwardDynamics(compiled);
         inverse.jointFriction(jointFriction);
         direct.jointFriction(jointFriction);
         defaultPose = pose;

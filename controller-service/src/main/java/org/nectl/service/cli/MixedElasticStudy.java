@@ -5,6 +5,7 @@ import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.MotorReference;
 import org.nectl.core.elastic.RestingMotorPositions;
+import org.nectl.core.elastic.UnifiedBodies;
 import org.nectl.core.simulation.MixedArmSimulator;
 import org.nectl.core.simulation.MixedTrackingRun;
 
@@ -110,13 +111,14 @@ final class MixedElasticStudy
         final double[] endEffectorPoint, final boolean payload, final long periodNs, final Gains gains, final double durationS,
         final MotorReference.Form form)
     {
-        final MixedArmSimulator simulator = new MixedArmSimulator(plant, periodNs, SUBSTEPS);
+        final UnifiedBodies plantBodies = UnifiedBodies.of(plant);
+        final MixedArmSimulator simulator = new MixedArmSimulator(plantBodies, periodNs, SUBSTEPS);
         if (payload)
         {
             simulator.baseFrameLoad(plant.links().bodyCount() - 1, endEffectorPoint, PAYLOAD_FORCE_N);
         }
         final int dof = plant.dof();
-        simulator.reset(INITIAL_Q, RestingMotorPositions.compute(plant, INITIAL_Q, GRAVITY), new double[dof], new double[plant.elasticCount()]);
+        simulator.reset(INITIAL_Q, RestingMotorPositions.compute(plantBodies, INITIAL_Q, GRAVITY), new double[dof], new double[plant.elasticCount()]);
         final MixedInverseDynamicsController controller = new MixedInverseDynamicsController(controllerModel, gains.kpQ(),
             gains.kdQ(), gains.kpTheta(), gains.kdTheta(), new TorqueLimiter(controllerModel.links(), periodNs));
         controller.motorReferenceForm(form);

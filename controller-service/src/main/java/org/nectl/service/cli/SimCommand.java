@@ -18,6 +18,7 @@ import org.nectl.config.DescriptionException;
 import org.nectl.config.ElasticDescriptions;
 import org.nectl.core.closedloop.ActiveJoints;
 import org.nectl.core.closedloop.ClosedLoopModel;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.identification.Payloads;
 import org.nectl.core.mobile.BaseMotionProfiles;
@@ -243,8 +244,14 @@ final class SimCommand implements Callable<Integer>
             }
             final MujocoScene scene = sceneFile != null ? MujocoScene.load(sceneFile) : MujocoScene.EMPTY;
             final MujocoPlant plant = mujoco ? MujocoPlant.open(modelFile, model, scene) : null;
+            // A rigid tree on nectl's physics: one compiled robot for the live arm and its warm-up copy.
+            final double[] g = config.gravity();
+            final CompiledModel rigid = closedLoop == null && !mujoco && robot.elasticCount() == 0
+                ? CompiledModel.of(model, g[0], g[1], g[2]) : null;
             arm = closedLoop != null ? new SimulatedArm(closedLoop, config)
-                : mujoco ? new SimulatedArm(model, config, plant) : new SimulatedArm(robot, config);
+                : mujoco ? new SimulatedArm(model, config, plant)
+                : rigid != null ? new SimulatedArm(rigid, config)
+                : new SimulatedArm(robot, config);
             physics = closedLoop != null ? CLOSED_CHAIN_PHYSICS : mujoco ? describeMujoco(scene, plant) : "nectl's forward dynamics, RK4";
             if (brakeAfterMs < watchdogMs)
             {
@@ -267,7 +274,9 @@ final class SimCommand implements Callable<Integer>
             {
                 final long startNs = System.nanoTime();
                 final boolean finite = closedLoop != null ? SimulatedArmWarmUp.run(closedLoop, config, warmupPeriods)
-                    : mujoco ? warmUpMujoco(model, config) : SimulatedArmWarmUp.run(robot, config, warmupPeriods);
+                    : mujoco ? warmUpMujoco(model, config)
+                    : rigid != null ? SimulatedArmWarmUp.run(rigid, config, warmupPeriods)
+                    : SimulatedArmWarmUp.run(robot, config, warmupPeriods);
                 System.err.printf(Locale.ROOT, "nectl sim: physics warmed up: %d powered periods of a copy in %.0f ms%s%n",
                     warmupPeriods, (System.nanoTime() - startNs) / 1e6, finite ? "" : " (the copy's physics failed)");
             }
