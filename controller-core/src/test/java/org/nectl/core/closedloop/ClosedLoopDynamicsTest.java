@@ -27,7 +27,7 @@ class ClosedLoopDynamicsTest
         {
             final ClosedLoopModel model = RandomClosedLoops.robot(seed, seed % 2 == 0);
             final State s = State.random(model, seed);
-            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
+            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
             final double[] qdd = new double[model.activeCount()];
             assertTrue(dynamics.forwardDynamics(s.q, s.qdActive, s.gamma, qdd), "seed " + seed);
             final double[] multipliers = lagrangeAccelerations(model, s);
@@ -56,7 +56,7 @@ class ClosedLoopDynamicsTest
         {
             final ClosedLoopModel model = RandomClosedLoops.robot(seed, seed % 2 == 1);
             final State s = State.random(model, seed);
-            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
+            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
             final double[] gamma = new double[model.activeCount()];
             final double[] qdd = new double[model.activeCount()];
             assertTrue(dynamics.inverseDynamics(s.q, s.qdActive, s.qddActive, gamma));
@@ -78,7 +78,7 @@ class ClosedLoopDynamicsTest
         {
             final ClosedLoopModel model = RandomClosedLoops.robot(seed, seed % 2 == 0);
             final State s = State.random(model, seed);
-            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
+            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
             final double[] gamma = new double[model.activeCount()];
             assertTrue(dynamics.inverseDynamics(s.q, s.qdActive, s.qddActive, gamma));
             double power = 0.0;
@@ -104,7 +104,7 @@ class ClosedLoopDynamicsTest
     {
         final ClosedLoopModel model = RandomClosedLoops.robot(3, true);
         final State s = State.random(model, 3);
-        final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
+        final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
         final LoopGeometry geometry = new LoopGeometry(model);
         final double[] gamma = new double[model.activeCount()];
         final double[] qdd = new double[model.activeCount()];
