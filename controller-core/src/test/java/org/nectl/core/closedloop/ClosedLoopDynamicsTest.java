@@ -1,6 +1,7 @@
 package org.nectl.core.closedloop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -97,6 +98,16 @@ class ClosedLoopDynamicsTest
             worst = Math.max(worst, Math.abs(rate - power) / (1 + Math.abs(rate)));
         }
         System.out.println("closed-loop power balance: worst relative difference " + worst);
+    }
+
+    @Test
+    void aCompiledModelOfAnotherTreeIsRefused()
+    {
+        final ClosedLoopModel model = RandomClosedLoops.robot(3, true);
+        final ClosedLoopModel other = RandomClosedLoops.robot(4, true);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> new ClosedLoopDynamics(model, CompiledModel.of(other.tree())));
+        assertTrue(e.getMessage().contains("is not the equivalent tree"), e.getMessage());
     }
 
     @Test

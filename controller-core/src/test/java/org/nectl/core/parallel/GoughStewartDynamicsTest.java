@@ -1,6 +1,7 @@
 package org.nectl.core.parallel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -142,6 +143,15 @@ class GoughStewartDynamicsTest
                 assertEquals(pose.twistRate[k], back[k], 1e-9 * Math.max(1, Math.abs(pose.twistRate[k])), "pose " + n);
             }
         }
+    }
+
+    @Test
+    void aCompiledModelOfOtherLegsIsRefused()
+    {
+        final GoughStewartModel hexapod = Hexapods.hexapod(1.0);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> new GoughStewartDynamics(hexapod, CompiledModel.of(Hexapods.hexapod(0.0).legs())));
+        assertTrue(e.getMessage().contains("is not the legs"), e.getMessage());
     }
 
     @Test
