@@ -9,6 +9,7 @@ import org.nectl.config.GoughStewartDescriptions;
 import org.nectl.core.closedloop.ClosedLoopDynamics;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.closedloop.LoopGeometry;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.Transforms;
 import org.nectl.core.parallel.GoughStewartDynamics;
 import org.nectl.core.parallel.GoughStewartKinematics;
@@ -74,10 +75,10 @@ public class ClosedLoopDynamicsBenchmark
     public void setUp()
     {
         palletiser = ClosedLoopDescriptions.load(Path.of("config/robots/palletiser.yaml"));
-        closedLoop = new ClosedLoopDynamics(palletiser);
+        closedLoop = new ClosedLoopDynamics(palletiser, CompiledModel.of(palletiser.tree()));
         geometry = new LoopGeometry(palletiser);
         final GoughStewartModel platform = GoughStewartDescriptions.load(Path.of("config/parallel-robots/hexapod.yaml"));
-        hexapod = new GoughStewartDynamics(platform);
+        hexapod = new GoughStewartDynamics(platform, CompiledModel.of(platform.legs()));
         hexapodKinematics = new GoughStewartKinematics(platform);
         homePosition = platform.homePosition();
         homeRotation = platform.homeRotation();

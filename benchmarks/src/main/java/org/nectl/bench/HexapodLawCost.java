@@ -6,7 +6,9 @@ import java.util.Locale;
 
 import org.nectl.config.GoughStewartDescriptions;
 import org.nectl.core.closedloop.ClosedLoopLawDynamics;
+import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.control.LawDynamics;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.parallel.GoughStewartClosedChain;
 import org.nectl.core.parallel.GoughStewartDynamics;
 import org.nectl.core.parallel.GoughStewartLawDynamics;
@@ -44,10 +46,11 @@ public final class HexapodLawCost
     {
         final int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         final GoughStewartModel hexapod = GoughStewartDescriptions.load(Path.of("config/parallel-robots/hexapod.yaml"));
-        final double[] gravity = {0.0, 0.0, -9.81};
-        final LawDynamics own = new GoughStewartLawDynamics(hexapod, gravity);
-        final LawDynamics projected = new ClosedLoopLawDynamics(GoughStewartClosedChain.of(hexapod), gravity);
-        final GoughStewartDynamics model = new GoughStewartDynamics(hexapod);
+        final CompiledModel legs = CompiledModel.of(hexapod.legs(), 0.0, 0.0, -9.81);
+        final LawDynamics own = new GoughStewartLawDynamics(hexapod, legs);
+        final ClosedLoopModel chain = GoughStewartClosedChain.of(hexapod);
+        final LawDynamics projected = new ClosedLoopLawDynamics(chain, CompiledModel.of(chain.tree(), 0.0, 0.0, -9.81));
+        final GoughStewartDynamics model = new GoughStewartDynamics(hexapod, legs);
         final double[][] q = new double[STATES][6];
         final double[][] qd = new double[STATES][6];
         final double[][] qdd = new double[STATES][6];

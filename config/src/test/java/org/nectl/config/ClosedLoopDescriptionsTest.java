@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nectl.core.closedloop.ClosedLoopDynamics;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.closedloop.LoopGeometry;
+import org.nectl.core.dynamics.CompiledModel;
 
 /** Each rule of the closure section, with the file, line and field of its message. */
 class ClosedLoopDescriptionsTest
@@ -70,9 +71,8 @@ class ClosedLoopDescriptionsTest
         assertEquals(1, model.activeCount());
         assertEquals(2, model.selectedRows().length, "a planar loop keeps 2 of its prismatic cut's 5 equations");
         final LoopGeometry geometry = new LoopGeometry(model);
-        final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
         // Gravity along -x pulls the slider towards the crank: the crank holds it with m g dx/dtheta.
-        dynamics.gravity(-9.81, 0, 0);
+        final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree(), -9.81, 0, 0));
         final double[] gamma = new double[1];
         // A full crank turn in 30 degree steps, each solved from the last (the slider stays on the +x branch).
         final double[] q = model.home();

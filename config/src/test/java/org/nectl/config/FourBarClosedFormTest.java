@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.nectl.core.closedloop.ClosedLoopDynamics;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.closedloop.LoopGeometry;
+import org.nectl.core.dynamics.CompiledModel;
 
 /**
  * The shipped four-bar against a closed-form Lagrangian derivation, written out here independently
@@ -36,7 +37,7 @@ class FourBarClosedFormTest
     void activeTorqueEqualsTheClosedFormLagrangianOverAFullCrankTurn()
     {
         final ClosedLoopModel model = ClosedLoopDescriptions.load(ShippedRobots.directory().resolve("four-bar.yaml"));
-        final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
+        final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
         final LoopGeometry geometry = new LoopGeometry(model);
         final SplittableRandom rnd = new SplittableRandom(18);
         final double[] q = model.home();

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.parallel.GoughStewartDynamics;
 import org.nectl.core.parallel.GoughStewartModel;
 
@@ -33,7 +34,7 @@ class GoughStewartDescriptionsTest
     void shippedHexapodCarriesItsWeightEquallyOnItsSixLegsAtHome()
     {
         final GoughStewartModel hexapod = GoughStewartDescriptions.load(shipped());
-        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod);
+        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod, CompiledModel.of(hexapod.legs()));
         final double[] forces = new double[6];
         assertTrue(dynamics.inverseDynamics(hexapod.homePosition(), hexapod.homeRotation(), new double[6],
             new double[6], forces));

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.nectl.core.closedloop.ClosedLoopDynamics;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.closedloop.LoopGeometry;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 
 /** The shipped closed-loop robots load, keep their mechanism's geometric properties and invert their dynamics. */
@@ -63,7 +64,7 @@ class ShippedClosedLoopRobotsTest
         for (final String file : new String[] {"four-bar.yaml", "palletiser.yaml"})
         {
             final ClosedLoopModel model = load(file);
-            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
+            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
             final SplittableRandom rnd = new SplittableRandom(file.hashCode());
             final int na = model.activeCount();
             final double[] q = model.home();

@@ -100,8 +100,9 @@ public final class SimulatedArmWarmUp
      */
     public static boolean run(final ClosedLoopModel model, final SimulatedArmConfig config, final int periods)
     {
+        final double[] g = config.gravity();
         return run(ActiveJoints.of(model), config, periods, copy -> new SimulatedArm(model, copy),
-            new ClosedLoopLawDynamics(model, config.gravity()));
+            new ClosedLoopLawDynamics(model, CompiledModel.of(model.tree(), g[0], g[1], g[2])));
     }
 
     private static boolean run(final RobotModel model, final SimulatedArmConfig config, final int periods,

@@ -11,6 +11,7 @@ import org.nectl.config.ClosedChains;
 import org.nectl.core.closedloop.ActiveJoints;
 import org.nectl.core.closedloop.ClosedLoopLawDynamics;
 import org.nectl.core.closedloop.ClosedLoopModel;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.simulation.ArmSimulator;
 import org.nectl.core.testing.AllocationMeter;
@@ -32,7 +33,7 @@ class SimulatedClosedLoopArmTest
     {
         final double[] home = PALLETISER.homeActive();
         final SimulatedArm arm = new SimulatedArm(PALLETISER, new SimulatedArmConfig(ACTIVE).initialQ(home));
-        final ClosedLoopLawDynamics dynamics = new ClosedLoopLawDynamics(PALLETISER, new double[] {0, 0, -9.81});
+        final ClosedLoopLawDynamics dynamics = new ClosedLoopLawDynamics(PALLETISER, CompiledModel.of(PALLETISER.tree()));
         final double[] hold = new double[4];
         assertTrue(dynamics.gravityTorques(home, hold));
         final double[] q = new double[4];
@@ -74,7 +75,7 @@ class SimulatedClosedLoopArmTest
     void aPeriodAllocatesNothing()
     {
         final SimulatedArm arm = new SimulatedArm(PALLETISER, new SimulatedArmConfig(ACTIVE).initialQ(PALLETISER.homeActive()));
-        final ClosedLoopLawDynamics dynamics = new ClosedLoopLawDynamics(PALLETISER, new double[] {0, 0, -9.81});
+        final ClosedLoopLawDynamics dynamics = new ClosedLoopLawDynamics(PALLETISER, CompiledModel.of(PALLETISER.tree()));
         final double[] q = new double[4];
         final double[] hold = new double[4];
         final JointStateSample sample = new JointStateSample(4);

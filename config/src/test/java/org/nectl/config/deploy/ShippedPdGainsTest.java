@@ -69,7 +69,7 @@ final class ShippedPdGainsTest
             final int n = model.dof();
             final MassMatrix massMatrix = new MassMatrix(CompiledModel.of(model));
             final ClosedLoopLawDynamics closedLoop = config.closedLoop()
-                .map(c -> new ClosedLoopLawDynamics(c, new double[3])).orElse(null);
+                .map(c -> new ClosedLoopLawDynamics(c, CompiledModel.of(c.tree(), 0.0, 0.0, 0.0))).orElse(null);
             final double[] home = config.closedLoop().map(ClosedLoopModel::homeActive).orElse(null);
             final double[] m = new double[n * n];
             final double[] q = new double[n];

@@ -1,6 +1,7 @@
 package org.nectl.core.closedloop;
 
 import org.nectl.core.dynamics.CholeskySolver;
+import org.nectl.core.dynamics.CompiledModel;
 
 /**
  * Inverse and direct dynamics of a closed-loop robot by projecting the equivalent tree's
@@ -33,13 +34,21 @@ public final class ClosedLoopDynamics
      * Not real-time safe: allocates the workspace.
      *
      * @param model the closed-loop robot.
+     * @param tree {@code model.tree()} compiled, shared with every other user of that tree; its gravity
+     *     is this instance's until {@link #gravity(double, double, double)} overrides it.
+     * @throws IllegalArgumentException if {@code tree} was not compiled from {@code model.tree()}.
      */
-    public ClosedLoopDynamics(final ClosedLoopModel model)
+    public ClosedLoopDynamics(final ClosedLoopModel model, final CompiledModel tree)
     {
+        if (tree.robot() != model.tree())
+        {
+            throw new IllegalArgumentException("the compiled model " + tree.robot().name()
+                + " is not the equivalent tree of the closed-loop robot " + model.tree().name());
+        }
         n = model.treeDof();
         activeCount = model.activeCount();
         geometry = new LoopGeometry(model);
-        tree = new TreeDynamics(model.tree());
+        this.tree = new TreeDynamics(tree);
         qdTree = new double[n];
         qddTree = new double[n];
         tauTree = new double[n];
@@ -50,7 +59,7 @@ public final class ClosedLoopDynamics
     }
 
     /**
-     * Sets gravity in the base frame (default 0, 0, -9.81). Real-time safe.
+     * Overrides the compiled tree's gravity in the base frame for this instance's calls. Real-time safe.
      *
      * @param gx x, m/s^2.
      * @param gy y, m/s^2.

@@ -1,6 +1,7 @@
 package org.nectl.core.closedloop;
 
 import org.nectl.core.control.LawDynamics;
+import org.nectl.core.dynamics.CompiledModel;
 
 /**
  * {@link LawDynamics} of a closed-loop robot in its active coordinates: the passive joints solved
@@ -40,13 +41,14 @@ public final class ClosedLoopLawDynamics implements LawDynamics
      * Not real-time safe: allocates the workspace.
      *
      * @param model the closed-loop robot.
-     * @param gravity gravity in the base frame, m/s^2, 3 components.
+     * @param tree {@code model.tree()} compiled under the gravity of the laws, shared by every
+     *     instance on that robot.
+     * @throws IllegalArgumentException if {@code tree} was not compiled from {@code model.tree()}.
      */
-    public ClosedLoopLawDynamics(final ClosedLoopModel model, final double[] gravity)
+    public ClosedLoopLawDynamics(final ClosedLoopModel model, final CompiledModel tree)
     {
         this.model = model;
-        dynamics = new ClosedLoopDynamics(model);
-        dynamics.gravity(gravity[0], gravity[1], gravity[2]);
+        dynamics = new ClosedLoopDynamics(model, tree);
         geometry = dynamics.geometry();
         na = model.activeCount();
         home = model.home();

@@ -1,5 +1,7 @@
 package org.nectl.core.closedloop;
 
+import org.nectl.core.dynamics.CompiledModel;
+
 /**
  * Integrates the closed-chain dynamics of a {@link ClosedLoopModel} in its active coordinates by
  * coordinate partitioning (Wehage and Haug, "Generalized coordinate partitioning for dimension
@@ -41,7 +43,7 @@ public final class ClosedLoopSimulator
     public ClosedLoopSimulator(final ClosedLoopModel model)
     {
         this.model = model;
-        dynamics = new ClosedLoopDynamics(model);
+        dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
         geometry = new LoopGeometry(model);
         na = model.activeCount();
         q = model.home();

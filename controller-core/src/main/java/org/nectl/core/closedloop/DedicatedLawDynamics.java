@@ -1,5 +1,7 @@
 package org.nectl.core.closedloop;
 
+import java.util.function.Supplier;
+
 import org.nectl.core.control.LawDynamics;
 
 /**
@@ -13,10 +15,11 @@ import org.nectl.core.control.LawDynamics;
 public interface DedicatedLawDynamics
 {
     /**
-     * Not real-time safe: allocates the workspace.
+     * Compiles the robot's own model once, under the given gravity. Not real-time safe.
      *
      * @param gravity gravity in the base frame, m/s^2, 3 components.
-     * @return new dynamics in the active coordinates, one instance per user.
+     * @return a source of new dynamics in the active coordinates, one instance per user (each
+     *     allocates its workspace, not real-time safe), all sharing that compiled model.
      */
-    LawDynamics create(double[] gravity);
+    Supplier<LawDynamics> compile(double[] gravity);
 }

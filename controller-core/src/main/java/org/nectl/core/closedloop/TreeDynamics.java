@@ -4,7 +4,6 @@ import org.nectl.core.dynamics.AppliedLoads;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.InverseDynamics;
 import org.nectl.core.dynamics.MassMatrix;
-import org.nectl.core.model.RobotModel;
 
 /**
  * The only place where closed-loop and parallel-robot code calls the tree's dynamics: the recursive
@@ -21,18 +20,18 @@ public final class TreeDynamics
     /**
      * Not real-time safe: allocates the algorithms' workspaces.
      *
-     * @param tree the tree structure.
+     * @param tree the compiled tree structure, shared with every other user of that tree; its
+     *     gravity is this instance's until {@link #gravity(double, double, double)} overrides it.
      */
-    public TreeDynamics(final RobotModel tree)
+    public TreeDynamics(final CompiledModel tree)
     {
-        final CompiledModel compiled = CompiledModel.of(tree);
-        inverse = new InverseDynamics(compiled);
-        loads = new AppliedLoads(compiled);
-        mass = new MassMatrix(compiled);
+        inverse = new InverseDynamics(tree);
+        loads = new AppliedLoads(tree);
+        mass = new MassMatrix(tree);
     }
 
     /**
-     * Gravity in the base frame (default 0, 0, -9.81). Real-time safe.
+     * Overrides the compiled tree's gravity in the base frame for this instance's calls. Real-time safe.
      *
      * @param gx x, m/s^2.
      * @param gy y, m/s^2.
@@ -41,6 +40,17 @@ public final class TreeDynamics
     public void gravity(final double gx, final double gy, final double gz)
     {
         loads.gravity(gx, gy, gz);
+    }
+
+    /**
+     * Real-time safe.
+     *
+     * @param axis 0 for x, 1 for y, 2 for z.
+     * @return that component of the gravity of this instance's calls, base frame, m/s^2.
+     */
+    public double gravity(final int axis)
+    {
+        return loads.gravity(axis);
     }
 
     /**

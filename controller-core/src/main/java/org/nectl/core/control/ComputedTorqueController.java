@@ -1,7 +1,6 @@
 package org.nectl.core.control;
 
 import org.nectl.core.dynamics.CompiledModel;
-import org.nectl.core.model.RobotModel;
 
 /**
  * Computed-torque (inverse-dynamics) control of a rigid arm:
@@ -32,21 +31,9 @@ public final class ComputedTorqueController
     /**
      * Not real-time safe: allocates the workspaces.
      *
-     * @param model the robot (the controller's model of it).
+     * @param model the compiled robot (the controller's model of it), shared by the feedback and feedforward.
      * @param kp position gains per coordinate, 1/s^2, >= 0 (they multiply an error to give an acceleration).
      * @param kd velocity gains per coordinate, 1/s, >= 0; critical damping is kd = 2 sqrt(kp).
-     */
-    public ComputedTorqueController(final RobotModel model, final double[] kp, final double[] kd)
-    {
-        this(CompiledModel.of(model), kp, kd);
-    }
-
-    /**
-     * Not real-time safe: allocates the workspaces.
-     *
-     * @param model the compiled robot (the controller's model of it), shared by the feedback and feedforward.
-     * @param kp position gains per coordinate, 1/s^2, >= 0.
-     * @param kd velocity gains per coordinate, 1/s, >= 0.
      */
     public ComputedTorqueController(final CompiledModel model, final double[] kp, final double[] kd)
     {

@@ -2,7 +2,6 @@ package org.nectl.core.control;
 
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.dynamics.GravityTorques;
-import org.nectl.core.model.RobotModel;
 
 /**
  * Joint-space PD control with gravity compensation: tau = Kp (q_d - q) + Kd (qd_d - qd) + g(q),
@@ -24,21 +23,9 @@ public final class PdGravityController
     /**
      * Not real-time safe: allocates the workspace.
      *
-     * @param model the robot.
+     * @param model the compiled robot, shared with other algorithms.
      * @param kp position gains per coordinate, N m/rad (N/m for prismatic), >= 0.
      * @param kd velocity gains per coordinate, N m s/rad (N s/m), >= 0.
-     */
-    public PdGravityController(final RobotModel model, final double[] kp, final double[] kd)
-    {
-        this(CompiledModel.of(model), kp, kd);
-    }
-
-    /**
-     * Not real-time safe: allocates the workspace.
-     *
-     * @param model the compiled robot, shared with other algorithms.
-     * @param kp position gains per coordinate, N m/rad or N/m, >= 0.
-     * @param kd velocity gains per coordinate, N m s/rad or N s/m, >= 0.
      */
     public PdGravityController(final CompiledModel model, final double[] kp, final double[] kd)
     {

@@ -163,18 +163,6 @@ public final class ReferenceTimeScaling
     /**
      * Not real-time safe: sizes the window and the workspace from the model.
      *
-     * @param model the robot: the feedforward model and the limits effortMax and effortRateMax.
-     * @param settings the clock tuning.
-     * @throws IllegalArgumentException if a setting is out of range.
-     */
-    public ReferenceTimeScaling(final RobotModel model, final Settings settings)
-    {
-        this(CompiledModel.of(model), settings);
-    }
-
-    /**
-     * Not real-time safe: sizes the window and the workspace from the model.
-     *
      * @param compiled the compiled robot, shared with the control law: the feedforward model and the
      *     limits effortMax and effortRateMax.
      * @param settings the clock tuning.

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.closedloop.CutJoint;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.InertialParameters;
 import org.nectl.core.model.JointType;
 import org.nectl.core.model.RobotModel;
@@ -37,7 +38,7 @@ public final class GoughStewartClosedChain
      */
     public static ClosedLoopModel of(final GoughStewartModel hexapod)
     {
-        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod);
+        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod, CompiledModel.of(hexapod.legs()));
         dynamics.inverseDynamics(hexapod.homePosition(), hexapod.homeRotation(), new double[6], new double[6],
             new double[6]);
         final double[] legHome = dynamics.legPositions().clone();
@@ -82,6 +83,10 @@ public final class GoughStewartClosedChain
         }
         final double[] home = new double[tree.dof()];
         System.arraycopy(legHome, 0, home, 0, legHome.length);
-        return new ClosedLoopModel(tree, cuts, active, home, gravity -> new GoughStewartLawDynamics(hexapod, gravity));
+        return new ClosedLoopModel(tree, cuts, active, home, gravity ->
+        {
+            final CompiledModel compiledLegs = CompiledModel.of(legs, gravity[0], gravity[1], gravity[2]);
+            return () -> new GoughStewartLawDynamics(hexapod, compiledLegs);
+        });
     }
 }

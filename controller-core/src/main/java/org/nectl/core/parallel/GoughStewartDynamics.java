@@ -7,6 +7,7 @@ import org.ejml.dense.row.decomposition.lu.LUDecompositionAlt_DDRM;
 import org.ejml.dense.row.linsol.lu.LinearSolverLu_DDRM;
 import org.nectl.core.closedloop.FlatVectors;
 import org.nectl.core.closedloop.TreeDynamics;
+import org.nectl.core.dynamics.CompiledModel;
 
 /**
  * Inverse and direct dynamics of a {@link GoughStewartModel} by Khalil's parallel-robot method
@@ -40,7 +41,8 @@ public final class GoughStewartDynamics
     private final double[] firstMoment;
     private final double[] inertia;
     private final TreeDynamics legs;
-    private final double[] gravity = {0.0, 0.0, -9.81};
+    /** Gravity in the base frame, m/s^2: the platform's, the same as the legs'. */
+    private final double[] gravity = new double[3];
 
     /** Leg tree state (theta1, theta2, L) per leg, and its joint forces. */
     private final double[] q = new double[3 * N];
@@ -75,9 +77,17 @@ public final class GoughStewartDynamics
      * Not real-time safe: allocates the workspace.
      *
      * @param model the platform.
+     * @param legs {@code model.legs()} compiled, shared with every other user of the legs; its gravity
+     *     is the platform's and the legs' until {@link #gravity(double, double, double)} overrides it.
+     * @throws IllegalArgumentException if {@code legs} was not compiled from {@code model.legs()}.
      */
-    public GoughStewartDynamics(final GoughStewartModel model)
+    public GoughStewartDynamics(final GoughStewartModel model, final CompiledModel legs)
     {
+        if (legs.robot() != model.legs())
+        {
+            throw new IllegalArgumentException("the compiled model " + legs.robot().name()
+                + " is not the legs of the platform " + model.name());
+        }
         base = model.basePoints();
         attach = model.platformPoints();
         firstAxis = new double[9 * N];
@@ -88,13 +98,17 @@ public final class GoughStewartDynamics
         mass = model.platform().mass();
         firstMoment = model.platform().firstMoment();
         inertia = model.platform().inertiaAtOrigin();
-        legs = new TreeDynamics(model.legs());
+        this.legs = new TreeDynamics(legs);
+        for (int axis = 0; axis < 3; axis++)
+        {
+            gravity[axis] = this.legs.gravity(axis);
+        }
         decomposition.setExpectedMaxSize(6, 6);
         massDecomposition.setExpectedMaxSize(6, 6);
     }
 
     /**
-     * Sets gravity in the base frame (default 0, 0, -9.81). Real-time safe.
+     * Overrides the compiled legs' gravity in the base frame, for the platform and the legs. Real-time safe.
      *
      * @param gx x, m/s^2.
      * @param gy y, m/s^2.

@@ -1,6 +1,7 @@
 package org.nectl.core.parallel;
 
 import org.nectl.core.control.LawDynamics;
+import org.nectl.core.dynamics.CompiledModel;
 
 /**
  * {@link LawDynamics} of a {@link GoughStewartModel} in its leg lengths by the platform's own inverse
@@ -65,13 +66,14 @@ public final class GoughStewartLawDynamics implements LawDynamics
      * Not real-time safe: allocates the workspace.
      *
      * @param model the platform.
-     * @param gravity gravity in the base frame, m/s^2, 3 components.
+     * @param legs {@code model.legs()} compiled under the gravity of the laws, shared by every
+     *     instance on that platform.
+     * @throws IllegalArgumentException if {@code legs} was not compiled from {@code model.legs()}.
      */
-    public GoughStewartLawDynamics(final GoughStewartModel model, final double[] gravity)
+    public GoughStewartLawDynamics(final GoughStewartModel model, final CompiledModel legs)
     {
         kinematics = new GoughStewartKinematics(model);
-        dynamics = new GoughStewartDynamics(model);
-        dynamics.gravity(gravity[0], gravity[1], gravity[2]);
+        dynamics = new GoughStewartDynamics(model, legs);
         homePosition = model.homePosition();
         homeRotation = model.homeRotation();
         position = model.homePosition();

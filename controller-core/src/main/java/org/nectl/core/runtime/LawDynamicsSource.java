@@ -1,5 +1,7 @@
 package org.nectl.core.runtime;
 
+import java.util.function.Supplier;
+
 import org.nectl.core.closedloop.ClosedLoopLawDynamics;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.control.LawDynamics;
@@ -12,13 +14,13 @@ import org.nectl.core.dynamics.CompiledModel;
  * platform's, {@link org.nectl.core.closedloop.DedicatedLawDynamics}), or else its equivalent tree's
  * dynamics projected onto its active joints. Each user (the
  * computed-torque law, the PD law, the trajectory clock) gets an instance of its own, since each
- * sets its own friction and keeps its own workspace.
+ * sets its own friction and keeps its own workspace; the instances share one compiled model (the
+ * controlled tree, the closed-loop robot's equivalent tree, or a Gough-Stewart platform's legs),
+ * compiled once here.
  */
 final class LawDynamicsSource
 {
-    private final CompiledModel tree;
-    private final ClosedLoopModel closedLoop;
-    private final double[] gravity;
+    private final Supplier<LawDynamics> instances;
 
     /**
      * @param tree the compiled robot with the cycle's gravity: the controlled joints.
@@ -32,20 +34,22 @@ final class LawDynamicsSource
             throw new IllegalArgumentException("the closed-loop robot has " + closedLoop.activeCount()
                 + " active joints, the controlled model " + tree.dof());
         }
-        this.tree = tree;
-        this.closedLoop = closedLoop;
-        this.gravity = gravity.clone();
+        instances = closedLoop == null ? () -> new TreeLawDynamics(tree) : closedLoopInstances(closedLoop, gravity);
     }
 
     /** @return new dynamics in the controlled coordinates. Not real-time safe. */
     LawDynamics create()
     {
-        if (closedLoop == null)
-        {
-            return new TreeLawDynamics(tree);
-        }
+        return instances.get();
+    }
+
+    private static Supplier<LawDynamics> closedLoopInstances(final ClosedLoopModel closedLoop, final double[] gravity)
+    {
         // A Gough-Stewart platform carries its eqs. 59-66, a fraction of the projection's cost.
-        return closedLoop.dedicatedDynamics().map(dedicated -> dedicated.create(gravity))
-            .orElseGet(() -> new ClosedLoopLawDynamics(closedLoop, gravity));
+        return closedLoop.dedicatedDynamics().map(dedicated -> dedicated.compile(gravity)).orElseGet(() ->
+        {
+            final CompiledModel tree = CompiledModel.of(closedLoop.tree(), gravity[0], gravity[1], gravity[2]);
+            return () -> new ClosedLoopLawDynamics(closedLoop, tree);
+        });
     }
 }

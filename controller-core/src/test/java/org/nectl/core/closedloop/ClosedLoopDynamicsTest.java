@@ -1,6 +1,7 @@
 package org.nectl.core.closedloop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -27,7 +28,7 @@ class ClosedLoopDynamicsTest
         {
             final ClosedLoopModel model = RandomClosedLoops.robot(seed, seed % 2 == 0);
             final State s = State.random(model, seed);
-            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
+            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
             final double[] qdd = new double[model.activeCount()];
             assertTrue(dynamics.forwardDynamics(s.q, s.qdActive, s.gamma, qdd), "seed " + seed);
             final double[] multipliers = lagrangeAccelerations(model, s);
@@ -56,7 +57,7 @@ class ClosedLoopDynamicsTest
         {
             final ClosedLoopModel model = RandomClosedLoops.robot(seed, seed % 2 == 1);
             final State s = State.random(model, seed);
-            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
+            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
             final double[] gamma = new double[model.activeCount()];
             final double[] qdd = new double[model.activeCount()];
             assertTrue(dynamics.inverseDynamics(s.q, s.qdActive, s.qddActive, gamma));
@@ -78,7 +79,7 @@ class ClosedLoopDynamicsTest
         {
             final ClosedLoopModel model = RandomClosedLoops.robot(seed, seed % 2 == 0);
             final State s = State.random(model, seed);
-            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
+            final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
             final double[] gamma = new double[model.activeCount()];
             assertTrue(dynamics.inverseDynamics(s.q, s.qdActive, s.qddActive, gamma));
             double power = 0.0;
@@ -100,11 +101,21 @@ class ClosedLoopDynamicsTest
     }
 
     @Test
+    void aCompiledModelOfAnotherTreeIsRefused()
+    {
+        final ClosedLoopModel model = RandomClosedLoops.robot(3, true);
+        final ClosedLoopModel other = RandomClosedLoops.robot(4, true);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> new ClosedLoopDynamics(model, CompiledModel.of(other.tree())));
+        assertTrue(e.getMessage().contains("is not the equivalent tree"), e.getMessage());
+    }
+
+    @Test
     void inverseAndForwardDynamicsAllocateNothingPerCall()
     {
         final ClosedLoopModel model = RandomClosedLoops.robot(3, true);
         final State s = State.random(model, 3);
-        final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model);
+        final ClosedLoopDynamics dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
         final LoopGeometry geometry = new LoopGeometry(model);
         final double[] gamma = new double[model.activeCount()];
         final double[] qdd = new double[model.activeCount()];

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.testing.AllocationMeter;
 
 /**
@@ -26,8 +27,9 @@ class ClosedLoopLawDynamicsTest
         {
             final ClosedLoopModel model = RandomClosedLoops.robot(seed, seed % 2 == 0);
             final int n = model.activeCount();
-            final ClosedLoopLawDynamics law = new ClosedLoopLawDynamics(model, GRAVITY);
-            final ClosedLoopDynamics reference = new ClosedLoopDynamics(model);
+            final CompiledModel tree = CompiledModel.of(model.tree(), GRAVITY[0], GRAVITY[1], GRAVITY[2]);
+            final ClosedLoopLawDynamics law = new ClosedLoopLawDynamics(model, tree);
+            final ClosedLoopDynamics reference = new ClosedLoopDynamics(model, tree);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final double[] q0 = model.homeActive();
             final double[] v = new double[n];
@@ -98,7 +100,7 @@ class ClosedLoopLawDynamicsTest
     void positionsThatDoNotCloseTheLoopsAreAnsweredFalseAndAnEvaluationAllocatesNothing()
     {
         final ClosedLoopModel model = RandomClosedLoops.robot(3, false);
-        final ClosedLoopLawDynamics law = new ClosedLoopLawDynamics(model, GRAVITY);
+        final ClosedLoopLawDynamics law = new ClosedLoopLawDynamics(model, CompiledModel.of(model.tree(), GRAVITY[0], GRAVITY[1], GRAVITY[2]));
         final int n = model.activeCount();
         final double[] q = model.homeActive();
         final double[] zero = new double[n];

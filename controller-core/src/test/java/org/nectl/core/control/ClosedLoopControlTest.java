@@ -63,7 +63,7 @@ class ClosedLoopControlTest
         // band of about Fs / (M Kp) that no exact-model argument removes.
         final RobotModel model = RandomRobots.robot(seed, 7, false, RandomRobots.Joints.REVOLUTE, false);
         final TrajectorySampler sampler = ControlFixtures.randomTrajectory(model, seed, 4.0);
-        final ComputedTorqueController controller = ControlFixtures.controller(model, kp);
+        final ComputedTorqueController controller = ControlFixtures.controller(CompiledModel.of(model), kp);
         final RigidArmPlant plant = new RigidArmPlant(model, periodS, subSteps);
         final ControlFixtures.Reference r = new ControlFixtures.Reference(7);
         final ControlFixtures.Outputs out = new ControlFixtures.Outputs(7);
@@ -172,7 +172,8 @@ class ClosedLoopControlTest
             final RobotModel nominal = RandomRobots.robot(seed + 20, 7, false, RandomRobots.Joints.REVOLUTE, true);
             final RobotModel actual = ModelVariants.withInertiaErrors(nominal, seed, 0.2);
             final TrajectorySampler sampler = ControlFixtures.randomTrajectory(nominal, seed, 4.0);
-            final ComputedTorqueController controller = ControlFixtures.controller(nominal, kp);
+            final CompiledModel compiled = CompiledModel.of(nominal);
+            final ComputedTorqueController controller = ControlFixtures.controller(compiled, kp);
             final TorqueLimiter limiter = limiterAroundTheFeedforward(controller, sampler, 4.0);
             final RigidArmPlant plant = new RigidArmPlant(actual, PERIOD_S, SUB_STEPS);
             final ControlFixtures.Reference r = new ControlFixtures.Reference(7);
@@ -187,7 +188,7 @@ class ClosedLoopControlTest
             }
             plant.state(start, new double[7]);
             // The drives hold the arm against (nominal) gravity when the controller takes over.
-            final InverseDynamics holding = new InverseDynamics(CompiledModel.of(nominal));
+            final InverseDynamics holding = new InverseDynamics(compiled);
             holding.compute(start, new double[7], new double[7], previous);
             limiter.reset(previous);
             double worstTracking = 0.0;

@@ -22,7 +22,7 @@ class ComputedTorqueControllerTest
             final RobotModel model = RandomRobots.any(seed);
             final int n = model.dof();
             final SplittableRandom rnd = new SplittableRandom(seed);
-            final ComputedTorqueController controller = ControlFixtures.controller(model, 400.0);
+            final ComputedTorqueController controller = ControlFixtures.controller(CompiledModel.of(model), 400.0);
             controller.frictionFeedforward(seed % 2 == 0);
             final ControlFixtures.Reference r = ControlFixtures.Reference.random(rnd, n);
             final ControlFixtures.Outputs out = new ControlFixtures.Outputs(n);
@@ -46,7 +46,7 @@ class ComputedTorqueControllerTest
             final SplittableRandom rnd = new SplittableRandom(seed + 100);
             final double kp = 400.0;
             final double kd = 40.0;
-            final ComputedTorqueController controller = ControlFixtures.controller(model, kp);
+            final ComputedTorqueController controller = ControlFixtures.controller(CompiledModel.of(model), kp);
             final ControlFixtures.Reference measured = ControlFixtures.Reference.random(rnd, n);
             final ControlFixtures.Reference desired = ControlFixtures.Reference.random(rnd, n);
             final ControlFixtures.Outputs tracking = new ControlFixtures.Outputs(n);
@@ -82,7 +82,7 @@ class ComputedTorqueControllerTest
             final RobotModel model = RandomRobots.robot(seed, 7, seed % 2 == 0, RandomRobots.Joints.MOVABLE, true);
             final int n = model.dof();
             final SplittableRandom rnd = new SplittableRandom(seed + 200);
-            final ComputedTorqueController controller = ControlFixtures.controller(model, 100.0);
+            final ComputedTorqueController controller = ControlFixtures.controller(CompiledModel.of(model), 100.0);
             final ControlFixtures.Reference measured = ControlFixtures.Reference.random(rnd, n);
             final ControlFixtures.Reference desired = ControlFixtures.Reference.random(rnd, n);
             final ControlFixtures.Outputs with = new ControlFixtures.Outputs(n);
@@ -112,7 +112,7 @@ class ComputedTorqueControllerTest
         for (long seed = 1; seed <= 10; seed++)
         {
             final RobotModel model = RandomRobots.robot(seed, 7, false, RandomRobots.Joints.MOVABLE, true);
-            final ComputedTorqueController controller = ControlFixtures.controller(model, 100.0);
+            final ComputedTorqueController controller = ControlFixtures.controller(CompiledModel.of(model), 100.0);
             // Coulomb friction steps where a reference velocity crosses zero; its rate is taken as 0.
             controller.frictionFeedforward(false);
             final SplittableRandom rnd = new SplittableRandom(seed + 300);
@@ -163,7 +163,7 @@ class ComputedTorqueControllerTest
     {
         final RobotModel model = RandomRobots.any(78);
         final int n = model.dof();
-        final ComputedTorqueController controller = ControlFixtures.controller(model, 100.0);
+        final ComputedTorqueController controller = ControlFixtures.controller(CompiledModel.of(model), 100.0);
         final ControlFixtures.Outputs out = new ControlFixtures.Outputs(n);
         final double[] q = RandomRobots.vector(new SplittableRandom(78), n, 2.0);
         final double[] zero = new double[n];
@@ -185,7 +185,7 @@ class ComputedTorqueControllerTest
     void nonFiniteReferenceIsReported()
     {
         final RobotModel model = RandomRobots.robot(4, 3, false, RandomRobots.Joints.REVOLUTE, false);
-        final ComputedTorqueController controller = ControlFixtures.controller(model, 100.0);
+        final ComputedTorqueController controller = ControlFixtures.controller(CompiledModel.of(model), 100.0);
         final ControlFixtures.Outputs out = new ControlFixtures.Outputs(3);
         final double[] zero = new double[3];
         assertEquals(ControlStatus.NON_FINITE_OUTPUT, controller.compute(zero, zero, zero, zero, zero,

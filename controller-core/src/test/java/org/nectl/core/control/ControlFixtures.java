@@ -3,6 +3,7 @@ package org.nectl.core.control;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.RandomRobots;
 
@@ -14,7 +15,7 @@ final class ControlFixtures
     }
 
     /** Critically damped gains kd = 2 sqrt(kp) on every joint. */
-    static ComputedTorqueController controller(final RobotModel model, final double kp)
+    static ComputedTorqueController controller(final CompiledModel model, final double kp)
     {
         final double[] p = new double[model.dof()];
         final double[] d = new double[model.dof()];

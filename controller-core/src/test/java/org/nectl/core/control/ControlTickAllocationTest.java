@@ -3,6 +3,7 @@ package org.nectl.core.control;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
@@ -18,7 +19,7 @@ class ControlTickAllocationTest
     {
         final RobotModel model = RandomRobots.robot(5, 7, false, RandomRobots.Joints.MOVABLE, true);
         final TrajectorySampler sampler = ControlFixtures.randomTrajectory(model, 5, 2.0);
-        final ComputedTorqueController controller = ControlFixtures.controller(model, 400.0);
+        final ComputedTorqueController controller = ControlFixtures.controller(CompiledModel.of(model), 400.0);
         final TorqueLimiter limiter = new TorqueLimiter(model, 1_000_000L);
         final ControlFixtures.Reference r = new ControlFixtures.Reference(7);
         final ControlFixtures.Outputs out = new ControlFixtures.Outputs(7);
@@ -41,7 +42,7 @@ class ControlTickAllocationTest
     {
         final RobotModel model = RandomRobots.robot(6, 7, true, RandomRobots.Joints.ALL, true);
         final int n = model.dof();
-        final PdGravityController controller = new PdGravityController(model, new double[n], new double[n]);
+        final PdGravityController controller = new PdGravityController(CompiledModel.of(model), new double[n], new double[n]);
         final double[] q = RandomRobots.vector(new java.util.SplittableRandom(6), n, 1.0);
         final double[] zero = new double[n];
         final double[] tau = new double[n];

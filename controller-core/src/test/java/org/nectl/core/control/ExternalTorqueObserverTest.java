@@ -210,8 +210,9 @@ final class ExternalTorqueObserverTest
             plant = new RigidArmPlant(model, PERIOD_S, 4);
             plant.state(start, new double[n]);
             plant.jointFriction(friction);
-            controller = ControlFixtures.controller(model, 400.0);
-            observer = new ExternalTorqueObserver(CompiledModel.of(model), gains(), PERIOD_NS, friction);
+            final CompiledModel compiled = CompiledModel.of(model);
+            controller = ControlFixtures.controller(compiled, 400.0);
+            observer = new ExternalTorqueObserver(compiled, gains(), PERIOD_NS, friction);
             tau = new double[n];
             qRef = new double[n];
             qdRef = new double[n];

@@ -31,7 +31,7 @@ class PdGravityControllerTest
                 kp[j] = 100.0 * Math.abs(kp[j]);
                 kd[j] = 10.0 * Math.abs(kd[j]);
             }
-            final PdGravityController controller = new PdGravityController(model, kp, kd);
+            final PdGravityController controller = new PdGravityController(CompiledModel.of(model), kp, kd);
             final double[] q = RandomRobots.vector(rnd, n, 2.0);
             final double[] qd = RandomRobots.vector(rnd, n, 2.0);
             final double[] qDesired = RandomRobots.vector(rnd, n, 2.0);
@@ -75,7 +75,7 @@ class PdGravityControllerTest
     @Test
     void nonFiniteMeasurementIsReported()
     {
-        final RobotModel model = RandomRobots.robot(3, 3, false, RandomRobots.Joints.REVOLUTE, false);
+        final CompiledModel model = CompiledModel.of(RandomRobots.robot(3, 3, false, RandomRobots.Joints.REVOLUTE, false));
         final PdGravityController controller = new PdGravityController(model, new double[] {1, 1, 1}, new double[3]);
         final double[] tau = new double[3];
         assertEquals(ControlStatus.NON_FINITE_OUTPUT,
@@ -86,7 +86,7 @@ class PdGravityControllerTest
     @Test
     void rejectsNegativeOrMissingGains()
     {
-        final RobotModel model = RandomRobots.robot(3, 2, false, RandomRobots.Joints.REVOLUTE, false);
+        final CompiledModel model = CompiledModel.of(RandomRobots.robot(3, 2, false, RandomRobots.Joints.REVOLUTE, false));
         assertThrows(IllegalArgumentException.class,
             () -> new PdGravityController(model, new double[] {1, -1}, new double[2]));
         assertThrows(IllegalArgumentException.class,

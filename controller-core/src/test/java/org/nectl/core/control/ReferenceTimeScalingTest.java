@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.testing.ModelVariants;
 import org.nectl.core.testing.RandomRobots;
@@ -33,7 +34,7 @@ class ReferenceTimeScalingTest
 
     private static double[][] limits(final RobotModel model, final TrajectorySampler sampler, final double rateScale)
     {
-        final ComputedTorqueController law = ControlFixtures.controller(model, 0.0);
+        final ComputedTorqueController law = ControlFixtures.controller(CompiledModel.of(model), 0.0);
         final ControlFixtures.Reference r = new ControlFixtures.Reference(model.dof());
         final ControlFixtures.Outputs out = new ControlFixtures.Outputs(model.dof());
         final double[][] bounds = new double[2][model.dof()];
@@ -55,7 +56,7 @@ class ReferenceTimeScalingTest
     {
         final RobotModel model = limitedArm(0.4);
         final TrajectorySampler sampler = ControlFixtures.randomTrajectory(model, SEED, 2.0);
-        final ReferenceTimeScaling scaling = new ReferenceTimeScaling(model, ReferenceTimeScaling.Settings.defaults());
+        final ReferenceTimeScaling scaling = new ReferenceTimeScaling(CompiledModel.of(model), ReferenceTimeScaling.Settings.defaults());
         scaling.start(sampler);
         final int n = model.dof();
         final int ticks = 6000;
@@ -114,7 +115,7 @@ class ReferenceTimeScalingTest
     {
         final RobotModel model = limitedArm(3.0);
         final TrajectorySampler sampler = ControlFixtures.randomTrajectory(model, SEED, 2.0);
-        final ReferenceTimeScaling scaling = new ReferenceTimeScaling(model, ReferenceTimeScaling.Settings.defaults());
+        final ReferenceTimeScaling scaling = new ReferenceTimeScaling(CompiledModel.of(model), ReferenceTimeScaling.Settings.defaults());
         scaling.start(sampler);
         final ControlFixtures.Reference scaled = new ControlFixtures.Reference(model.dof());
         final ControlFixtures.Reference plain = new ControlFixtures.Reference(model.dof());
@@ -138,7 +139,7 @@ class ReferenceTimeScalingTest
     @Test
     void rejectsSettingsOutOfRange()
     {
-        final RobotModel model = RandomRobots.robot(SEED, 3, false, RandomRobots.Joints.REVOLUTE, false);
+        final CompiledModel model = CompiledModel.of(RandomRobots.robot(SEED, 3, false, RandomRobots.Joints.REVOLUTE, false));
         final ReferenceTimeScaling.Settings d = ReferenceTimeScaling.Settings.defaults();
         assertThrows(IllegalArgumentException.class, () -> new ReferenceTimeScaling(model, new ReferenceTimeScaling.Settings(
             true, 1.5, d.accelerationMax(), d.jerkMax(), d.minimumRate(), d.gridSpacingS(), d.evaluationsPerTick())));

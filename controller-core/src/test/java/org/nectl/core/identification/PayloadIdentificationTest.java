@@ -107,7 +107,7 @@ final class PayloadIdentificationTest
         final double[] kd = new double[DOF];
         Arrays.fill(kp, 400.0);
         Arrays.fill(kd, 40.0);
-        final ComputedTorqueController controller = new ComputedTorqueController(controllerModel, kp, kd);
+        final ComputedTorqueController controller = new ComputedTorqueController(CompiledModel.of(controllerModel), kp, kd);
         final Run run = new Run(ticks);
         final double[] q = new double[DOF];
         final double[] qd = new double[DOF];

@@ -1,6 +1,7 @@
 package org.nectl.core.parallel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.nectl.core.closedloop.ClosedLoopDynamics;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.closedloop.LoopGeometry;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.Transforms;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
@@ -23,7 +25,7 @@ class GoughStewartDynamicsTest
     void staticPlatformLoadOnMasslessLegsIsJpInverseTransposeTimesTheWrench()
     {
         final GoughStewartModel hexapod = Hexapods.hexapod(0.0);
-        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod);
+        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod, CompiledModel.of(hexapod.legs()));
         final double[] b = hexapod.platformPoints();
         final double[] a = hexapod.basePoints();
         double worst = 0.0;
@@ -73,9 +75,9 @@ class GoughStewartDynamicsTest
     void parallelRobotModelEqualsTheClosedLoopProjectionOfTheSameHexapod()
     {
         final GoughStewartModel hexapod = Hexapods.hexapod(1.0);
-        final GoughStewartDynamics parallel = new GoughStewartDynamics(hexapod);
+        final GoughStewartDynamics parallel = new GoughStewartDynamics(hexapod, CompiledModel.of(hexapod.legs()));
         final ClosedLoopModel chain = Hexapods.closedChain(hexapod);
-        final ClosedLoopDynamics closed = new ClosedLoopDynamics(chain);
+        final ClosedLoopDynamics closed = new ClosedLoopDynamics(chain, CompiledModel.of(chain.tree()));
         final LoopGeometry geometry = new LoopGeometry(chain);
         double worst = 0.0;
         for (int n = 0; n < SAMPLES; n++)
@@ -113,7 +115,7 @@ class GoughStewartDynamicsTest
     void actuatorPowerEqualsPlatformAndLegPowerAndForwardDynamicsInvertsInverseDynamics()
     {
         final GoughStewartModel hexapod = Hexapods.hexapod(1.0);
-        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod);
+        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod, CompiledModel.of(hexapod.legs()));
         for (int n = 0; n < SAMPLES; n++)
         {
             final Pose pose = Pose.random(hexapod, n);
@@ -144,10 +146,19 @@ class GoughStewartDynamicsTest
     }
 
     @Test
+    void aCompiledModelOfOtherLegsIsRefused()
+    {
+        final GoughStewartModel hexapod = Hexapods.hexapod(1.0);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> new GoughStewartDynamics(hexapod, CompiledModel.of(Hexapods.hexapod(0.0).legs())));
+        assertTrue(e.getMessage().contains("is not the legs"), e.getMessage());
+    }
+
+    @Test
     void inverseAndForwardDynamicsAllocateNothingPerCall()
     {
         final GoughStewartModel hexapod = Hexapods.hexapod(1.0);
-        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod);
+        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod, CompiledModel.of(hexapod.legs()));
         final Pose pose = Pose.random(hexapod, 1);
         final double[] forces = new double[6];
         final double[] back = new double[6];

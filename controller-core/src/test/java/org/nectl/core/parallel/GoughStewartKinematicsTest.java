@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.Transforms;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
@@ -153,7 +154,7 @@ class GoughStewartKinematicsTest
     {
         final GoughStewartModel hexapod = Hexapods.hexapod(1.0);
         final GoughStewartKinematics kinematics = new GoughStewartKinematics(hexapod);
-        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod);
+        final GoughStewartDynamics dynamics = new GoughStewartDynamics(hexapod, CompiledModel.of(hexapod.legs()));
         final SplittableRandom rnd = new SplittableRandom(SEED + 3);
         final double[] lengths = new double[6];
         final double[] rates = new double[6];

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.nectl.core.closedloop.ClosedLoopLawDynamics;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.control.LawDynamics;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.Transforms;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
@@ -32,8 +33,8 @@ class GoughStewartLawDynamicsTest
     {
         final GoughStewartModel hexapod = Hexapods.hexapod(1.0);
         final ClosedLoopModel chain = GoughStewartClosedChain.of(hexapod);
-        final GoughStewartLawDynamics law = new GoughStewartLawDynamics(hexapod, GRAVITY);
-        final ClosedLoopLawDynamics projected = new ClosedLoopLawDynamics(chain, GRAVITY);
+        final GoughStewartLawDynamics law = new GoughStewartLawDynamics(hexapod, legs(hexapod));
+        final ClosedLoopLawDynamics projected = new ClosedLoopLawDynamics(chain, tree(chain));
         final double[] tau = new double[6];
         final double[] expected = new double[6];
         double worst = 0.0;
@@ -61,13 +62,13 @@ class GoughStewartLawDynamicsTest
     {
         final GoughStewartModel hexapod = Hexapods.hexapod(1.0);
         final ClosedLoopModel chain = GoughStewartClosedChain.of(hexapod);
-        final LawDynamics carried = chain.dedicatedDynamics().orElseThrow().create(new double[] {0.0, 0.0, -3.7});
+        final LawDynamics carried = chain.dedicatedDynamics().orElseThrow().compile(new double[] {0.0, 0.0, -3.7}).get();
         assertInstanceOf(GoughStewartLawDynamics.class, carried);
         final double[] home = chain.homeActive();
         final double[] tau = new double[6];
         final double[] expected = new double[6];
         assertTrue(carried.gravityTorques(home, tau));
-        assertTrue(new ClosedLoopLawDynamics(chain, new double[] {0.0, 0.0, -3.7}).gravityTorques(home, expected));
+        assertTrue(new ClosedLoopLawDynamics(chain, CompiledModel.of(chain.tree(), 0.0, 0.0, -3.7)).gravityTorques(home, expected));
         compare(expected, tau, "holding forces under the gravity given");
     }
 
@@ -75,8 +76,9 @@ class GoughStewartLawDynamicsTest
     void forceRateIsTheProjectionsAndIntegratesToTheForcesChangeAlongACubicMotion()
     {
         final GoughStewartModel hexapod = Hexapods.hexapod(1.0);
-        final GoughStewartLawDynamics law = new GoughStewartLawDynamics(hexapod, GRAVITY);
-        final ClosedLoopLawDynamics projected = new ClosedLoopLawDynamics(GoughStewartClosedChain.of(hexapod), GRAVITY);
+        final ClosedLoopModel chain = GoughStewartClosedChain.of(hexapod);
+        final GoughStewartLawDynamics law = new GoughStewartLawDynamics(hexapod, legs(hexapod));
+        final ClosedLoopLawDynamics projected = new ClosedLoopLawDynamics(chain, tree(chain));
         for (long seed = 1; seed <= 4; seed++)
         {
             final LegMotion m = LegMotion.random(hexapod, seed);
@@ -149,7 +151,7 @@ class GoughStewartLawDynamicsTest
     void unreachableOrNonFiniteLegLengthsAreAnsweredFalseAndTheNextReachableOnesAreSolved()
     {
         final GoughStewartModel hexapod = Hexapods.hexapod(1.0);
-        final GoughStewartLawDynamics law = new GoughStewartLawDynamics(hexapod, GRAVITY);
+        final GoughStewartLawDynamics law = new GoughStewartLawDynamics(hexapod, legs(hexapod));
         final double[] home = hexapod.legLengths(hexapod.homePosition(), hexapod.homeRotation());
         final double[] tau = new double[6];
         final double[] rate = new double[6];
@@ -174,7 +176,7 @@ class GoughStewartLawDynamicsTest
     void allocatesNothingPerCall()
     {
         final GoughStewartModel hexapod = Hexapods.hexapod(1.0);
-        final GoughStewartLawDynamics law = new GoughStewartLawDynamics(hexapod, GRAVITY);
+        final GoughStewartLawDynamics law = new GoughStewartLawDynamics(hexapod, legs(hexapod));
         final LegMotion a = LegMotion.random(hexapod, 1);
         final LegMotion b = LegMotion.random(hexapod, 2);
         final double[] jerk = RandomRobots.vector(new SplittableRandom(3), 6, 2.0);
@@ -188,6 +190,18 @@ class GoughStewartLawDynamicsTest
             law.gravityTorques(a.q, tau);
         }, 5_000, 1_000);
         assertEquals(0, bytes, "bytes allocated per 1000 calls");
+    }
+
+    /** @return the platform's legs compiled under {@link #GRAVITY}. */
+    private static CompiledModel legs(final GoughStewartModel hexapod)
+    {
+        return CompiledModel.of(hexapod.legs(), GRAVITY[0], GRAVITY[1], GRAVITY[2]);
+    }
+
+    /** @return the closed chain's equivalent tree compiled under {@link #GRAVITY}. */
+    private static CompiledModel tree(final ClosedLoopModel chain)
+    {
+        return CompiledModel.of(chain.tree(), GRAVITY[0], GRAVITY[1], GRAVITY[2]);
     }
 
     private static double compare(final double[] expected, final double[] actual, final String what)

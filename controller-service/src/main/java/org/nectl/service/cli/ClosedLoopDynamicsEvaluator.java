@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.nectl.core.closedloop.ClosedLoopDynamics;
 import org.nectl.core.closedloop.ClosedLoopModel;
 import org.nectl.core.closedloop.LoopGeometry;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.service.cli.DynamicsEvaluator.RequestException;
 
 /**
@@ -38,7 +39,7 @@ final class ClosedLoopDynamicsEvaluator
     ClosedLoopDynamicsEvaluator(final ClosedLoopModel model, final boolean jointFriction)
     {
         this.model = model;
-        dynamics = new ClosedLoopDynamics(model);
+        dynamics = new ClosedLoopDynamics(model, CompiledModel.of(model.tree()));
         dynamics.jointFriction(jointFriction);
         geometry = new LoopGeometry(model);
     }

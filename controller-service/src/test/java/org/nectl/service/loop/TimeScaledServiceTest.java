@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.nectl.core.control.ComputedTorqueController;
 import org.nectl.core.control.JointWaypoints;
 import org.nectl.core.control.TrajectorySampler;
+import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.model.RobotModel;
 import org.nectl.core.runtime.ControllerMode;
 import org.nectl.core.testing.ModelVariants;
@@ -143,7 +144,7 @@ class TimeScaledServiceTest
     private static double[] peakFeedforwardRate(final TrajectorySampler sampler)
     {
         final int dof = ServiceRig.PANDA.dof();
-        final ComputedTorqueController law = new ComputedTorqueController(ServiceRig.PANDA, new double[dof], new double[dof]);
+        final ComputedTorqueController law = new ComputedTorqueController(CompiledModel.of(ServiceRig.PANDA), new double[dof], new double[dof]);
         final double[] q = new double[dof];
         final double[] qd = new double[dof];
         final double[] qdd = new double[dof];
