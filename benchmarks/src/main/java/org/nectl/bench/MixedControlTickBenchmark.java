@@ -9,6 +9,7 @@ import org.nectl.config.ElasticDescriptions;
 import org.nectl.core.control.MixedInverseDynamicsController;
 import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.elastic.ElasticRobotModel;
+import org.nectl.core.elastic.UnifiedBodies;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -60,8 +61,8 @@ public class MixedControlTickBenchmark
         final ElasticRobotModel robot = ElasticDescriptions.load(Path.of(model));
         final int n = robot.dof();
         final int ne = robot.elasticCount();
-        controller = new MixedInverseDynamicsController(robot, filled(n, 2000.0), filled(n, 100.0), filled(ne, 20.0),
-            filled(ne, 2.0), new TorqueLimiter(robot.links(), 1_000_000L));
+        controller = new MixedInverseDynamicsController(UnifiedBodies.of(robot), filled(n, 2000.0), filled(n, 100.0),
+            filled(ne, 20.0), filled(ne, 2.0), new TorqueLimiter(robot.links(), 1_000_000L));
         final SplittableRandom rnd = new SplittableRandom(42);
         q = random(rnd, n, 1.0);
         theta = random(rnd, ne, 1.0);

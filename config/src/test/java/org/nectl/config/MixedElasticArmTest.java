@@ -15,6 +15,7 @@ import org.nectl.core.elastic.MixedInverseDynamics;
 import org.nectl.core.elastic.MixedMassMatrix;
 import org.nectl.core.elastic.RecursiveMixedForwardDynamics;
 import org.nectl.core.elastic.SpringTorques;
+import org.nectl.core.elastic.UnifiedBodies;
 import org.nectl.core.testing.RandomRobots;
 
 /** The shipped mixed rigid/elastic 3-DoF arm of Hua, Poursina and Sanfilippo (§V, Table I). */
@@ -42,7 +43,7 @@ final class MixedElasticArmTest
     void inertiaMatrixHasTheReflectedRotorInertiaAndNoCouplingForShoulderParallelRotors()
     {
         final double[] a = new double[16];
-        new MixedMassMatrix(ARM).compute(new double[] {0.3, -0.4, 0.9}, a);
+        new MixedMassMatrix(UnifiedBodies.of(ARM)).compute(new double[] {0.3, -0.4, 0.9}, a);
         // B = eta^2 Im_z; a rotor on link 1 spinning about the shoulder axis (normal to the waist)
         // has no momentum about any joint axis that moves link 1, so S = 0 for this arm.
         assertEquals(0.004, a[15], 1e-15);
@@ -52,8 +53,9 @@ final class MixedElasticArmTest
     @Test
     void forwardDynamicsInvertsInverseDynamicsWithAPayload()
     {
-        final MixedInverseDynamics inverse = new MixedInverseDynamics(ARM);
-        final MixedForwardDynamics forward = new MixedForwardDynamics(ARM);
+        final UnifiedBodies bodies = UnifiedBodies.of(ARM);
+        final MixedInverseDynamics inverse = new MixedInverseDynamics(bodies);
+        final MixedForwardDynamics forward = new MixedForwardDynamics(bodies);
         final int tip = ARM.links().bodyIndex("link3");
         final SplittableRandom rnd = new SplittableRandom(5);
         for (int trial = 0; trial < 100; trial++)
@@ -95,10 +97,11 @@ final class MixedElasticArmTest
     @Test
     void theRecursiveRoutesAgreeWithTheInertiaMatrixRouteAndReNeal()
     {
-        final MixedForwardDynamics cholesky = new MixedForwardDynamics(ARM);
-        final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(ARM);
-        final ElasticJointInverseDynamics threePasses = new ElasticJointInverseDynamics(ARM);
-        final MixedInverseDynamics reneal = new MixedInverseDynamics(ARM);
+        final UnifiedBodies bodies = UnifiedBodies.of(ARM);
+        final MixedForwardDynamics cholesky = new MixedForwardDynamics(bodies);
+        final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(bodies);
+        final ElasticJointInverseDynamics threePasses = new ElasticJointInverseDynamics(bodies);
+        final MixedInverseDynamics reneal = new MixedInverseDynamics(bodies);
         final SplittableRandom rnd = new SplittableRandom(17);
         double worst = 0.0;
         for (int trial = 0; trial < 200; trial++)

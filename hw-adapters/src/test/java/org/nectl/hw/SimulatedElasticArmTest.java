@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.RestingMotorPositions;
+import org.nectl.core.elastic.UnifiedBodies;
 import org.nectl.core.simulation.MixedArmSimulator;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomRobots;
@@ -32,13 +33,14 @@ class SimulatedElasticArmTest
     @Test
     void drivenArmIsExactlyTheMixedSimulatorAndPublishesTheMotorState()
     {
+        final UnifiedBodies bodies = UnifiedBodies.of(ROBOT);
         final int dof = ROBOT.dof();
         final int elastic = ROBOT.elasticCount();
         final SplittableRandom rnd = new SplittableRandom(SEED);
         final double[] q0 = RandomRobots.vector(rnd, dof, 0.5);
         final SimulatedArm arm = new SimulatedArm(ROBOT, config(q0));
-        final MixedArmSimulator reference = new MixedArmSimulator(ROBOT, PERIOD_NS, 4);
-        reference.reset(q0, RestingMotorPositions.compute(ROBOT, q0, GRAVITY), new double[dof], new double[elastic]);
+        final MixedArmSimulator reference = new MixedArmSimulator(bodies, PERIOD_NS, 4);
+        reference.reset(q0, RestingMotorPositions.compute(bodies, q0, GRAVITY), new double[dof], new double[elastic]);
         final JointStateSample state = new JointStateSample(dof);
         final double[] theta = new double[elastic];
         final double[] thetaDot = new double[elastic];
@@ -82,7 +84,7 @@ class SimulatedElasticArmTest
     {
         final double[] q0 = RandomRobots.vector(new SplittableRandom(SEED + 1), ROBOT.dof(), 0.5);
         final SimulatedArm arm = new SimulatedArm(ROBOT, config(q0));
-        final double[] expectedTheta = RestingMotorPositions.compute(ROBOT, q0, GRAVITY);
+        final double[] expectedTheta = RestingMotorPositions.compute(UnifiedBodies.of(ROBOT), q0, GRAVITY);
         for (int period = 0; period < 20; period++)
         {
             arm.step();

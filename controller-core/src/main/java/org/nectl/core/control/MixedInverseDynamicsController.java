@@ -9,6 +9,7 @@ import org.nectl.core.elastic.MixedBiasForces;
 import org.nectl.core.elastic.MixedMassMatrix;
 import org.nectl.core.elastic.MotorReference;
 import org.nectl.core.elastic.SpringTorques;
+import org.nectl.core.elastic.UnifiedBodies;
 
 /**
  * The inverse-dynamics controller of a robot with mixed rigid and elastic joints (Hua, Poursina,
@@ -94,7 +95,8 @@ public final class MixedInverseDynamicsController
     /**
      * Not real-time safe: allocates the workspaces.
      *
-     * @param model the robot (the controller's model of it); elastic joints without dampers, no
+     * @param bodies the unified bodies of the robot (the controller's model of it), shared by the
+     *     law's mass matrix, bias forces and motor reference; elastic joints without dampers, no
      *     passive joints.
      * @param kpQ K_Pq per link coordinate, N m/rad (N/m), &gt; 0.
      * @param kdQ K_Dq per link coordinate, N m s/rad (N s/m), &gt; 0.
@@ -103,10 +105,10 @@ public final class MixedInverseDynamicsController
      * @param limiter torque and torque-rate limits per joint coordinate.
      * @throws IllegalArgumentException naming the gain or size at fault.
      */
-    public MixedInverseDynamicsController(final ElasticRobotModel model, final double[] kpQ, final double[] kdQ,
+    public MixedInverseDynamicsController(final UnifiedBodies bodies, final double[] kpQ, final double[] kdQ,
         final double[] kpTheta, final double[] kdTheta, final TorqueLimiter limiter)
     {
-        this.model = model;
+        model = bodies.robot();
         dof = model.dof();
         elastic = model.elasticCount();
         size = dof + elastic;
@@ -127,13 +129,13 @@ public final class MixedInverseDynamicsController
         lambdaTheta = ratios("K_Ptheta", kpTheta, "K_Dtheta", kdTheta, elastic);
         this.kdTheta = kdTheta.clone();
         this.limiter = limiter;
-        massMatrix = new MixedMassMatrix(model);
-        bias = new MixedBiasForces(model);
-        velocityTerms = new MixedBiasForces(model);
+        massMatrix = new MixedMassMatrix(bodies);
+        bias = new MixedBiasForces(bodies);
+        velocityTerms = new MixedBiasForces(bodies);
         velocityTerms.gravity(0.0, 0.0, 0.0);
         velocityTerms.friction(false);
         springs = new SpringTorques(model);
-        motorReference = new MotorReference(model);
+        motorReference = new MotorReference(bodies);
         stiffness = new double[elastic];
         for (int e = 0; e < elastic; e++)
         {

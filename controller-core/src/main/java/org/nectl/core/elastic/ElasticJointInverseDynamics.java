@@ -101,13 +101,13 @@ public final class ElasticJointInverseDynamics
     private final double[] inertiaTimesRt = new double[9];
 
     /**
-     * Not real-time safe: builds the unified bodies and the workspace.
+     * Not real-time safe: allocates the workspace.
      *
-     * @param model the robot.
+     * @param bodies the robot's unified bodies, shared with its other mixed algorithms.
      */
-    public ElasticJointInverseDynamics(final ElasticRobotModel model)
+    public ElasticJointInverseDynamics(final UnifiedBodies bodies)
     {
-        this(new UnifiedBodies(model), model, false);
+        this(bodies, bodies.robot, false);
     }
 
     /**

@@ -33,16 +33,6 @@ public final class MixedBiasForces
     private final double[] zeroMotorAngle;
 
     /**
-     * Not real-time safe: builds the unified bodies and the workspace.
-     *
-     * @param model the robot.
-     */
-    public MixedBiasForces(final ElasticRobotModel model)
-    {
-        this(new UnifiedBodies(model));
-    }
-
-    /**
      * Not real-time safe: allocates the workspace.
      *
      * @param bodies the robot's unified bodies, shared with its other mixed algorithms.

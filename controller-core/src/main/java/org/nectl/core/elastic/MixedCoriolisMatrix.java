@@ -26,13 +26,13 @@ public final class MixedCoriolisMatrix
     private final double[] zeroMotorAngle;
 
     /**
-     * Not real-time safe: builds the unified bodies and the workspace.
+     * Not real-time safe: allocates the workspace.
      *
-     * @param model the robot.
+     * @param bodies the robot's unified bodies, shared with its other mixed algorithms.
      */
-    public MixedCoriolisMatrix(final ElasticRobotModel model)
+    public MixedCoriolisMatrix(final UnifiedBodies bodies)
     {
-        bodies = new UnifiedBodies(model);
+        this.bodies = bodies;
         coriolis = new CoriolisMatrix(bodies.compiledTree);
         final int t = bodies.treeDof();
         treeMatrix = new double[t * t];

@@ -32,12 +32,11 @@ public final class MixedForwardDynamics
     /**
      * Not real-time safe: allocates the workspace and the decomposition.
      *
-     * @param model the robot.
+     * @param bodies the robot's unified bodies, shared with its other mixed algorithms.
      */
-    public MixedForwardDynamics(final ElasticRobotModel model)
+    public MixedForwardDynamics(final UnifiedBodies bodies)
     {
-        this.model = model;
-        final UnifiedBodies bodies = new UnifiedBodies(model);
+        model = bodies.robot;
         massMatrix = new MixedMassMatrix(bodies);
         biasForces = new MixedBiasForces(bodies);
         springs = new SpringTorques(model);

@@ -42,16 +42,6 @@ public final class MixedInverseDynamics
     private final double[] spring;
 
     /**
-     * Not real-time safe: builds the unified bodies and the workspace.
-     *
-     * @param model the robot.
-     */
-    public MixedInverseDynamics(final ElasticRobotModel model)
-    {
-        this(new UnifiedBodies(model));
-    }
-
-    /**
      * Not real-time safe: allocates the workspace.
      *
      * @param bodies the robot's unified bodies, shared with its other mixed algorithms.

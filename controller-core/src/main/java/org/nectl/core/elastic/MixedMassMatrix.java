@@ -26,16 +26,6 @@ public final class MixedMassMatrix
     private final double[] treePositions;
 
     /**
-     * Not real-time safe: builds the unified bodies and the workspace.
-     *
-     * @param model the robot.
-     */
-    public MixedMassMatrix(final ElasticRobotModel model)
-    {
-        this(new UnifiedBodies(model));
-    }
-
-    /**
      * Not real-time safe: allocates the workspace.
      *
      * @param bodies the robot's unified bodies, shared with its other mixed algorithms.

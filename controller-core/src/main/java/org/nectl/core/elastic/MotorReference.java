@@ -87,14 +87,15 @@ public final class MotorReference
     private final double[] fDdot = new double[3];
 
     /**
-     * Not real-time safe: builds the unified bodies and the workspace.
+     * Not real-time safe: allocates the workspace.
      *
-     * @param model the robot.
+     * @param bodies the robot's unified bodies, shared with its other mixed algorithms.
      * @throws IllegalArgumentException if an elastic joint has a damper.
      */
-    public MotorReference(final ElasticRobotModel model)
+    public MotorReference(final UnifiedBodies bodies)
     {
-        bodies = new UnifiedBodies(model);
+        final ElasticRobotModel model = bodies.robot;
+        this.bodies = bodies;
         torques = new TorqueSecondDerivative(bodies.compiledTree);
         loads = new AppliedLoads(bodies.compiledTree);
         final int ne = model.elasticCount();

@@ -65,16 +65,6 @@ public final class RecursiveMixedForwardDynamics
     private final double[] ydd;
 
     /**
-     * Not real-time safe: builds the unified bodies and the workspace.
-     *
-     * @param model the robot.
-     */
-    public RecursiveMixedForwardDynamics(final ElasticRobotModel model)
-    {
-        this(new UnifiedBodies(model));
-    }
-
-    /**
      * Not real-time safe: allocates the workspace.
      *
      * @param bodies the robot's unified bodies, shared with its other mixed algorithms.

@@ -15,17 +15,6 @@ public final class RestingMotorPositions
     }
 
     /**
-     * @param model the robot; its elastic joints have positive stiffness.
-     * @param q link positions by coordinate, rad or m.
-     * @param gravity gravity in the base frame, m/s^2.
-     * @return theta by elastic index (reflected), rad or m.
-     */
-    public static double[] compute(final ElasticRobotModel model, final double[] q, final double[] gravity)
-    {
-        return compute(new UnifiedBodies(model), q, gravity);
-    }
-
-    /**
      * @param bodies the robot's unified bodies, shared with its other mixed algorithms; its elastic
      *     joints have positive stiffness.
      * @param q link positions by coordinate, rad or m.

@@ -14,6 +14,7 @@ import org.nectl.core.control.TorqueLimiter;
 import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.dynamics.CompiledModel;
 import org.nectl.core.elastic.ElasticRobotModel;
+import org.nectl.core.elastic.UnifiedBodies;
 import org.nectl.core.model.RobotModel;
 
 /**
@@ -509,14 +510,15 @@ public final class ControlCycle
 
     /**
      * The mixed law's own limiter has no limits: the cycle's {@link TorqueLimiter} limits every law's
-     * command alike, once.
+     * command alike, once. The drives' robot is unified and compiled once for all of the law's
+     * algorithms.
      */
     private static MixedInverseDynamicsController mixedController(final MixedLawSettings law, final CycleSettings settings)
     {
         final int dof = law.model().dof();
         final double[] unlimited = CycleSettings.filled(dof, Double.POSITIVE_INFINITY);
-        final MixedInverseDynamicsController controller = new MixedInverseDynamicsController(law.model(), law.kpQ(),
-            law.kdQ(), law.kpTheta(), law.kdTheta(), new TorqueLimiter(unlimited, unlimited, settings.periodNs()));
+        final MixedInverseDynamicsController controller = new MixedInverseDynamicsController(UnifiedBodies.of(law.model()),
+            law.kpQ(), law.kdQ(), law.kpTheta(), law.kdTheta(), new TorqueLimiter(unlimited, unlimited, settings.periodNs()));
         final double[] g = settings.gravity();
         controller.gravity(g[0], g[1], g[2]);
         return controller;

@@ -72,19 +72,6 @@ public final class MixedArmSimulator
      * Not real-time safe: allocates the state and the workspace. Starts at rest at q = theta = 0,
      * zero torque, gravity (0, 0, -9.81), friction on, no load.
      *
-     * @param model the robot.
-     * @param periodNs control period one {@link #step} integrates, ns, positive.
-     * @param substeps Runge-Kutta steps per period, at least 1.
-     */
-    public MixedArmSimulator(final ElasticRobotModel model, final long periodNs, final int substeps)
-    {
-        this(UnifiedBodies.of(model), periodNs, substeps);
-    }
-
-    /**
-     * Not real-time safe: allocates the state and the workspace. Starts as
-     * {@link #MixedArmSimulator(ElasticRobotModel, long, int)} does.
-     *
      * @param bodies the robot's unified bodies, shared with the caller's other mixed algorithms on it.
      * @param periodNs control period one {@link #step} integrates, ns, positive.
      * @param substeps Runge-Kutta steps per period, at least 1.

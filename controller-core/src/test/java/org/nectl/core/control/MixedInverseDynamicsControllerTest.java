@@ -13,6 +13,7 @@ import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.MixedForwardDynamics;
 import org.nectl.core.elastic.MixedMassMatrix;
 import org.nectl.core.elastic.MotorReference;
+import org.nectl.core.elastic.UnifiedBodies;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.UndampedElasticRobots;
 import org.nectl.core.testing.RandomElasticRobots;
@@ -39,9 +40,10 @@ class MixedInverseDynamicsControllerTest
 
     private static MixedInverseDynamicsController controller(final ElasticRobotModel model, final TorqueLimiter limiter)
     {
+        final UnifiedBodies bodies = UnifiedBodies.of(model);
         final int n = model.dof();
         final int ne = model.elasticCount();
-        final MixedInverseDynamicsController c = new MixedInverseDynamicsController(model, constant(n, 400.0),
+        final MixedInverseDynamicsController c = new MixedInverseDynamicsController(bodies, constant(n, 400.0),
             constant(n, 40.0), constant(ne, 30.0), constant(ne, 3.0), limiter);
         c.gravity(GRAVITY[0], GRAVITY[1], GRAVITY[2]);
         return c;
@@ -148,6 +150,7 @@ class MixedInverseDynamicsControllerTest
 
     private static double closedLoopResidual(final ElasticRobotModel model, final Case c, final BaseMotion base)
     {
+        final UnifiedBodies bodies = UnifiedBodies.of(model);
         final int n = model.dof();
         final int ne = model.elasticCount();
         final int size = n + ne;
@@ -171,7 +174,7 @@ class MixedInverseDynamicsControllerTest
                 jointTorque[k] = command[k];
             }
         }
-        final MixedForwardDynamics forward = new MixedForwardDynamics(model);
+        final MixedForwardDynamics forward = new MixedForwardDynamics(bodies);
         forward.gravity(GRAVITY[0], GRAVITY[1], GRAVITY[2]);
         final double[] qdd = new double[n];
         final double[] thetadd = new double[ne];
@@ -186,7 +189,7 @@ class MixedInverseDynamicsControllerTest
             sigmaQDot[k] = c.reference[2][k] + lambda * errorRate - qdd[k];
         }
         final double[] a = new double[size * size];
-        new MixedMassMatrix(model).compute(c.q, a);
+        new MixedMassMatrix(bodies).compute(c.q, a);
         final double[] velocity = new double[size];
         System.arraycopy(c.qd, 0, velocity, 0, n);
         System.arraycopy(c.thetad, 0, velocity, n, ne);
@@ -210,7 +213,7 @@ class MixedInverseDynamicsControllerTest
         final double[] theta = new double[ne];
         final double[] thetaDot = new double[ne];
         final double[] thetaDdot = new double[ne];
-        final MotorReference reference = new MotorReference(model);
+        final MotorReference reference = new MotorReference(bodies);
         reference.gravity(GRAVITY[0], GRAVITY[1], GRAVITY[2]);
         reference.compute(c.reference, base, theta, thetaDot, thetaDdot);
         final double lambdaTheta = kpTheta / kdTheta;
@@ -251,7 +254,7 @@ class MixedInverseDynamicsControllerTest
     {
         final int n = model.dof();
         final int size = n + model.elasticCount();
-        final MixedMassMatrix mass = new MixedMassMatrix(model);
+        final MixedMassMatrix mass = new MixedMassMatrix(UnifiedBodies.of(model));
         final double[][] derivative = new double[size][size * size];
         final double[] sample = new double[size * size];
         final double[] shifted = q.clone();
@@ -328,13 +331,14 @@ class MixedInverseDynamicsControllerTest
     void rejectsNonPositiveGainsAndAMismatchedLimiter()
     {
         final ElasticRobotModel model = UndampedElasticRobots.robot(3, false);
+        final UnifiedBodies bodies = UnifiedBodies.of(model);
         final int n = model.dof();
         final int ne = model.elasticCount();
-        assertThrows(IllegalArgumentException.class, () -> new MixedInverseDynamicsController(model, constant(n, 1.0),
+        assertThrows(IllegalArgumentException.class, () -> new MixedInverseDynamicsController(bodies, constant(n, 1.0),
             constant(n, 0.0), constant(ne, 1.0), constant(ne, 1.0), unlimited(n)));
-        assertThrows(IllegalArgumentException.class, () -> new MixedInverseDynamicsController(model, constant(n, 1.0),
+        assertThrows(IllegalArgumentException.class, () -> new MixedInverseDynamicsController(bodies, constant(n, 1.0),
             constant(n, 1.0), constant(ne + 1, 1.0), constant(ne + 1, 1.0), unlimited(n)));
-        assertThrows(IllegalArgumentException.class, () -> new MixedInverseDynamicsController(model, constant(n, 1.0),
+        assertThrows(IllegalArgumentException.class, () -> new MixedInverseDynamicsController(bodies, constant(n, 1.0),
             constant(n, 1.0), constant(ne, 1.0), constant(ne, 1.0), unlimited(n + 1)));
     }
 

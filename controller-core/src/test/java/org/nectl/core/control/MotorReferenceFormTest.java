@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.MotorReference;
+import org.nectl.core.elastic.UnifiedBodies;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.RandomElasticRobots;
 import org.nectl.core.testing.RandomRobots;
@@ -43,7 +44,7 @@ class MotorReferenceFormTest
             final int ne = model.elasticCount();
             final double[] theta = new double[ne];
             final double[] thetad = new double[ne];
-            final MotorReference motorReference = new MotorReference(model);
+            final MotorReference motorReference = new MotorReference(UnifiedBodies.of(model));
             motorReference.compute(reference, theta, thetad, new double[ne]);
             final double[] alongReference = command(model, MotorReference.Form.ALONG_REFERENCE, reference, theta, thetad);
             final double[] controlLaw = command(model, MotorReference.Form.CONTROL_LAW, reference, theta, thetad);
@@ -97,7 +98,7 @@ class MotorReferenceFormTest
         final int n = model.dof();
         final int ne = model.elasticCount();
         final double[] unlimited = filled(n, Double.POSITIVE_INFINITY);
-        final MixedInverseDynamicsController c = new MixedInverseDynamicsController(model, filled(n, 400.0),
+        final MixedInverseDynamicsController c = new MixedInverseDynamicsController(UnifiedBodies.of(model), filled(n, 400.0),
             filled(n, 40.0), filled(ne, 30.0), filled(ne, 3.0), new TorqueLimiter(unlimited, unlimited, 1_000_000L));
         c.motorReferenceForm(form);
         return c;

@@ -88,11 +88,12 @@ class CarriedBaseMixedDynamicsTest
         for (long seed = 1; seed <= 30; seed++)
         {
             final ElasticRobotModel model = withMasslessMotors(seed);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final int n = model.dof();
             final int ne = model.elasticCount();
             final CarriedBaseInverseDynamics rigid = new CarriedBaseInverseDynamics(CompiledModel.of(model.links()));
-            final MixedInverseDynamics mixed = new MixedInverseDynamics(model);
-            final MotorReference motorReference = new MotorReference(model);
+            final MixedInverseDynamics mixed = new MixedInverseDynamics(bodies);
+            final MotorReference motorReference = new MotorReference(bodies);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final double[] expected = new double[n];
             final double[] jointTorque = new double[n];
@@ -139,6 +140,7 @@ class CarriedBaseMixedDynamicsTest
         for (long seed = 1; seed <= 30; seed++)
         {
             final ElasticRobotModel model = withMasslessMotors(seed, true);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final int n = model.dof();
             final int ne = model.elasticCount();
             final SplittableRandom rnd = new SplittableRandom(seed);
@@ -146,14 +148,14 @@ class CarriedBaseMixedDynamicsTest
             final double[][] reference = MotorReferenceTest.coefficients(rnd, n);
             final double[] theta = new double[ne];
             final double[] thetaDot = new double[ne];
-            new MotorReference(model).compute(reference, base, theta, thetaDot, new double[ne]);
+            new MotorReference(bodies).compute(reference, base, theta, thetaDot, new double[ne]);
             final double[] unlimited = new double[n];
             java.util.Arrays.fill(unlimited, Double.POSITIVE_INFINITY);
             final double[] gains = new double[n];
             java.util.Arrays.fill(gains, 100.0);
             final double[] motorGains = new double[ne];
             java.util.Arrays.fill(motorGains, 10.0);
-            final MixedInverseDynamicsController law = new MixedInverseDynamicsController(model, gains, gains, motorGains,
+            final MixedInverseDynamicsController law = new MixedInverseDynamicsController(bodies, gains, gains, motorGains,
                 motorGains, new TorqueLimiter(unlimited, unlimited, 1_000_000L));
             final double[] command = new double[n];
             assertEquals(ControlStatus.OK, law.compute(reference[0], theta, reference[1], thetaDot, reference, base, command),
@@ -185,6 +187,7 @@ class CarriedBaseMixedDynamicsTest
         for (long seed = 1; seed <= 30; seed++)
         {
             final ElasticRobotModel model = UndampedElasticRobots.robot(seed, seed % 2 == 0);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final int n = model.dof();
             final int ne = model.elasticCount();
             final SplittableRandom rnd = new SplittableRandom(seed);
@@ -200,8 +203,8 @@ class CarriedBaseMixedDynamicsTest
             final double[] thetad = RandomRobots.vector(rnd, ne, 1.0);
             final double[] thetadd = RandomRobots.vector(rnd, ne, 1.0);
 
-            final MixedInverseDynamics carried = new MixedInverseDynamics(model);
-            final MixedInverseDynamics fixed = new MixedInverseDynamics(model);
+            final MixedInverseDynamics carried = new MixedInverseDynamics(bodies);
+            final MixedInverseDynamics fixed = new MixedInverseDynamics(bodies);
             fixed.gravity(gx, gy, gz);
             final double[][] torques = new double[4][];
             torques[0] = new double[n];
@@ -213,8 +216,8 @@ class CarriedBaseMixedDynamicsTest
             assertClose(torques[2], torques[0], 1e-12, context + ", ReNEAL joint torque");
             assertClose(torques[3], torques[1], 1e-12, context + ", ReNEAL motor torque");
 
-            final MotorReference onBase = new MotorReference(model);
-            final MotorReference underGravity = new MotorReference(model);
+            final MotorReference onBase = new MotorReference(bodies);
+            final MotorReference underGravity = new MotorReference(bodies);
             underGravity.gravity(gx, gy, gz);
             final double[][] motor = new double[6][ne];
             onBase.compute(reference, base, motor[0], motor[1], motor[2]);
@@ -224,8 +227,8 @@ class CarriedBaseMixedDynamicsTest
                 assertClose(motor[3 + d], motor[d], 1e-12, context + ", theta_d derivative " + d);
             }
 
-            final RecursiveMixedForwardDynamics forward = new RecursiveMixedForwardDynamics(model);
-            final RecursiveMixedForwardDynamics forwardUnderGravity = new RecursiveMixedForwardDynamics(model);
+            final RecursiveMixedForwardDynamics forward = new RecursiveMixedForwardDynamics(bodies);
+            final RecursiveMixedForwardDynamics forwardUnderGravity = new RecursiveMixedForwardDynamics(bodies);
             forwardUnderGravity.gravity(gx, gy, gz);
             final double[] jointTorque = RandomRobots.vector(rnd, n, 5.0);
             final double[] motorTorque = RandomRobots.vector(rnd, ne, 5.0);
@@ -252,11 +255,12 @@ class CarriedBaseMixedDynamicsTest
         {
             final ElasticRobotModel model = seed % 3 == 0 ? RandomElasticRobots.withMotorsNextToTheirJoints(seed)
                 : RandomElasticRobots.robot(seed, seed % 3 == 1);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final int n = model.dof();
             final int ne = model.elasticCount();
             final SplittableRandom rnd = new SplittableRandom(seed);
-            final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(model);
-            final MixedForwardDynamics cholesky = new MixedForwardDynamics(model);
+            final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(bodies);
+            final MixedForwardDynamics cholesky = new MixedForwardDynamics(bodies);
             for (int s = 0; s < 5; s++)
             {
                 final BaseMotion base = RandomElasticRobots.carriedBase(rnd);
@@ -307,7 +311,7 @@ class CarriedBaseMixedDynamicsTest
             final SplittableRandom rnd = new SplittableRandom(seed);
             final double[][] reference = MotorReferenceTest.coefficients(rnd, n);
             final BaseMotion base = RandomElasticRobots.carriedBase(rnd);
-            final MotorReference motorReference = new MotorReference(model);
+            final MotorReference motorReference = new MotorReference(UnifiedBodies.of(model));
             final double[][] now = new double[3][ne];
             motorReference.compute(reference, base, now[0], now[1], now[2]);
             final double[][] differenced = differenced(motorReference, reference, ne, t -> constantAcceleration(base, t));
@@ -452,6 +456,7 @@ class CarriedBaseMixedDynamicsTest
         for (long seed = 1; seed <= 6; seed++)
         {
             final ElasticRobotModel model = RandomElasticRobots.robot(seed, seed % 2 == 0);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final int n = model.dof();
             final int ne = model.elasticCount();
             final SplittableRandom rnd = new SplittableRandom(seed);
@@ -459,12 +464,12 @@ class CarriedBaseMixedDynamicsTest
             final double[] equivalent = {GRAVITY[0] - a[0], GRAVITY[1] - a[1], GRAVITY[2] - a[2]};
             final BaseMotionProfile accelerating =
                 (timeS, gravity, out) -> out.atRest(gravity).worldAcceleration(a[0], a[1], a[2], gravity);
-            final MixedArmSimulator carried = new MixedArmSimulator(model, 1_000_000L, 2);
+            final MixedArmSimulator carried = new MixedArmSimulator(bodies, 1_000_000L, 2);
             carried.baseMotion(accelerating);
-            final MixedArmSimulator underGravity = new MixedArmSimulator(model, 1_000_000L, 2);
+            final MixedArmSimulator underGravity = new MixedArmSimulator(bodies, 1_000_000L, 2);
             underGravity.gravity(equivalent[0], equivalent[1], equivalent[2]);
             final double[] q = RandomRobots.vector(rnd, n, 1.0);
-            final double[] rest = RestingMotorPositions.compute(model, q, equivalent);
+            final double[] rest = RestingMotorPositions.compute(bodies, q, equivalent);
             carried.reset(q, rest, new double[n], new double[ne]);
             underGravity.reset(q, rest, new double[n], new double[ne]);
             final double[] command = RandomRobots.vector(rnd, n, 2.0);

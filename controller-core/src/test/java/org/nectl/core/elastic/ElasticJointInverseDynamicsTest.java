@@ -46,17 +46,18 @@ class ElasticJointInverseDynamicsTest
         for (long seed = 0; seed < ROBOTS; seed++)
         {
             final ElasticRobotModel model = RandomElasticRobots.robot(seed, false);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final MixedState s = new MixedState(new SplittableRandom(seed), model);
             final int n = model.dof();
             final int ne = model.elasticCount();
             final double[] qdd = s.qdd.clone();
             final double[] torque = new double[n];
             final double[] motor = new double[ne];
-            assertTrue(new ElasticJointInverseDynamics(model).compute(s.q, s.theta, s.qd, s.thetad, qdd, s.thetadd, torque,
+            assertTrue(new ElasticJointInverseDynamics(bodies).compute(s.q, s.theta, s.qd, s.thetad, qdd, s.thetadd, torque,
                 motor), "seed " + seed);
             final double[] expectedTorque = new double[n];
             final double[] expectedMotor = new double[ne];
-            new MixedInverseDynamics(model).compute(s.q, s.theta, s.qd, s.thetad, qdd, s.thetadd, expectedTorque,
+            new MixedInverseDynamics(bodies).compute(s.q, s.theta, s.qd, s.thetad, qdd, s.thetadd, expectedTorque,
                 expectedMotor);
             for (int k = 0; k < n; k++)
             {
@@ -77,6 +78,7 @@ class ElasticJointInverseDynamicsTest
         for (long seed = 0; seed < ROBOTS; seed++)
         {
             final ElasticRobotModel model = RandomElasticRobots.robot(seed, rigidMotorsOnBase);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final MixedState s = new MixedState(rnd, model);
             final int n = model.dof();
@@ -89,8 +91,8 @@ class ElasticJointInverseDynamicsTest
             }
             final double[] wrench = RandomRobots.vector(rnd, 6, 3.0);
             final int body = rnd.nextInt(model.links().bodyCount());
-            final MixedForwardDynamics forward = new MixedForwardDynamics(model);
-            final ElasticJointInverseDynamics hybrid = new ElasticJointInverseDynamics(model);
+            final MixedForwardDynamics forward = new MixedForwardDynamics(bodies);
+            final ElasticJointInverseDynamics hybrid = new ElasticJointInverseDynamics(bodies);
             forward.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
             hybrid.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
             final double[] qdd = new double[n];
@@ -127,7 +129,7 @@ class ElasticJointInverseDynamicsTest
     {
         final ElasticRobotModel model = RandomElasticRobots.robot(11, true);
         final MixedState s = new MixedState(new SplittableRandom(11), model);
-        final ElasticJointInverseDynamics hybrid = new ElasticJointInverseDynamics(model);
+        final ElasticJointInverseDynamics hybrid = new ElasticJointInverseDynamics(UnifiedBodies.of(model));
         hybrid.externalWrench(0, 1, 2, 3, 4, 5, 6);
         final double[] torque = new double[model.dof()];
         final double[] motor = new double[model.elasticCount()];

@@ -15,12 +15,13 @@ class MixedCoriolisMatrixTest
         for (long seed = 0; seed < 100; seed++)
         {
             final ElasticRobotModel model = RandomElasticRobots.robot(seed, false);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final MixedState s = new MixedState(new SplittableRandom(seed), model);
             final int n = model.dof();
             final int size = n + model.elasticCount();
             final double[] c = new double[size * size];
-            new MixedCoriolisMatrix(model).compute(s.q, s.qd, s.thetad, c);
-            final MixedBiasForces bias = new MixedBiasForces(model);
+            new MixedCoriolisMatrix(bodies).compute(s.q, s.qd, s.thetad, c);
+            final MixedBiasForces bias = new MixedBiasForces(bodies);
             bias.gravity(0, 0, 0);
             bias.friction(false);
             final double[] zeta = new double[size];
@@ -48,7 +49,7 @@ class MixedCoriolisMatrixTest
     {
         final int n = model.dof();
         final int size = n + model.elasticCount();
-        final MixedMassMatrix inertia = new MixedMassMatrix(model);
+        final MixedMassMatrix inertia = new MixedMassMatrix(UnifiedBodies.of(model));
         final double h = 1e-4;
         final double[][] a = new double[4][size * size];
         final double[] steps = {2 * h, h, -h, -2 * h};

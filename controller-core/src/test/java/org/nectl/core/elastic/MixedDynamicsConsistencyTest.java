@@ -37,10 +37,11 @@ class MixedDynamicsConsistencyTest
         for (long seed = 0; seed < ROBOTS; seed++)
         {
             final ElasticRobotModel model = RandomElasticRobots.robot(seed, false);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final MixedState s = new MixedState(rnd, model);
-            final MixedInverseDynamics inverse = new MixedInverseDynamics(model);
-            final MixedForwardDynamics forward = new MixedForwardDynamics(model);
+            final MixedInverseDynamics inverse = new MixedInverseDynamics(bodies);
+            final MixedForwardDynamics forward = new MixedForwardDynamics(bodies);
             final double[] wrench = RandomRobots.vector(rnd, 6, 3.0);
             final int body = rnd.nextInt(model.links().bodyCount());
             inverse.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
@@ -65,17 +66,18 @@ class MixedDynamicsConsistencyTest
         for (long seed = 0; seed < ROBOTS; seed++)
         {
             final ElasticRobotModel model = RandomElasticRobots.robot(seed, true);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final MixedState s = new MixedState(rnd, model);
             final double[] jointTorque = RandomRobots.vector(rnd, model.dof(), 10.0);
             final double[] motorTorque = RandomRobots.vector(rnd, model.elasticCount(), 10.0);
             final double[] expectedQdd = new double[model.dof()];
             final double[] expectedThetadd = new double[model.elasticCount()];
-            new MixedForwardDynamics(model).compute(
+            new MixedForwardDynamics(bodies).compute(
                 s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, expectedQdd, expectedThetadd);
             final double[] qdd = new double[model.dof()];
             final double[] thetadd = new double[model.elasticCount()];
-            assertTrue(new RecursiveMixedForwardDynamics(model).compute(
+            assertTrue(new RecursiveMixedForwardDynamics(bodies).compute(
                 s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, qdd, thetadd), "seed " + seed);
             worst = Math.max(worst, assertClose(expectedQdd, qdd, "seed " + seed + " link accelerations"));
             worst = Math.max(worst, assertClose(expectedThetadd, thetadd, "seed " + seed + " motor accelerations"));
@@ -133,17 +135,18 @@ class MixedDynamicsConsistencyTest
             final double[] motorTorque = RandomRobots.vector(rnd, model.elasticCount(), 10.0);
             final double[] expectedQdd = new double[model.dof()];
             final double[] expectedThetadd = new double[model.elasticCount()];
-            new MixedForwardDynamics(withRigidRotorAxialInertia(model, 1e-12)).compute(s.q, s.theta, s.qd, s.thetad,
-                jointTorque, motorTorque, expectedQdd, expectedThetadd);
+            new MixedForwardDynamics(UnifiedBodies.of(withRigidRotorAxialInertia(model, 1e-12))).compute(s.q, s.theta, s.qd,
+                s.thetad, jointTorque, motorTorque, expectedQdd, expectedThetadd);
             final ElasticRobotModel without = withRigidRotorAxialInertia(model, 0.0);
+            final UnifiedBodies bodies = UnifiedBodies.of(without);
             for (final boolean recursive : new boolean[] {false, true})
             {
                 final double[] qdd = new double[model.dof()];
                 final double[] thetadd = new double[model.elasticCount()];
                 assertTrue(recursive
-                    ? new RecursiveMixedForwardDynamics(without).compute(s.q, s.theta, s.qd, s.thetad, jointTorque,
+                    ? new RecursiveMixedForwardDynamics(bodies).compute(s.q, s.theta, s.qd, s.thetad, jointTorque,
                         motorTorque, qdd, thetadd)
-                    : new MixedForwardDynamics(without).compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque,
+                    : new MixedForwardDynamics(bodies).compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque,
                         qdd, thetadd), "seed " + seed);
                 // 1e-12 kg m^2 of axial inertia spinning at most ~10 rad/s moves accelerations by ~1e-10.
                 assertClose(expectedQdd, qdd, "seed " + seed + (recursive ? " recursive" : " Cholesky"));
@@ -201,6 +204,7 @@ class MixedDynamicsConsistencyTest
     private static void assertRigidDynamicsReproducedExactly(
         final RobotModel links, final ElasticRobotModel model, final long seed)
     {
+        final UnifiedBodies bodies = UnifiedBodies.of(model);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final MixedState s = new MixedState(rnd, model);
         final CompiledModel compiled = CompiledModel.of(links);
@@ -208,14 +212,14 @@ class MixedDynamicsConsistencyTest
         final double[] expected = new double[links.dof()];
         final double[] actual = new double[links.dof()];
         new InverseDynamics(compiled).compute(s.q, s.qd, s.qdd, expected);
-        new MixedInverseDynamics(model).compute(s.q, none, s.qd, none, s.qdd, none, actual, none);
+        new MixedInverseDynamics(bodies).compute(s.q, none, s.qd, none, s.qdd, none, actual, none);
         assertArrayEquals(expected, actual, 0.0, "seed " + seed + " inverse dynamics");
         final double[] tau = RandomRobots.vector(rnd, links.dof(), 10.0);
         new CholeskyForwardDynamics(compiled).compute(s.q, s.qd, tau, expected);
-        new MixedForwardDynamics(model).compute(s.q, none, s.qd, none, tau, none, actual, none);
+        new MixedForwardDynamics(bodies).compute(s.q, none, s.qd, none, tau, none, actual, none);
         assertArrayEquals(expected, actual, 0.0, "seed " + seed + " inertia-matrix forward dynamics");
         new RecursiveForwardDynamics(compiled).compute(s.q, s.qd, tau, expected);
-        new RecursiveMixedForwardDynamics(model).compute(s.q, none, s.qd, none, tau, none, actual, none);
+        new RecursiveMixedForwardDynamics(bodies).compute(s.q, none, s.qd, none, tau, none, actual, none);
         assertArrayEquals(expected, actual, 0.0, "seed " + seed + " recursive forward dynamics");
     }
 
@@ -247,14 +251,15 @@ class MixedDynamicsConsistencyTest
      */
     private static double recursiveAgainstCholesky(final ElasticRobotModel model, final long seed)
     {
+        final UnifiedBodies bodies = UnifiedBodies.of(model);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final MixedState s = new MixedState(rnd, model);
         final double[] jointTorque = RandomRobots.vector(rnd, model.dof(), 10.0);
         final double[] motorTorque = RandomRobots.vector(rnd, model.elasticCount(), 10.0);
         final double[] wrench = RandomRobots.vector(rnd, 6, 3.0);
         final int body = rnd.nextInt(model.links().bodyCount());
-        final MixedForwardDynamics cholesky = new MixedForwardDynamics(model);
-        final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(model);
+        final MixedForwardDynamics cholesky = new MixedForwardDynamics(bodies);
+        final RecursiveMixedForwardDynamics recursive = new RecursiveMixedForwardDynamics(bodies);
         cholesky.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
         recursive.externalWrench(body, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
         final double[] expectedQdd = new double[model.dof()];

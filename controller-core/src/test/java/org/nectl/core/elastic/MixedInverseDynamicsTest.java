@@ -67,7 +67,7 @@ class MixedInverseDynamicsTest
     void matchesTheInertiaOfHandDerivedRotorsAtRest()
     {
         final ElasticRobotModel model = planarArm();
-        final MixedInverseDynamics inverse = new MixedInverseDynamics(model);
+        final MixedInverseDynamics inverse = new MixedInverseDynamics(UnifiedBodies.of(model));
         final double[] zero2 = new double[2];
         final double[] jointTorque = new double[2];
         final double[] motorTorque = new double[1];
@@ -99,7 +99,7 @@ class MixedInverseDynamicsTest
         {
             final ElasticRobotModel model = RandomElasticRobots.robot(seed, false);
             final MixedState s = new MixedState(new SplittableRandom(seed), model);
-            final MixedInverseDynamics inverse = new MixedInverseDynamics(model);
+            final MixedInverseDynamics inverse = new MixedInverseDynamics(UnifiedBodies.of(model));
             inverse.friction(false);
             final double[] jointTorque = new double[model.dof()];
             final double[] motorTorque = new double[model.elasticCount()];
@@ -133,7 +133,7 @@ class MixedInverseDynamicsTest
         {
             final ElasticRobotModel model = RandomElasticRobots.robot(seed, false);
             final MixedState s = new MixedState(new SplittableRandom(seed), model);
-            final MixedInverseDynamics inverse = new MixedInverseDynamics(model);
+            final MixedInverseDynamics inverse = new MixedInverseDynamics(UnifiedBodies.of(model));
             final double[] jointTorque = new double[model.dof()];
             final double[] motorTorque = new double[model.elasticCount()];
             inverse.compute(s.q, s.theta, s.qd, s.thetad, s.qdd, s.thetadd, jointTorque, motorTorque);

@@ -14,7 +14,7 @@ class MixedMassMatrixTest
     @Test
     void matchesTheHandDerivedInertiaOfThePlanarArm()
     {
-        final MixedMassMatrix crba = new MixedMassMatrix(MixedInverseDynamicsTest.planarArm());
+        final MixedMassMatrix crba = new MixedMassMatrix(UnifiedBodies.of(MixedInverseDynamicsTest.planarArm()));
         final double[] a = new double[9];
         for (final double q2 : new double[] {-2.0, 0.0, 0.7, 3.0})
         {
@@ -34,13 +34,14 @@ class MixedMassMatrixTest
         for (long seed = 0; seed < 200; seed++)
         {
             final ElasticRobotModel model = RandomElasticRobots.robot(seed, false);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final MixedState s = new MixedState(rnd, model);
             final int n = model.dof();
             final int size = n + model.elasticCount();
             final double[] a = new double[size * size];
-            new MixedMassMatrix(model).compute(s.q, a);
-            final MixedInverseDynamics columns = new MixedInverseDynamics(model);
+            new MixedMassMatrix(bodies).compute(s.q, a);
+            final MixedInverseDynamics columns = new MixedInverseDynamics(bodies);
             columns.gravity(0, 0, 0);
             columns.friction(false);
             final double[] link = new double[n];
@@ -74,10 +75,11 @@ class MixedMassMatrixTest
     private static void assertBiasIsInverseDynamicsAtZeroAcceleration(
         final ElasticRobotModel model, final MixedState s, final SplittableRandom rnd)
     {
+        final UnifiedBodies bodies = UnifiedBodies.of(model);
         final int n = model.dof();
         final double[] wrench = RandomRobots.vector(rnd, 6, 2.0);
-        final MixedBiasForces bias = new MixedBiasForces(model);
-        final MixedInverseDynamics inverse = new MixedInverseDynamics(model);
+        final MixedBiasForces bias = new MixedBiasForces(bodies);
+        final MixedInverseDynamics inverse = new MixedInverseDynamics(bodies);
         bias.externalWrench(0, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
         inverse.externalWrench(0, wrench[0], wrench[1], wrench[2], wrench[3], wrench[4], wrench[5]);
         final double[] zeta = new double[bias.size()];

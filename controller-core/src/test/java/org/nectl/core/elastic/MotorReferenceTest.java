@@ -66,6 +66,7 @@ class MotorReferenceTest
         for (long seed = 1; seed <= 200 && checked < 40; seed++)
         {
             final ElasticRobotModel model = UndampedElasticRobots.robot(seed, seed % 2 == 0);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             if (RandomElasticRobots.elasticRotorOutboardOfElasticJoint(model))
             {
                 continue;
@@ -76,10 +77,10 @@ class MotorReferenceTest
             final double[] theta = new double[ne];
             final double[] thetaDot = new double[ne];
             final double[] thetaDdot = new double[ne];
-            final MotorReference motorReference = new MotorReference(model);
+            final MotorReference motorReference = new MotorReference(bodies);
             motorReference.gravity(1.0, -2.0, -9.0);
             motorReference.compute(ref, theta, thetaDot, thetaDdot);
-            final MixedInverseDynamics inverse = new MixedInverseDynamics(model);
+            final MixedInverseDynamics inverse = new MixedInverseDynamics(bodies);
             inverse.gravity(1.0, -2.0, -9.0);
             final double[] jointTorque = new double[model.dof()];
             inverse.compute(ref[0], theta, ref[1], thetaDot, ref[2], thetaDdot, jointTorque, new double[ne]);
@@ -105,7 +106,7 @@ class MotorReferenceTest
         {
             final ElasticRobotModel model = UndampedElasticRobots.robot(seed, seed % 2 == 0);
             final double[][] c = coefficients(new SplittableRandom(seed), model.dof());
-            final MotorReference motorReference = new MotorReference(model);
+            final MotorReference motorReference = new MotorReference(UnifiedBodies.of(model));
             final int ne = model.elasticCount();
             final double[][][] samples = new double[3][STEPS.length][ne];
             final double[] scratch = new double[ne];
@@ -144,7 +145,8 @@ class MotorReferenceTest
             .motor(joint, Motor.onBase(0.01))
             .elasticity(joint, new JointElasticity(100.0, 0.5))
             .build();
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new MotorReference(damped));
+        final UnifiedBodies bodies = UnifiedBodies.of(damped);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new MotorReference(bodies));
         assertTrue(e.getMessage().contains("damping 0.5"), e.getMessage());
     }
 
@@ -157,7 +159,7 @@ class MotorReferenceTest
         final double[] theta = new double[ne];
         final double[] thetaDot = new double[ne];
         final double[] thetaDdot = new double[ne];
-        final MotorReference motorReference = new MotorReference(model);
+        final MotorReference motorReference = new MotorReference(UnifiedBodies.of(model));
         final long bytes = AllocationMeter.bytesAllocated(() -> motorReference.compute(ref, theta, thetaDot, thetaDdot),
             20_000, 100_000);
         assertEquals(0L, bytes, "seed 11: bytes allocated over 100000 calls");

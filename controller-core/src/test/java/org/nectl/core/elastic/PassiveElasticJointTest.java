@@ -42,13 +42,14 @@ class PassiveElasticJointTest
         final RobotModel links = builder.build();
         final ElasticRobotModel model = ElasticRobotModel.builder(links)
             .elasticity("hinge", new JointElasticity(40.0, 3.0, 0.2)).build();
+        final UnifiedBodies bodies = UnifiedBodies.of(model);
         final double[] qdd = new double[1];
         final double[] none = new double[0];
-        new MixedForwardDynamics(model).compute(new double[] {0.7}, none, new double[] {1.5}, none, new double[1], none,
+        new MixedForwardDynamics(bodies).compute(new double[] {0.7}, none, new double[] {1.5}, none, new double[1], none,
             qdd, none);
         // I qdd = -K (q - q0) - D qd = -20 - 4.5
         assertEquals(-24.5 / 0.5, qdd[0], 1e-12);
-        new RecursiveMixedForwardDynamics(model).compute(new double[] {0.7}, none, new double[] {1.5}, none,
+        new RecursiveMixedForwardDynamics(bodies).compute(new double[] {0.7}, none, new double[] {1.5}, none,
             new double[1], none, qdd, none);
         assertEquals(-24.5 / 0.5, qdd[0], 1e-12);
         assertEquals(0, model.elasticCount());
@@ -59,12 +60,13 @@ class PassiveElasticJointTest
     void theInverseDynamicsControllerRefusesAJointItCannotDrive()
     {
         final ElasticRobotModel model = UndampedElasticRobots.undamped(RandomElasticRobots.withPassiveJoints(3, true));
+        final UnifiedBodies bodies = UnifiedBodies.of(model);
         final int n = model.dof();
         final int ne = model.elasticCount();
         final double[] unlimited = new double[n];
         Arrays.fill(unlimited, Double.POSITIVE_INFINITY);
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> new MixedInverseDynamicsController(model, filled(n, 400.0), filled(n, 40.0), filled(ne, 400.0),
+            () -> new MixedInverseDynamicsController(bodies, filled(n, 400.0), filled(n, 40.0), filled(ne, 400.0),
                 filled(ne, 40.0), new TorqueLimiter(unlimited, unlimited, 1_000_000L)));
         assertTrue(e.getMessage().contains("is passive (a spring, no motor)"), e.getMessage());
     }
@@ -76,20 +78,21 @@ class PassiveElasticJointTest
         for (long seed = 0; seed < ROBOTS; seed++)
         {
             final ElasticRobotModel model = RandomElasticRobots.withPassiveJoints(seed, false);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final MixedState s = new MixedState(rnd, model);
             final double[] jointTorque = new double[model.dof()];
             final double[] motorTorque = new double[model.elasticCount()];
-            new MixedInverseDynamics(model).compute(s.q, s.theta, s.qd, s.thetad, s.qdd, s.thetadd, jointTorque,
+            new MixedInverseDynamics(bodies).compute(s.q, s.theta, s.qd, s.thetad, s.qdd, s.thetadd, jointTorque,
                 motorTorque);
             final double[] applied = besidesAllSprings(model, s, jointTorque);
             final double[] qdd = new double[model.dof()];
             final double[] thetadd = new double[model.elasticCount()];
-            assertTrue(new MixedForwardDynamics(model).compute(s.q, s.theta, s.qd, s.thetad, applied, motorTorque, qdd,
+            assertTrue(new MixedForwardDynamics(bodies).compute(s.q, s.theta, s.qd, s.thetad, applied, motorTorque, qdd,
                 thetadd), "seed " + seed);
             worst = Math.max(worst, MixedDynamicsConsistencyTest.assertClose(s.qdd, qdd, "seed " + seed + " Cholesky"));
             worst = Math.max(worst, MixedDynamicsConsistencyTest.assertClose(s.thetadd, thetadd, "seed " + seed));
-            assertTrue(new RecursiveMixedForwardDynamics(model).compute(s.q, s.theta, s.qd, s.thetad, applied, motorTorque,
+            assertTrue(new RecursiveMixedForwardDynamics(bodies).compute(s.q, s.theta, s.qd, s.thetad, applied, motorTorque,
                 qdd, thetadd), "seed " + seed);
             worst = Math.max(worst, MixedDynamicsConsistencyTest.assertClose(s.qdd, qdd, "seed " + seed + " recursive"));
             worst = Math.max(worst, MixedDynamicsConsistencyTest.assertClose(s.thetadd, thetadd, "seed " + seed));
@@ -104,6 +107,7 @@ class PassiveElasticJointTest
         for (long seed = 0; seed < ROBOTS; seed++)
         {
             final ElasticRobotModel model = RandomElasticRobots.withPassiveJoints(seed, false);
+            final UnifiedBodies bodies = UnifiedBodies.of(model);
             final SplittableRandom rnd = new SplittableRandom(seed);
             final MixedState s = new MixedState(rnd, model);
             final double[] jointTorque = RandomRobots.vector(rnd, model.dof(), 10.0);
@@ -114,7 +118,7 @@ class PassiveElasticJointTest
             }
             final double[] qdd = new double[model.dof()];
             final double[] thetadd = new double[model.elasticCount()];
-            assertTrue(new MixedForwardDynamics(model).compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, qdd,
+            assertTrue(new MixedForwardDynamics(bodies).compute(s.q, s.theta, s.qd, s.thetad, jointTorque, motorTorque, qdd,
                 thetadd));
             final double[] driven = qdd.clone();
             for (int k = 0; k < model.dof(); k++)
@@ -123,7 +127,7 @@ class PassiveElasticJointTest
             }
             final double[] torqueOut = new double[model.dof()];
             final double[] motorOut = new double[model.elasticCount()];
-            assertTrue(new ElasticJointInverseDynamics(model).compute(s.q, s.theta, s.qd, s.thetad, driven, thetadd,
+            assertTrue(new ElasticJointInverseDynamics(bodies).compute(s.q, s.theta, s.qd, s.thetad, driven, thetadd,
                 torqueOut, motorOut), "seed " + seed);
             worst = Math.max(worst, MixedDynamicsConsistencyTest.assertClose(qdd, driven, "seed " + seed + " qdd"));
             worst = Math.max(worst, MixedDynamicsConsistencyTest.assertClose(motorTorque, motorOut, "seed " + seed));
@@ -153,7 +157,7 @@ class PassiveElasticJointTest
         {
             final ElasticRobotModel model = RandomElasticRobots.withPassiveJoints(seed, false);
             final MixedState s = new MixedState(new SplittableRandom(seed), model);
-            final MixedInverseDynamics inverse = new MixedInverseDynamics(model);
+            final MixedInverseDynamics inverse = new MixedInverseDynamics(UnifiedBodies.of(model));
             inverse.friction(false);
             final double[] jointTorque = new double[model.dof()];
             final double[] motorTorque = new double[model.elasticCount()];
@@ -219,7 +223,7 @@ class PassiveElasticJointTest
 
     private static MixedArmSimulator unforced(final ElasticRobotModel model, final int substeps, final long seed)
     {
-        final MixedArmSimulator simulator = new MixedArmSimulator(model, 1_000_000L, substeps);
+        final MixedArmSimulator simulator = new MixedArmSimulator(UnifiedBodies.of(model), 1_000_000L, substeps);
         simulator.friction(false);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final int n = model.dof();

@@ -96,11 +96,11 @@ class StiffnessLimitTest
         final double[] q, final double[] qd, final double[] rigidTorque)
     {
         final int n = model.dof();
-        final MixedForwardDynamics forward = new MixedForwardDynamics(rigid);
+        final MixedForwardDynamics forward = new MixedForwardDynamics(UnifiedBodies.of(rigid));
         forward.friction(false);
         final double[] qdd = new double[n];
         forward.compute(q, new double[0], qd, new double[0], rigidTorque, new double[0], qdd, new double[0]);
-        final MixedInverseDynamics inverse = new MixedInverseDynamics(model);
+        final MixedInverseDynamics inverse = new MixedInverseDynamics(UnifiedBodies.of(model));
         inverse.friction(false);
         final double[] transmitted = new double[n];
         final double[] motor = new double[model.elasticCount()];
@@ -154,7 +154,7 @@ class StiffnessLimitTest
 
         Plant(final ElasticRobotModel model, final double[] jointTorque, final double[] motorTorque)
         {
-            forward = new MixedForwardDynamics(model);
+            forward = new MixedForwardDynamics(UnifiedBodies.of(model));
             forward.friction(false);
             this.jointTorque = jointTorque;
             this.motorTorque = motorTorque;

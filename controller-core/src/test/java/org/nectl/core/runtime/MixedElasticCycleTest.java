@@ -12,6 +12,7 @@ import org.nectl.core.control.TrajectorySampler;
 import org.nectl.core.dynamics.BaseMotion;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.RestingMotorPositions;
+import org.nectl.core.elastic.UnifiedBodies;
 import org.nectl.core.mobile.BaseMotionProfile;
 import org.nectl.core.mobile.ShipMotion;
 import org.nectl.core.simulation.MixedArmSimulator;
@@ -35,8 +36,9 @@ class MixedElasticCycleTest
     private static final class Harness
     {
         final ElasticRobotModel model = UndampedElasticRobots.robot(SEED, true);
+        final UnifiedBodies bodies = UnifiedBodies.of(model);
         final int dof = model.dof();
-        final MixedArmSimulator arm = new MixedArmSimulator(model, PERIOD_NS, 4);
+        final MixedArmSimulator arm = new MixedArmSimulator(bodies, PERIOD_NS, 4);
         final ControlCycle cycle = new ControlCycle(model.links(), CycleSettings.defaults(dof, PERIOD_NS),
             SafetySettings.defaults(dof), ReferenceTimeScaling.Settings.defaults(), MixedLawSettings.defaults(model));
         final double[] theta = new double[model.elasticCount()];
@@ -57,7 +59,7 @@ class MixedElasticCycleTest
          */
         Harness(final BaseMotionProfile deck, final boolean carried)
         {
-            arm.reset(new double[dof], RestingMotorPositions.compute(model, new double[dof], GRAVITY), new double[dof],
+            arm.reset(new double[dof], RestingMotorPositions.compute(bodies, new double[dof], GRAVITY), new double[dof],
                 new double[model.elasticCount()]);
             arm.baseMotion(deck);
             moving = deck != null;

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.nectl.core.elastic.ElasticRobotModel;
 import org.nectl.core.elastic.MixedMassMatrix;
 import org.nectl.core.elastic.SpringTorques;
+import org.nectl.core.elastic.UnifiedBodies;
 import org.nectl.core.testing.AllocationMeter;
 import org.nectl.core.testing.UndampedElasticRobots;
 import org.nectl.core.testing.RandomRobots;
@@ -21,7 +22,7 @@ class MixedArmSimulatorTest
 
     private static MixedArmSimulator free(final ElasticRobotModel model, final int substeps, final long seed)
     {
-        final MixedArmSimulator simulator = new MixedArmSimulator(model, PERIOD_NS, substeps);
+        final MixedArmSimulator simulator = new MixedArmSimulator(UnifiedBodies.of(model), PERIOD_NS, substeps);
         simulator.gravity(0.0, 0.0, 0.0);
         simulator.friction(false);
         final SplittableRandom rnd = new SplittableRandom(seed);
@@ -51,7 +52,7 @@ class MixedArmSimulatorTest
         System.arraycopy(qd, 0, v, 0, n);
         System.arraycopy(thetad, 0, v, n, ne);
         final double[] a = new double[size * size];
-        new MixedMassMatrix(model).compute(q, a);
+        new MixedMassMatrix(UnifiedBodies.of(model)).compute(q, a);
         double kinetic = 0.0;
         for (int i = 0; i < size; i++)
         {

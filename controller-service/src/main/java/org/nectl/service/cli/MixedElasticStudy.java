@@ -119,8 +119,8 @@ final class MixedElasticStudy
         }
         final int dof = plant.dof();
         simulator.reset(INITIAL_Q, RestingMotorPositions.compute(plantBodies, INITIAL_Q, GRAVITY), new double[dof], new double[plant.elasticCount()]);
-        final MixedInverseDynamicsController controller = new MixedInverseDynamicsController(controllerModel, gains.kpQ(),
-            gains.kdQ(), gains.kpTheta(), gains.kdTheta(), new TorqueLimiter(controllerModel.links(), periodNs));
+        final MixedInverseDynamicsController controller = new MixedInverseDynamicsController(UnifiedBodies.of(controllerModel),
+            gains.kpQ(), gains.kdQ(), gains.kpTheta(), gains.kdTheta(), new TorqueLimiter(controllerModel.links(), periodNs));
         controller.motorReferenceForm(form);
         final long ticks = Math.round(durationS / (periodNs * 1e-9));
         return MixedTrackingRun.run(simulator, controller, MixedElasticStudy::sinusoid, periodNs, ticks,
