@@ -107,18 +107,18 @@ public final class ElasticJointInverseDynamics
      */
     public ElasticJointInverseDynamics(final UnifiedBodies bodies)
     {
-        this(bodies, bodies.robot, false);
+        this(bodies, false);
     }
 
     /**
      * @param bodies the robot's unified bodies, shared with the caller's other algorithms.
-     * @param model the robot.
      * @param forwardMode false: rigid joints and all rotors driven (inverse dynamics, §6.3); true:
      *     every link coordinate and elastic rotor free, tied rotors folded into their joints (direct
      *     dynamics, §6.2; see {@link #foldsEveryTiedRotor}).
      */
-    private ElasticJointInverseDynamics(final UnifiedBodies bodies, final ElasticRobotModel model, final boolean forwardMode)
+    private ElasticJointInverseDynamics(final UnifiedBodies bodies, final boolean forwardMode)
     {
+        final ElasticRobotModel model = bodies.robot;
         this.bodies = bodies;
         springs = new SpringTorques(model);
         final RobotModel tree = bodies.tree;
@@ -192,19 +192,18 @@ public final class ElasticJointInverseDynamics
 
     /**
      * @param bodies the robot's unified bodies, shared with the caller.
-     * @param model the robot.
      * @return the same three passes as direct dynamics (Khalil 2010 §6.2: every coordinate free),
      *     for robots whose tied rotors all sit on their joint's link or its parent.
      * @throws IllegalArgumentException if a rotor tied to a rigid joint is mounted elsewhere.
      */
-    static ElasticJointInverseDynamics directDynamics(final UnifiedBodies bodies, final ElasticRobotModel model)
+    static ElasticJointInverseDynamics directDynamics(final UnifiedBodies bodies)
     {
         if (!foldsEveryTiedRotor(bodies))
         {
-            throw new IllegalArgumentException("robot '" + model.links().name() + "': a rigid joint's rotor is mounted"
+            throw new IllegalArgumentException("robot '" + bodies.robot.links().name() + "': a rigid joint's rotor is mounted"
                 + " neither on its joint's link nor on that link's parent");
         }
-        return new ElasticJointInverseDynamics(bodies, model, true);
+        return new ElasticJointInverseDynamics(bodies, true);
     }
 
     /**

@@ -77,7 +77,7 @@ public final class RecursiveMixedForwardDynamics
         loads = new AppliedLoads(bodies.compiledTree);
         noGravity = new AppliedLoads(bodies.compiledTree).gravity(0.0, 0.0, 0.0);
         final boolean fold = bodies.coupledRotors.length > 0 && ElasticJointInverseDynamics.foldsEveryTiedRotor(bodies);
-        folded = fold ? ElasticJointInverseDynamics.directDynamics(bodies, model) : null;
+        folded = fold ? ElasticJointInverseDynamics.directDynamics(bodies) : null;
         inverseInertia = new RecursiveForwardDynamics(bodies.compiledTree);
         inverseInertia.jointFriction(false);
         final int m = fold ? 0 : bodies.coupledRotors.length;
