@@ -87,7 +87,7 @@ class ServiceProcessStopTest
     /** @return false if a fault came before the signal's stop (a starved host, correctly detected). */
     private boolean sigtermWhileMoving(final int attempt) throws Exception
     {
-        try (Rig rig = new Rig())
+        try (Rig rig = new Rig(attempt))
         {
             if (!rig.enableAndMove())
             {
@@ -168,7 +168,7 @@ class ServiceProcessStopTest
     /** @return false if the arm faulted before the kill (a starved host, correctly detected). */
     private boolean sigkillWhileMoving(final int attempt) throws Exception
     {
-        try (Rig rig = new Rig())
+        try (Rig rig = new Rig(attempt))
         {
             if (!rig.enableAndMove())
             {
@@ -233,8 +233,8 @@ class ServiceProcessStopTest
     /** The two processes, the test's Aeron client with the telemetry recorder, and the planner. */
     private final class Rig implements AutoCloseable
     {
-        final Path serviceLog = temp.resolve("run.log");
-        final Path simLog = temp.resolve("sim.log");
+        final Path serviceLog;
+        final Path simLog;
         final Process service;
         Process sim;
         AeronTransport client;
@@ -242,15 +242,19 @@ class ServiceProcessStopTest
         PlannerClient planner;
         double peakQdBeforeStop;
 
-        Rig() throws IOException
+        Rig(final int attempt) throws IOException
         {
-            final Path keys = temp.resolve("planner.keys");
+            // each attempt in its own directory: a killed attempt's media driver still looks live in its Aeron directory
+            final Path directory = Files.createDirectory(temp.resolve("attempt-" + attempt));
+            serviceLog = directory.resolve("run.log");
+            simLog = directory.resolve("sim.log");
+            final Path keys = directory.resolve("planner.keys");
             final byte[] key = new byte[PlannerKeys.KEY_LENGTH];
             new java.security.SecureRandom().nextBytes(key);
             Files.writeString(keys, "1 " + HexFormat.of().formatHex(key) + "\n");
             Files.setPosixFilePermissions(keys, PosixFilePermissions.fromString("rw-------"));
-            final Path aeronDir = temp.resolve("aeron");
-            final Path config = temp.resolve("deploy.yaml");
+            final Path aeronDir = directory.resolve("aeron");
+            final Path config = directory.resolve("deploy.yaml");
             Files.writeString(config, String.join("\n",
                 "model: " + Path.of("../config/robots/panda.yaml").toAbsolutePath().normalize(),
                 "mode: realtime",
