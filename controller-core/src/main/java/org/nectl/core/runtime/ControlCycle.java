@@ -212,8 +212,7 @@ public final class ControlCycle
         final ReferenceTimeScaling.Settings timeScalingSettings,
         final MixedLawSettings mixedLaw)
     {
-        this(compile(model, settings), settings, safety, timeScalingSettings, mixedLaw, null,
-            CollisionSettings.defaults(model.dof()), null);
+        this(model, settings, safety, timeScalingSettings, mixedLaw, null, CollisionSettings.defaults(model.dof()), null);
     }
 
     /**
@@ -267,7 +266,8 @@ public final class ControlCycle
     }
 
     /**
-     * Not real-time safe: builds the controllers and sizes every array from the model; for a
+     * Not real-time safe: builds the controllers and sizes every array from the model, compiled
+     * once under the configured gravity for every rigid-body algorithm and law of the cycle; for a
      * closed-loop robot the laws run in its active coordinates on its projected dynamics
      * ({@link LawDynamicsSource}), without the momentum observer and model changes.
      *
@@ -277,7 +277,8 @@ public final class ControlCycle
      * @param safety stop categories per fault and the reflexes' limits.
      * @param timeScalingSettings the trajectory clock's tuning ({@link ReferenceTimeScaling}).
      * @param mixedLaw the robot with its drives and the gains of {@link ControlLaw#MIXED_ELASTIC}.
-     * @param blendSettings how the position step of a new setpoint or trajectory decays ({@link ReferenceBlend}).
+     * @param blendSettings how the position step of a new setpoint or trajectory decays
+     *     ({@link ReferenceBlend}), or null for {@link ReferenceBlend.Settings#defaults} of the compiled model.
      * @param collisionSettings the momentum observer's gains, the detection thresholds and the reaction.
      * @param closedLoop the closed-loop robot whose active joints {@code model} holds, or null for a tree.
      * @throws IllegalArgumentException as the other constructors, or if {@code model} is not the
@@ -293,27 +294,7 @@ public final class ControlCycle
         final CollisionSettings collisionSettings,
         final ClosedLoopModel closedLoop)
     {
-        this(compile(model, settings), settings, safety, timeScalingSettings, mixedLaw, blendSettings, collisionSettings,
-            closedLoop);
-    }
-
-    /**
-     * As the public constructors, from the controlled joints compiled once under the configured
-     * gravity: every rigid-body algorithm and law of the cycle shares {@code dynamics}.
-     *
-     * @param blendSettings the blend's tuning, or null for {@link ReferenceBlend.Settings#defaults} of {@code dynamics}.
-     */
-    private ControlCycle(
-        final CompiledModel dynamics,
-        final CycleSettings settings,
-        final SafetySettings safety,
-        final ReferenceTimeScaling.Settings timeScalingSettings,
-        final MixedLawSettings mixedLaw,
-        final ReferenceBlend.Settings blendSettings,
-        final CollisionSettings collisionSettings,
-        final ClosedLoopModel closedLoop)
-    {
-        final RobotModel model = dynamics.robot();
+        final CompiledModel dynamics = compile(model, settings);
         dof = model.dof();
         if (mixedLaw.model().dof() != dof)
         {
